@@ -1,0 +1,174 @@
+import { EnvHttpProxyAgent, RetryAgent, type Dispatcher } from 'undici';
+import { BadResponseError, InvalidCursorError, NetworkError, ServiceError, excerpt } from './errors.js';
+import { RETRY_ERROR_CODES, RETRY_STATUSES, retryAfterMs, retryDelayMs } from './retry-policy.js';
+
+export interface ClientOptions {
+  baseUrl: URL;
+  timeoutMs: number;
+  retries: number;
+  /** One line per HTTP attempt (--verbose). */
+  log?: (line: string) => void;
+}
+
+/** Far above the largest legitimate page (100 results), far below trouble. */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+type RetryCallback = (err?: Error | null) => void;
+interface UndiciError extends Error {
+  code?: string;
+  statusCode?: number;
+  headers?: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * POSTs JSON to the service over one keep-alive dispatcher per run: undici's
+ * EnvHttpProxyAgent (HTTP(S)_PROXY / NO_PROXY) wrapped in its RetryAgent.
+ */
+export class ApiClient {
+  readonly #dispatcher: Dispatcher;
+  readonly #origin: string;
+  readonly #prefix: string;
+
+  constructor(private readonly opts: ClientOptions) {
+    this.#origin = opts.baseUrl.origin;
+    this.#prefix = opts.baseUrl.pathname.replace(/\/+$/, '');
+    const agent = new EnvHttpProxyAgent({
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+      connect: { timeout: opts.timeoutMs },
+      maxResponseSize: MAX_RESPONSE_BYTES,
+    });
+    this.#dispatcher = new RetryAgent(agent, {
+      methods: ['POST'], // the search POST is a read: safe to repeat
+      maxRetries: opts.retries,
+      statusCodes: RETRY_STATUSES,
+      errorCodes: RETRY_ERROR_CODES,
+      retry: (err, context, cb) => this.#retry(err as UndiciError, context, cb),
+    });
+  }
+
+  /** POST a JSON body (already serialised) and return the parsed JSON answer. */
+  async post(path: string, body: string, signal?: AbortSignal): Promise<{ status: number; json: unknown }> {
+    const started = performance.now();
+    let status: number;
+    let text: string;
+    try {
+      const res = await this.#dispatcher.request({
+        origin: this.#origin,
+        path: this.#prefix + path,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'tenders-cli' },
+        body,
+        signal,
+      });
+      status = res.statusCode;
+      text = await res.body.text();
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      this.opts.log?.(`POST ${path} failed: ${(err as Error).message}`);
+      throw this.#failure(err as UndiciError, path);
+    }
+    const ms = Math.round(performance.now() - started);
+    this.opts.log?.(`POST ${path} ${status} ${formatBytes(Buffer.byteLength(text))} ${ms} ms`);
+    if (status < 200 || status >= 300) throw errorFromStatus(status, path, text);
+    try {
+      return { status, json: JSON.parse(text) };
+    } catch {
+      throw new BadResponseError(status, path, 'the body is not JSON', excerpt(text));
+    }
+  }
+
+  /** Finish open connections (after success) or drop them (after an abort). */
+  async close(force = false): Promise<void> {
+    await (force ? this.#dispatcher.destroy() : this.#dispatcher.close()).catch(() => undefined);
+  }
+
+  // Replaces undici's default retry decision to add jitter and --verbose lines;
+  // the sequencing (re-dispatch, body replay) stays undici's.
+  #retry(err: UndiciError, context: { state: { counter: number }; opts: Dispatcher.DispatchOptions }, cb: RetryCallback) {
+    const attempt = context.state.counter;
+    const retryable =
+      err.code === 'UND_ERR_REQ_RETRY'
+        ? RETRY_STATUSES.includes(err.statusCode ?? 0)
+        : err.code !== undefined && RETRY_ERROR_CODES.includes(err.code);
+    if (!retryable || attempt > this.opts.retries) return cb(err);
+
+    const askedFor = retryAfterMs(err.headers?.['retry-after']);
+    const wait = retryDelayMs(attempt, askedFor);
+    const path = (context.opts.path ?? '').slice(this.#prefix.length);
+    const why = err.code === 'UND_ERR_REQ_RETRY' ? String(err.statusCode) : describeCode(err.code, this.opts.timeoutMs);
+    this.opts.log?.(
+      `POST ${path} ${why}: retry ${attempt}/${this.opts.retries} in ${wait} ms` +
+        (askedFor !== undefined ? ` (Retry-After ${Math.round(askedFor / 1000)} s)` : ''),
+    );
+
+    const signal = (context.opts as { signal?: AbortSignal }).signal;
+    const onAbort = () => {
+      clearTimeout(timer);
+      cb(signal?.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      cb(null);
+    }, wait);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  }
+
+  #failure(err: UndiciError, path: string): Error {
+    const retries = this.opts.retries;
+    const gaveUp = retries > 0 ? ` (gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
+    if (err.code === 'UND_ERR_REQ_RETRY' && err.statusCode !== undefined) {
+      return new ServiceError(err.statusCode, path, `still failing${gaveUp}`, '');
+    }
+    if (err.code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+      return new BadResponseError(0, path, `the body is larger than ${formatBytes(MAX_RESPONSE_BYTES)}`);
+    }
+    const what = describeCode(err.code, this.opts.timeoutMs) ?? err.message;
+    const retried = err.code !== undefined && RETRY_ERROR_CODES.includes(err.code) ? gaveUp : '';
+    return new NetworkError(`cannot get POST ${path} from ${this.#origin}: ${what}${retried}`, { cause: err });
+  }
+}
+
+function errorFromStatus(status: number, path: string, text: string): Error {
+  const message = serviceMessage(text);
+  if (status === 400 && message !== undefined && /invalid cursor/i.test(message)) return new InvalidCursorError(path);
+  return new ServiceError(status, path, message, excerpt(text));
+}
+
+/** The `message` (or `error`) of a JSON error body, when there is one. */
+function serviceMessage(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    const message = body?.message ?? body?.error;
+    return typeof message === 'string' ? excerpt(message) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function describeCode(code: string | undefined, timeoutMs: number): string | undefined {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is the base URL right and the service up?)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host name not found';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'the connection was closed before a response arrived';
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return `could not connect within ${timeoutMs} ms`;
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return `no response within ${timeoutMs} ms (see --timeout)`;
+    case 'UND_ERR_BODY_TIMEOUT':
+      return `the response stalled for more than ${timeoutMs} ms (see --timeout)`;
+    default:
+      return undefined;
+  }
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+}

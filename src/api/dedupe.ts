@@ -1,0 +1,40 @@
+/**
+ * Drops results already seen on the previous pages of a walk. When data shifts
+ * while paging, a result reappears across a page boundary, not further back, so
+ * remembering the ids of the last two pages keeps memory bounded.
+ */
+export class BoundaryDeduper {
+  #older: Set<unknown>;
+  #last = new Set<unknown>();
+  dropped = 0;
+
+  /** `ids`: remembered from an earlier run (resume). */
+  constructor(ids: readonly unknown[] = []) {
+    this.#older = new Set(ids);
+  }
+
+  /** The items of the next page that were not seen on the last two pages. */
+  filter<T extends Record<string, unknown>>(items: readonly T[]): T[] {
+    const page = new Set<unknown>();
+    const kept: T[] = [];
+    for (const item of items) {
+      const id = item.id;
+      if (id === undefined || id === null) {
+        kept.push(item);
+      } else if (page.has(id) || this.#last.has(id) || this.#older.has(id)) {
+        this.dropped++;
+      } else {
+        page.add(id);
+        kept.push(item);
+      }
+    }
+    this.#older = this.#last;
+    this.#last = page;
+    return kept;
+  }
+
+  /** The ids to remember across a resume. */
+  recentIds(): unknown[] {
+    return [...this.#older, ...this.#last];
+  }
+}

@@ -1,0 +1,58 @@
+import type { ApiClient } from './client.js';
+import { readPage, type Page } from './page.js';
+
+export interface WalkOptions {
+  path: string;
+  /** The request body without `cursor`; sent identically for every page. */
+  body: Record<string, unknown>;
+  /** Start from this cursor instead of the first page. */
+  cursor?: string;
+  /** The consumer wants at most this many items: do not prefetch beyond them. */
+  maxItems?: number;
+  signal?: AbortSignal;
+}
+
+export interface FetchedPage extends Page {
+  /** The cursor this page was requested with (undefined for the first page). */
+  cursor: string | undefined;
+}
+
+/**
+ * Walks a cursor-paged search as an async iterator of pages. The next page is
+ * requested as soon as the current one is parsed (its cursor is known), so the
+ * network overlaps with the consumer's writing; stopping the iteration aborts
+ * any request still in flight.
+ */
+export async function* walkPages(client: Pick<ApiClient, 'post'>, opts: WalkOptions): AsyncGenerator<FetchedPage> {
+  const controller = new AbortController();
+  const stop = () => controller.abort(opts.signal?.reason);
+  opts.signal?.addEventListener('abort', stop, { once: true });
+
+  const fetchPage = (cursor: string | undefined): Promise<FetchedPage> => {
+    const body = JSON.stringify(cursor === undefined ? opts.body : { ...opts.body, cursor });
+    const pending = client
+      .post(opts.path, body, controller.signal)
+      .then(({ status, json }) => ({ ...readPage(json, status, opts.path), cursor }));
+    pending.catch(() => undefined); // a prefetch may fail while nobody awaits it yet
+    return pending;
+  };
+
+  let seen = 0;
+  let pending: Promise<FetchedPage> | undefined = fetchPage(opts.cursor);
+  try {
+    while (pending) {
+      const page: FetchedPage = await pending;
+      pending = undefined;
+      seen += page.items.length;
+      const more = page.nextCursor !== null;
+      const wantsMore = opts.maxItems === undefined || seen < opts.maxItems;
+      if (more && wantsMore) pending = fetchPage(page.nextCursor!);
+      yield page;
+      // The consumer asked for more although we guessed it would not.
+      if (more && !pending) pending = fetchPage(page.nextCursor!);
+    }
+  } finally {
+    opts.signal?.removeEventListener('abort', stop);
+    if (pending) controller.abort();
+  }
+}

@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { registerCount } from './commands/count.js';
+import { registerExport } from './commands/export.js';
+import { addGlobalOptions, examples } from './commands/options.js';
+import { registerSearch } from './commands/search.js';
+import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor } from './errors.js';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
+
+function buildProgram(signal: AbortSignal): Command {
+  const program = new Command('tenders')
+    .description('Search the public procurement tender service and export what it finds.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand(false)
+    .configureHelp({ showGlobalOptions: true })
+    .exitOverride()
+    .configureOutput({
+      outputError: (message, write) =>
+        write(`tenders: ${message.replace(/^error: /, '').trim()} (see 'tenders --help')\n`),
+    });
+  // Root options first, so they are accepted after a subcommand too.
+  addGlobalOptions(program);
+  program.addHelpText(
+    'after',
+    examples([
+      'export TENDERS_BASE_URL=https://tenders.example.org',
+      'tenders search --country DEU --status open --sort deadline',
+      'tenders export --country FRA,ITA --format csv | csvsql ...',
+      'tenders export -o /data/open-tenders.csv --status open',
+      'tenders count --status open',
+    ]) + "\nRun 'tenders <command> --help' for a command's flags.\n",
+  );
+  const ctx = { signal };
+  registerSearch(program, ctx);
+  registerExport(program, ctx);
+  registerCount(program, ctx);
+  return program;
+}
+
+/** Runs the CLI; resolves to the process exit code. Never throws. */
+export async function main(argv: string[]): Promise<number> {
+  const controller = new AbortController();
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) process.exit(exitCodeFor(signal)); // a second Ctrl-C: stop now
+    interrupted = true;
+    controller.abort(new InterruptedError(signal));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // Output is flushed by whoever owns it; a closed stderr must not crash us either.
+  process.stderr.on('error', () => undefined);
+
+  const verbose = argv.includes('-v') || argv.includes('--verbose');
+  try {
+    await buildProgram(controller.signal).parseAsync(argv);
+    return EXIT.ok;
+  } catch (err) {
+    return report(err, verbose);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+function report(err: unknown, verbose: boolean): number {
+  if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage; // help and version exit 0
+  const say = (line: string) => process.stderr.write(`tenders: ${line}\n`);
+  if (err instanceof InterruptedError) {
+    say(err.message);
+    return exitCodeFor(err.signal);
+  }
+  if (err instanceof UsageError) {
+    say(err.message);
+    return EXIT.usage;
+  }
+  if (err instanceof RunError) say(err.message);
+  else say(`unexpected error: ${(err as Error)?.message ?? String(err)}${verbose ? '' : ' (run with --verbose for details)'}`);
+  if (verbose && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  return EXIT.failure;
+}

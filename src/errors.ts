@@ -1,0 +1,26 @@
+/** A mistake in how the CLI was called: found before any request, exit 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** A failure while running (network, service, response, write): exit 1. */
+export class RunError extends Error {
+  override name = 'RunError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The run was stopped by a signal; exit 128 + signal number. */
+export class InterruptedError extends Error {
+  override name = 'InterruptedError';
+  constructor(readonly signal: NodeJS.Signals) {
+    super(`interrupted by ${signal}`);
+  }
+}
+
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+export function exitCodeFor(signal: NodeJS.Signals): number {
+  return signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 1;
+}

@@ -1,0 +1,52 @@
+import { stringify } from 'csv-stringify/sync';
+import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
+import { cellText, compilePaths, discoverPaths, valueAt } from './paths.js';
+
+/**
+ * RFC 4180 CSV through csv-stringify, nested fields flattened to dot-path
+ * columns. The columns are --columns, else the first page's fields; they stay
+ * fixed for the whole export so every row lines up with the header.
+ */
+export class CsvFormatter implements Formatter {
+  #columns: string[] | undefined;
+  #paths: string[][] | undefined;
+  #rows: number;
+  readonly #header: boolean;
+  readonly #excelSafe: boolean;
+
+  constructor(opts: FormatOptions, resume?: FormatterState) {
+    this.#rows = resume?.rows ?? 0;
+    this.#header = opts.header && this.#rows === 0;
+    this.#excelSafe = opts.excelSafe;
+    this.#setColumns(resume?.columns ?? opts.columns);
+  }
+
+  page(items: readonly Record<string, unknown>[]): string {
+    if (items.length === 0) return '';
+    if (!this.#columns) this.#setColumns(discoverPaths(items));
+    const paths = this.#paths!;
+    const records: string[][] = this.#rows === 0 && this.#header ? [this.#columns!] : [];
+    for (const item of items) {
+      const row = new Array<string>(paths.length);
+      for (let i = 0; i < paths.length; i++) row[i] = cellText(valueAt(item, paths[i]!));
+      records.push(row);
+    }
+    this.#rows += items.length;
+    return stringify(records, { escape_formulas: this.#excelSafe });
+  }
+
+  /** An empty export still gets its header when the columns are known. */
+  end(): string {
+    if (this.#rows > 0 || !this.#header || !this.#columns) return '';
+    return stringify([this.#columns], { escape_formulas: this.#excelSafe });
+  }
+
+  state(): FormatterState {
+    return { rows: this.#rows, columns: this.#columns };
+  }
+
+  #setColumns(columns: string[] | undefined) {
+    this.#columns = columns;
+    this.#paths = columns && compilePaths(columns);
+  }
+}

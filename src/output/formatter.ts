@@ -1,0 +1,42 @@
+export const FORMATS = ['table', 'csv', 'ndjson', 'json'] as const;
+export type Format = (typeof FORMATS)[number];
+
+/** What a formatter must carry across a resumed export to continue its output exactly. */
+export interface FormatterState {
+  rows: number;
+  columns?: string[];
+}
+
+/** Turns pages of results into text, a page at a time (one chunk per page). */
+export interface Formatter {
+  page(items: readonly Record<string, unknown>[]): string;
+  /** Text after the last page (closing bracket, header of an empty CSV...). */
+  end(): string;
+  state(): FormatterState;
+}
+
+export interface FormatOptions {
+  /** --columns: which dot paths to print or project. */
+  columns?: string[];
+  /** Table columns when --columns is not given; the first page decides otherwise. */
+  defaultColumns?: string[];
+  header: boolean;
+  excelSafe: boolean;
+  /** Table: the terminal width and whether to use colour. */
+  width: number;
+  color: boolean;
+}
+
+/** Loads only the module the chosen format needs (start-up time matters). */
+export async function createFormatter(format: Format, opts: FormatOptions, resume?: FormatterState): Promise<Formatter> {
+  switch (format) {
+    case 'csv':
+      return new (await import('./csv.js')).CsvFormatter(opts, resume);
+    case 'ndjson':
+      return new (await import('./ndjson.js')).NdjsonFormatter(opts, resume);
+    case 'json':
+      return new (await import('./json.js')).JsonFormatter(opts, resume);
+    case 'table':
+      return new (await import('./table.js')).TableFormatter(opts);
+  }
+}

@@ -1,0 +1,38 @@
+export interface ProgressCounts {
+  pages: number;
+  rows: number;
+  /** "10,000+" or "1,234" once the first page told us. */
+  total?: string;
+}
+
+/** Live progress on stderr; a no-op unless stderr is a terminal. */
+export interface Progress {
+  update(counts: ProgressCounts): void;
+  stop(): void;
+}
+
+const silent: Progress = { update() {}, stop() {} };
+
+/**
+ * An ora spinner with pages, rows, rate and total. Only on a terminal with a
+ * real width (ora can hang on 0 columns); ora is loaded only then.
+ */
+export async function createProgress(enabled: boolean, noun: string): Promise<Progress> {
+  const stderr = process.stderr;
+  if (!enabled || !stderr.isTTY || !(stderr.columns > 0)) return silent;
+  const { default: ora } = await import('ora');
+  const color = !process.env.NO_COLOR;
+  const spinner = ora({ stream: stderr, text: `Fetching ${noun}…`, color: color ? 'cyan' : false }).start();
+  const started = performance.now();
+  return {
+    update({ pages, rows, total }) {
+      const seconds = (performance.now() - started) / 1000;
+      const rate = seconds > 0 ? Math.round(rows / seconds) : 0;
+      const of = total ? ` of ${total}` : '';
+      spinner.text = `${rows.toLocaleString('en-US')}${of} ${noun}, ${pages} pages, ${rate.toLocaleString('en-US')}/s`;
+    },
+    stop() {
+      if (spinner.isSpinning) spinner.stop();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/** Everything that is not data goes to stderr, through here. */
+export interface Reporter {
+  /** Hints for a person: only on a terminal or with --verbose, never with --quiet. */
+  hint(line: string): void;
+  /** Something the user should know even in cron mail; --quiet hides it. */
+  warn(line: string): void;
+  /** --verbose detail: one line per HTTP request, summaries. */
+  debug(line: string): void;
+}
+
+export function createReporter(opts: { quiet: boolean; verbose: boolean }, stderr = process.stderr): Reporter {
+  const write = (line: string) => {
+    stderr.write(`${line}\n`);
+  };
+  const hints = !opts.quiet && (stderr.isTTY || opts.verbose);
+  return {
+    hint: hints ? write : () => {},
+    warn: opts.quiet ? () => {} : (line) => write(`tenders: warning: ${line}`),
+    debug: opts.verbose ? (line) => write(`* ${line}`) : () => {},
+  };
+}

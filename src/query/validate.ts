@@ -1,0 +1,100 @@
+import { UsageError } from '../errors.js';
+
+/** Flag values checked before any request is sent; each failure is a UsageError (exit 2). */
+
+export const SORT_FIELDS = ['publicationDate', 'deadline', 'estimatedValue'] as const;
+export type SortField = (typeof SORT_FIELDS)[number];
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+/** Repeatable, comma-separated values: ["FRA,ITA", "DEU"] → ["FRA", "ITA", "DEU"]. */
+export function splitList(flag: string, values: readonly string[]): string[] {
+  const items = values.flatMap((value) => value.split(',')).map((item) => item.trim());
+  if (items.some((item) => item === '')) throw new UsageError(`${flag} takes non-empty values separated by commas`);
+  return items;
+}
+
+export function parseCountries(values: readonly string[]): string[] {
+  return splitList('--country', values).map((code) => {
+    if (!/^[A-Za-z]{3}$/.test(code)) {
+      throw new UsageError(`--country takes three-letter country codes such as DEU or FRA, not '${code}'`);
+    }
+    return code.toUpperCase();
+  });
+}
+
+export function parseSort(value: string): SortField {
+  const field = SORT_FIELDS.find((f) => f.toLowerCase() === value.trim().toLowerCase());
+  if (!field) throw new UsageError(`--sort takes one of ${SORT_FIELDS.join(', ')}, not '${value}'`);
+  return field;
+}
+
+export function parseOrder(value: string): SortOrder {
+  const order = SORT_ORDERS.find((o) => o === value.trim().toLowerCase());
+  if (!order) throw new UsageError(`--order takes asc or desc, not '${value}'`);
+  return order;
+}
+
+/** A whole number within [min, max]; digits only, so "1e2" and "2.5" are refused. */
+export function parseInteger(flag: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
+    throw new UsageError(`${flag} takes a whole number ${range}, not '${value}'`);
+  }
+  return n;
+}
+
+export function parseLimit(value: string): number {
+  return parseInteger('--limit', value, 1, 100);
+}
+
+/** --filter KEY=VALUE: VALUE is JSON when it parses as JSON, else a string. */
+export function parseFilters(values: readonly string[], reserved: Readonly<Record<string, string>>): Record<string, unknown> {
+  const filters: Record<string, unknown> = {};
+  for (const pair of values) {
+    const eq = pair.indexOf('=');
+    const key = eq > 0 ? pair.slice(0, eq).trim() : '';
+    if (key === '') throw new UsageError(`--filter takes KEY=VALUE, not '${pair}'`);
+    if (key in reserved) throw new UsageError(`--filter ${key}=... is what ${reserved[key]} sets: use that flag`);
+    filters[key] = parseJsonOrString(pair.slice(eq + 1));
+  }
+  return filters;
+}
+
+function parseJsonOrString(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function parseColumns(value: string): string[] {
+  const columns = splitList('--columns', [value]);
+  for (const column of columns) {
+    if (column.split('.').some((part) => part === '')) {
+      throw new UsageError(`--columns takes field names or dot paths such as buyer.name, not '${column}'`);
+    }
+  }
+  return columns;
+}
+
+export function parseBaseUrl(value: string | undefined): URL {
+  if (value === undefined || value.trim() === '') {
+    throw new UsageError(
+      'no service URL: pass --base-url URL or set TENDERS_BASE_URL (e.g. export TENDERS_BASE_URL=https://tenders.example.org)',
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new UsageError(`the base URL '${value}' is not a URL; it should look like https://tenders.example.org`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`the base URL must be http: or https:, not '${url.protocol}'`);
+  }
+  if (url.search || url.hash) throw new UsageError(`the base URL must not have a query or fragment: '${value}'`);
+  return url;
+}

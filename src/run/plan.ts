@@ -1,0 +1,47 @@
+import type { Format } from '../output/formatter.js';
+
+/** How to reach the service; from the global flags and environment. */
+export interface ConnectionPlan {
+  baseUrl: URL;
+  timeoutMs: number;
+  retries: number;
+  verbose: boolean;
+  quiet: boolean;
+}
+
+/** What to ask: an operation's path and its request body (without cursor). */
+export interface QueryPlan {
+  path: string;
+  body: Record<string, unknown>;
+  /** Plural noun for messages: "tenders", "organisations". */
+  noun: string;
+}
+
+export interface OutputPlan {
+  format: Format;
+  columns?: string[];
+  defaultColumns?: string[];
+  header: boolean;
+  excelSafe: boolean;
+  /** -o FILE; stdout when absent. */
+  file?: string;
+  /** --resume: continue an interrupted export into `file`. */
+  resume: boolean;
+}
+
+/** A search or export: walk pages of one query into one output. */
+export interface WalkPlan {
+  connection: ConnectionPlan;
+  query: QueryPlan;
+  /** Start from this cursor (search --cursor). */
+  cursor?: string;
+  /** Follow nextCursor past the first page. */
+  all: boolean;
+  /** Stop after this many results. */
+  max?: number;
+  /** Print "1–25 of 10,000+" and the next cursor (search). */
+  hints: boolean;
+  /** Keep a resume state beside the output file (export -o). */
+  resumable: boolean;
+  output: OutputPlan;
+}

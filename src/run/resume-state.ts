@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import type { Total } from '../api/page.js';
+import type { FormatterState } from '../output/formatter.js';
+import type { OutputPlan, QueryPlan } from './plan.js';
+
+/** What an interrupted `export -o FILE` needs to continue exactly where it stopped. */
+export interface ResumeState {
+  version: 1;
+  /** Of the query and output options: a resume must not mix two exports. */
+  fingerprint: string;
+  /** The cursor of the next page to fetch; null when every page was written. */
+  nextCursor: string | null;
+  /** Bytes of FILE.partial that hold whole pages. */
+  bytes: number;
+  pages: number;
+  formatter: FormatterState;
+  total: Total | null;
+  /** Ids of the last pages, to keep dropping boundary duplicates. */
+  recentIds: unknown[];
+}
+
+export function statePath(target: string): string {
+  return `${target}.resume.json`;
+}
+
+export function fingerprint(query: QueryPlan, output: OutputPlan, max: number | undefined): string {
+  const { format, columns, header, excelSafe } = output;
+  const identity = JSON.stringify({ path: query.path, body: query.body, format, columns, header, excelSafe, max });
+  return createHash('sha256').update(identity).digest('hex');
+}
+
+export async function loadState(target: string): Promise<ResumeState | undefined> {
+  try {
+    const state = JSON.parse(await readFile(statePath(target), 'utf8')) as ResumeState;
+    return state.version === 1 && typeof state.bytes === 'number' ? state : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Replaces the state file atomically, so a kill never leaves half a state. */
+export async function saveState(target: string, state: ResumeState): Promise<void> {
+  const path = statePath(target);
+  await writeFile(`${path}.tmp`, JSON.stringify(state));
+  await rename(`${path}.tmp`, path);
+}
+
+export async function removeState(target: string): Promise<void> {
+  await rm(statePath(target), { force: true });
+}

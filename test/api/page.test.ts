@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { BoundaryDeduper } from '../../src/api/dedupe.js';
+import { readPage } from '../../src/api/page.js';
+import { retryAfterMs, retryDelayMs } from '../../src/api/retry-policy.js';
+
+describe('reading a page', () => {
+  it('finds the results as the one array beside page, whatever its key', () => {
+    const page = readPage({ organisations: [{ id: 1 }], page: { nextCursor: 'c', total: { count: 1, capped: false } } }, 200, '/x');
+    expect(page).toEqual({ items: [{ id: 1 }], resultsKey: 'organisations', nextCursor: 'c', total: { count: 1, capped: false } });
+  });
+
+  it.each([
+    ['not an object', [1, 2], /not a JSON object/],
+    ['no page', { tenders: [] }, /no "page" object/],
+    ['no array', { page: { nextCursor: null, total: null } }, /no results array/],
+    ['two arrays', { a: [], b: [], page: { nextCursor: null, total: null } }, /several arrays beside "page" \(a, b\)/],
+    ['bad cursor', { t: [], page: { nextCursor: 5, total: null } }, /nextCursor/],
+    ['bad total', { t: [], page: { nextCursor: null, total: { count: '3' } } }, /page.total/],
+    ['non-object results', { t: [1], page: { nextCursor: null, total: null } }, /other than objects/],
+  ])('rejects a body with %s', (_name, body, message) => {
+    expect(() => readPage(body, 200, '/api/v1/tenders/search')).toThrow(message);
+  });
+});
+
+describe('boundary duplicates', () => {
+  it('drops results seen on the last two pages, keeps everything else', () => {
+    const dedupe = new BoundaryDeduper();
+    const ids = (items: { id: string }[]) => items.map((i) => i.id);
+    expect(ids(dedupe.filter([{ id: 'a' }, { id: 'b' }]))).toEqual(['a', 'b']);
+    expect(ids(dedupe.filter([{ id: 'b' }, { id: 'c' }]))).toEqual(['c']);
+    expect(ids(dedupe.filter([{ id: 'a' }, { id: 'd' }]))).toEqual(['d']);
+    expect(ids(dedupe.filter([{ id: 'a' }]))).toEqual(['a']); // three pages back: forgotten, bounded memory
+    expect(dedupe.dropped).toBe(2);
+  });
+
+  it('carries its memory across a resume', () => {
+    const dedupe = new BoundaryDeduper(['x']);
+    expect(dedupe.filter([{ id: 'x' }, { id: 'y' }])).toEqual([{ id: 'y' }]);
+  });
+});
+
+describe('retry timing', () => {
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    expect(retryAfterMs('3', now)).toBe(3000);
+    expect(retryAfterMs('Thu, 01 Jan 2026 00:00:02 GMT', now)).toBe(2000);
+    expect(retryAfterMs('Wed, 31 Dec 2025 00:00:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs(undefined, now)).toBeUndefined();
+  });
+
+  it('backs off exponentially with jitter, and honours Retry-After up to a cap', () => {
+    expect(retryDelayMs(1, undefined, () => 0)).toBe(250);
+    expect(retryDelayMs(1, undefined, () => 1)).toBe(500);
+    expect(retryDelayMs(3, undefined, () => 1)).toBe(2000);
+    expect(retryDelayMs(20, undefined, () => 1)).toBe(30_000);
+    expect(retryDelayMs(1, 5000, () => 0)).toBe(5000);
+    expect(retryDelayMs(1, 10 * 60_000, () => 0)).toBe(120_000);
+  });
+});

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { tenderBody } from '../../src/query/tender-body.js';
+import {
+  parseBaseUrl,
+  parseColumns,
+  parseCountries,
+  parseInteger,
+  parseLimit,
+  parseOrder,
+  parseSort,
+} from '../../src/query/validate.js';
+
+describe('flag validation', () => {
+  it('splits repeatable, comma-separated country codes and upper-cases them', () => {
+    expect(parseCountries(['fra,Ita', 'DEU'])).toEqual(['FRA', 'ITA', 'DEU']);
+  });
+
+  it.each([['FR'], ['FRAN'], ['F1A'], ['FRA,,ITA'], ['']])('refuses the country list %j', (value) => {
+    expect(() => parseCountries([value])).toThrow(UsageError);
+  });
+
+  it('accepts sort fields case-insensitively and returns the canonical name', () => {
+    expect(parseSort('DEADLINE')).toBe('deadline');
+    expect(parseSort('estimatedvalue')).toBe('estimatedValue');
+    expect(() => parseSort('title')).toThrow(/publicationDate, deadline, estimatedValue/);
+  });
+
+  it('accepts asc/desc only', () => {
+    expect(parseOrder('DESC')).toBe('desc');
+    expect(() => parseOrder('up')).toThrow(UsageError);
+  });
+
+  it.each(['0', '101', '2.5', '1e2', '-1', 'ten', ''])('refuses the limit %j', (value) => {
+    expect(() => parseLimit(value)).toThrow(/--limit takes a whole number from 1 to 100/);
+  });
+
+  it('accepts limits 1 and 100', () => {
+    expect(parseLimit('1')).toBe(1);
+    expect(parseLimit('100')).toBe(100);
+  });
+
+  it('parses unbounded integers with a minimum', () => {
+    expect(parseInteger('--retries', '0', 0)).toBe(0);
+    expect(() => parseInteger('--max', '0', 1)).toThrow('--max takes a whole number 1 or more');
+  });
+
+  it('accepts only http and https base URLs and explains how to set one', () => {
+    expect(parseBaseUrl('http://127.0.0.1:8080/prefix').pathname).toBe('/prefix');
+    expect(() => parseBaseUrl(undefined)).toThrow(/TENDERS_BASE_URL/);
+    expect(() => parseBaseUrl('ftp://example.org')).toThrow(/http: or https:/);
+    expect(() => parseBaseUrl('example.org')).toThrow(/not a URL/);
+  });
+
+  it('parses column paths', () => {
+    expect(parseColumns('id, buyer.name')).toEqual(['id', 'buyer.name']);
+    expect(() => parseColumns('id,buyer.')).toThrow(UsageError);
+  });
+});
+
+describe('tender request body', () => {
+  it('maps every flag to its field and omits what is not given', () => {
+    expect(tenderBody({})).toEqual({});
+    expect(
+      tenderBody({
+        country: ['fra,ita'],
+        status: ['open'],
+        sort: 'Deadline',
+        order: 'ASC',
+        limit: '50',
+        filter: ['minValue=1000', 'query=bridge', 'tags=["a","b"]', 'flag=true'],
+      }),
+    ).toEqual({
+      limit: 50,
+      sortBy: 'deadline',
+      sortOrder: 'asc',
+      buyerCountries: ['FRA', 'ITA'],
+      statuses: ['open'],
+      minValue: 1000,
+      query: 'bridge',
+      tags: ['a', 'b'],
+      flag: true,
+    });
+  });
+
+  it('uses the default limit only when --limit is absent', () => {
+    expect(tenderBody({}, 100)).toEqual({ limit: 100 });
+    expect(tenderBody({ limit: '7' }, 100)).toEqual({ limit: 7 });
+  });
+
+  it('refuses --filter without KEY= and for fields that have their own flag', () => {
+    expect(() => tenderBody({ filter: ['=x'] })).toThrow(/KEY=VALUE/);
+    expect(() => tenderBody({ filter: ['novalue'] })).toThrow(/KEY=VALUE/);
+    expect(() => tenderBody({ filter: ['limit=5'] })).toThrow(/--limit/);
+    expect(() => tenderBody({ status: ['open,'] })).toThrow(/--status/);
+  });
+
+  it('keeps a VALUE that is not JSON as a string, including an empty one', () => {
+    expect(tenderBody({ filter: ['cpv=45*', 'note='] })).toEqual({ cpv: '45*', note: '' });
+  });
+});
