@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { registerCount } from './commands/count.js';
 import { registerExport } from './commands/export.js';
 import { addGlobalOptions, examples } from './commands/options.js';
+import { registerOrgs } from './commands/orgs.js';
 import { registerSearch } from './commands/search.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor } from './errors.js';
 
@@ -31,12 +32,14 @@ function buildProgram(signal: AbortSignal): Command {
       'tenders export --country FRA,ITA --format csv | csvsql ...',
       'tenders export -o /data/open-tenders.csv --status open',
       'tenders count --status open',
+      'tenders orgs search --query hospital --country DEU',
     ]) + "\nRun 'tenders <command> --help' for a command's flags.\n",
   );
   const ctx = { signal };
   registerSearch(program, ctx);
   registerExport(program, ctx);
   registerCount(program, ctx);
+  registerOrgs(program, ctx);
   return program;
 }
 
@@ -51,7 +54,9 @@ export async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // Output is flushed by whoever owns it; a closed stderr must not crash us either.
+  // A reader that went away (`--help | head`) is not a crash; the output sink
+  // has its own listener and stops the run.
+  process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
 
   const verbose = argv.includes('-v') || argv.includes('--verbose');

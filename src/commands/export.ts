@@ -1,17 +1,8 @@
 import type { Command } from 'commander';
 import { tenderBody, type TenderFilterFlags } from '../query/tender-body.js';
 import { TENDER_COLUMNS, TENDERS_PATH, type CommandContext } from './context.js';
-import {
-  addOutputOptions,
-  addTenderFilterOptions,
-  connectionPlan,
-  examples,
-  outputPlan,
-  pageSizeFor,
-  parseMax,
-  type GlobalFlags,
-  type OutputFlags,
-} from './options.js';
+import { addOutputOptions, addTenderFilterOptions, examples } from './options.js';
+import { runWalkCommand, type WalkFlags } from './walk-action.js';
 
 /** Exports ask for the largest page the service allows: fewer round trips. */
 const EXPORT_PAGE_SIZE = 100;
@@ -37,23 +28,15 @@ export function registerExport(program: Command, ctx: CommandContext): void {
       'tenders export -c DEU --columns id,title,deadline --excel-safe -o deu.csv',
     ]),
   );
-  cmd.action(async (flags: TenderFilterFlags & OutputFlags, command: Command) => {
-    const connection = connectionPlan(command.optsWithGlobals<GlobalFlags>());
-    const max = parseMax(flags);
-    const body = tenderBody(flags, pageSizeFor(max, EXPORT_PAGE_SIZE));
-    const output = { ...outputPlan(flags, 'csv'), defaultColumns: TENDER_COLUMNS };
-    const { runWalk } = await import('../run/walk.js');
-    await runWalk(
-      {
-        connection,
-        query: { path: TENDERS_PATH, body, noun: 'tenders' },
-        all: true,
-        max,
-        hints: false,
-        resumable: true,
-        output,
-      },
-      ctx.signal,
-    );
-  });
+  cmd.action((flags: TenderFilterFlags & WalkFlags, command: Command) =>
+    runWalkCommand(
+      command,
+      ctx,
+      flags,
+      'export',
+      (limit) => ({ path: TENDERS_PATH, body: tenderBody(flags, limit), noun: 'tenders' }),
+      TENDER_COLUMNS,
+      EXPORT_PAGE_SIZE,
+    ),
+  );
 }

@@ -6,7 +6,7 @@ import type { ConnectionPlan, OutputPlan } from '../run/plan.js';
 
 /** Flag definitions and their parsing, shared by the commands. */
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function addTenderFilterOptions(cmd: Command): Command {
   return cmd
@@ -53,11 +53,6 @@ export function outputPlan(flags: OutputFlags, defaultFormat: Format): OutputPla
 
 export function parseMax(flags: OutputFlags): number | undefined {
   return flags.max === undefined ? undefined : parseInteger('--max', flags.max, 1);
-}
-
-/** The page size to ask for: enough for --max, else the command's default. */
-export function pageSizeFor(max: number | undefined, fallback: number | undefined): number | undefined {
-  return max !== undefined ? Math.min(max, fallback ?? 100, 100) : fallback;
 }
 
 export interface GlobalFlags {

@@ -1,21 +1,10 @@
 import type { Command } from 'commander';
 import { tenderBody, type TenderFilterFlags } from '../query/tender-body.js';
-import type { CommandContext } from './context.js';
-import { TENDER_COLUMNS, TENDERS_PATH } from './context.js';
-import {
-  addOutputOptions,
-  addTenderFilterOptions,
-  connectionPlan,
-  examples,
-  interactiveFormat,
-  outputPlan,
-  pageSizeFor,
-  parseMax,
-  type GlobalFlags,
-  type OutputFlags,
-} from './options.js';
+import { TENDER_COLUMNS, TENDERS_PATH, type CommandContext } from './context.js';
+import { addOutputOptions, addTenderFilterOptions, examples } from './options.js';
+import { runWalkCommand, type WalkFlags } from './walk-action.js';
 
-type SearchFlags = TenderFilterFlags & OutputFlags & { all?: boolean; cursor?: string };
+type SearchFlags = TenderFilterFlags & WalkFlags;
 
 export function registerSearch(program: Command, ctx: CommandContext): void {
   const cmd = program
@@ -36,24 +25,7 @@ export function registerSearch(program: Command, ctx: CommandContext): void {
       "tenders search --filter query=bridge --filter minValue=1000000 --max 200 | jq -r .title",
     ]),
   );
-  cmd.action(async (flags: SearchFlags, command: Command) => {
-    const connection = connectionPlan(command.optsWithGlobals<GlobalFlags>());
-    const max = parseMax(flags);
-    const body = tenderBody(flags, pageSizeFor(max, undefined));
-    const output = { ...outputPlan(flags, interactiveFormat()), defaultColumns: TENDER_COLUMNS };
-    const { runWalk } = await import('../run/walk.js');
-    await runWalk(
-      {
-        connection,
-        query: { path: TENDERS_PATH, body, noun: 'tenders' },
-        cursor: flags.cursor,
-        all: Boolean(flags.all),
-        max,
-        hints: true,
-        resumable: false,
-        output,
-      },
-      ctx.signal,
-    );
-  });
+  cmd.action((flags: SearchFlags, command: Command) =>
+    runWalkCommand(command, ctx, flags, 'search', (limit) => ({ path: TENDERS_PATH, body: tenderBody(flags, limit), noun: 'tenders' }), TENDER_COLUMNS),
+  );
 }

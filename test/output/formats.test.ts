@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { CsvFormatter } from '../../src/output/csv.js';
 import type { FormatOptions } from '../../src/output/formatter.js';
 import { JsonFormatter } from '../../src/output/json.js';
 import { NdjsonFormatter } from '../../src/output/ndjson.js';
 import { fitWidths, TableFormatter } from '../../src/output/table.js';
+import { readCsvWithPython } from '../support/python-csv.js';
 
 const base: FormatOptions = { header: true, excelSafe: false, width: 80, color: false };
 const page1 = [
@@ -12,15 +12,6 @@ const page1 = [
   { id: 'b', title: '=HYPERLINK("x")', value: { amount: 5, currency: 'EUR' } },
 ];
 const page2 = [{ id: 'c', title: 'Δήμος 東京 🚧', value: { amount: 7, currency: 'PLN' }, extra: 1 }];
-
-/** Reads CSV with Python's csv module: an independent, standard reader. */
-function readCsvWithPython(csv: string): string[][] {
-  const out = execFileSync('python3', ['-c', 'import csv,json,sys; print(json.dumps(list(csv.reader(sys.stdin))))'], {
-    input: csv,
-    encoding: 'utf8',
-  });
-  return JSON.parse(out) as string[][];
-}
 
 describe('CSV', () => {
   it('takes columns from the first page, keeps them, and round-trips through a standard reader', () => {

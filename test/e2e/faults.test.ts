@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { ndjson, runCli } from '../support/cli.js';
+import { startProxy } from '../support/proxy.js';
+
+const PATH = '/api/v1/tenders/search';
+// 6 pages of 100: small enough that injected waits stay short.
+const EXPORT = ['export', '-f', 'ndjson', '--country', 'DEU,FRA,ITA,ESP,POL,NLD,BEL,AUT,SWE'];
+const BODY = { limit: 100, buyerCountries: ['DEU', 'FRA', 'ITA', 'ESP', 'POL', 'NLD', 'BEL', 'AUT', 'SWE'] };
+let sb: Sandbox;
+let truth: unknown[];
+
+beforeAll(async () => {
+  sb = await startSandbox({ size: 1800, seed: 11 });
+  truth = sb.truth(PATH, BODY);
+  expect(truth.length).toBeGreaterThan(400);
+  expect(truth.length).toBeLessThan(700);
+});
+afterAll(() => sb.close());
+beforeEach(() => sb.setFaults({}));
+
+describe('retryable faults: the export completes with exactly the truth', () => {
+  it.each([
+    ['429 with Retry-After in seconds', { rateLimitEvery: 3, retryAfter: '1' }],
+    ['429 with Retry-After as an HTTP date', { rateLimitEvery: 4, retryAfter: 'date' }],
+    ['500', { errorEvery: 3, errorStatus: 500 }],
+    ['502', { errorEvery: 3, errorStatus: 502 }],
+    ['503', { errorEvery: 2, errorStatus: 503 }],
+    ['504', { errorEvery: 3, errorStatus: 504 }],
+    ['dropped connections', { dropEvery: 3 }],
+  ])('%s', async (_name, faults) => {
+    sb.setFaults(faults);
+    const r = await runCli([...EXPORT, '-v'], sb.url);
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)).toEqual(truth);
+    expect(r.stderr).toMatch(/retry 1\/5/);
+    if ('retryAfter' in faults) expect(r.stderr).toMatch(/\(Retry-After \d s\)/);
+    expect(sb.requests.filter((q) => q.fault).length).toBeGreaterThan(0);
+  });
+
+  it('a stalled response: --timeout bounds the attempt and the retry succeeds', async () => {
+    sb.setFaults({ stallEvery: 3, stallMs: 4000 });
+    const r = await runCli([...EXPORT, '--timeout', '1000', '-v'], sb.url);
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)).toEqual(truth);
+    expect(r.stderr).toMatch(/no response within 1000 ms.*retry 1\/5/);
+  });
+
+  it('data shifting under the reader: repeated tenders are written once and counted', async () => {
+    sb.setFaults({ repeatOverlap: true });
+    const r = await runCli([...EXPORT, '-v'], sb.url);
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)).toEqual(truth);
+    expect(r.stderr).toMatch(/[1-9]\d* duplicates dropped/);
+  });
+
+  it('warns when the exported count differs from an uncapped total, exit status unchanged', async () => {
+    sb.setFaults({ insertPerRequest: 2 });
+    const args = ['export', '-f', 'ndjson', '--sort', 'publicationDate', '--order', 'asc', '-c', 'DEU'];
+    const r = await runCli(args, sb.url);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^tenders: warning: the service counted [\d,]+ tenders but [\d,]+ were written: the data changed while paging\n$/);
+  });
+});
+
+describe('faults that are not retried fail fast and clearly', () => {
+  it('a 4xx is not retried', async () => {
+    sb.setFaults({ errorEvery: 2, errorStatus: 404 });
+    const r = await runCli(EXPORT, sb.url);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^tenders: the service answered 404 to POST \/api\/v1\/tenders\/search: .+\n$/);
+    expect(sb.requests).toHaveLength(2);
+  });
+
+  it('retries run out: says so after --retries attempts', async () => {
+    sb.setFaults({ failAfter: 1, failStatus: 503 });
+    const r = await runCli([...EXPORT, '--retries', '2'], sb.url);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^tenders: the service answered 503 to POST \/api\/v1\/tenders\/search: still failing \(gave up after 2 retries\)\n$/);
+    expect(sb.requests).toHaveLength(4);
+  });
+
+  it('a service that never answers in time', async () => {
+    sb.setFaults({ stallEvery: 1, stallMs: 5000 });
+    const r = await runCli([...EXPORT, '--timeout', '500', '--retries', '1'], sb.url);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^tenders: cannot get POST \/api\/v1\/tenders\/search from http:\/\/127\.0\.0\.1:\d+: no response within 500 ms \(see --timeout\) \(gave up after 1 retry\)\n$/);
+  });
+
+  it('nothing listening', async () => {
+    const r = await runCli(['count', '--retries', '0'], 'http://127.0.0.1:9');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^tenders: cannot get .*connection refused/);
+  });
+
+  it.each([
+    ['html', /the body is not JSON; it began: <!DOCTYPE html>/i],
+    ['truncated', /the body is not JSON; it began: \{/],
+    ['nopage', /it has no "page" object/],
+    ['noresults', /it has no results array beside "page"/],
+    ['twoarrays', /several arrays beside "page"/],
+    ['huge', /the body is larger than 16\.0 MiB/],
+  ])('a malformed body (%s)', async (kind, message) => {
+    sb.setFaults({ malformedEvery: 2, malformed: kind as never });
+    const r = await runCli(EXPORT, sb.url);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^tenders: bad response from the service \(\d+ to POST \/api\/v1\/tenders\/search\): [^\n]+\n$/);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('--verbose adds the stack trace', async () => {
+    sb.setFaults({ malformedEvery: 1, malformed: 'html' });
+    const r = await runCli([...EXPORT, '--verbose'], sb.url);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\n\s+at /);
+  });
+});
+
+describe('proxies', () => {
+  it('goes through HTTP_PROXY, and around it for NO_PROXY hosts', async () => {
+    const proxy = await startProxy();
+    try {
+      const via = await runCli(EXPORT, sb.url, { env: { HTTP_PROXY: proxy.url } });
+      expect(via.code).toBe(0);
+      expect(ndjson(via.stdout)).toEqual(truth);
+      expect(proxy.tunnels.length).toBeGreaterThan(0);
+      expect(proxy.tunnels.every((t) => t === new URL(sb.url).host)).toBe(true);
+
+      const tunnels = proxy.tunnels.length;
+      const around = await runCli(EXPORT, sb.url, { env: { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } });
+      expect(around.code).toBe(0);
+      expect(proxy.tunnels.length).toBe(tunnels);
+    } finally {
+      await proxy.close();
+    }
+  });
+});

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { runCli } from '../support/cli.js';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox({ size: 200 });
+});
+afterAll(() => sb.close());
+
+describe('usage errors: exit 2, one tenders: line, nothing on stdout, no request', () => {
+  it.each([
+    [['search', '--limit', '0'], /--limit takes a whole number from 1 to 100/],
+    [['search', '--limit', '101'], /--limit/],
+    [['export', '-n', 'abc'], /--limit/],
+    [['search', '--country', 'DE'], /three-letter country codes/],
+    [['count', '-c', 'FRA,,ITA'], /--country/],
+    [['search', '--sort', 'title'], /--sort takes one of publicationDate, deadline, estimatedValue/],
+    [['search', '--order', 'sideways'], /--order takes asc or desc/],
+    [['search', '--status', ''], /--status takes non-empty values/],
+    [['search', '--max', '0'], /--max/],
+    [['search', '--format', 'xml'], /argument 'xml' is invalid/],
+    [['search', '--filter', 'nokey'], /--filter takes KEY=VALUE/],
+    [['search', '--filter', 'sortBy=deadline'], /--sort/],
+    [['search', '--columns', 'a..b'], /--columns/],
+    [['search', '--frobnicate'], /unknown option '--frobnicate'/],
+    [['export', '--resume'], /--resume .* -o FILE/],
+    [['export', '--cursor', 'abc'], /unknown option '--cursor'/],
+    [['search', '--timeout', '0'], /--timeout/],
+    [['search', '--retries', '-1'], /--retries/],
+    [['search', '-q', '-v'], /--quiet and --verbose/],
+    [['frobnicate'], /unknown command 'frobnicate'/],
+    [['search', '--base-url', 'ftp://example.org'], /http: or https:/],
+    [['search', '--base-url', 'not a url'], /not a URL/],
+  ])('%j', async (args, message) => {
+    const before = sb.requests.length;
+    const r = await runCli(args, sb.url);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^tenders: [^\n]+\n$/);
+    expect(r.stderr).toMatch(message);
+    expect(sb.requests.length).toBe(before);
+  });
+
+  it('says how to set the base URL when none is given', async () => {
+    const r = await runCli(['search'], undefined);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^tenders: no service URL: pass --base-url URL or set TENDERS_BASE_URL/);
+  });
+
+  it('accepts global flags before and after the command', async () => {
+    const after = await runCli(['count', '--base-url', sb.url, '--retries', '0'], undefined);
+    const beforeCmd = await runCli(['--base-url', sb.url, 'count'], undefined);
+    expect(after.code).toBe(0);
+    expect(after.stdout).toBe(beforeCmd.stdout);
+  });
+});
+
+describe('help and version', () => {
+  it.each([['search'], ['export'], ['count']])('%s --help shows examples and exits 0', async (command) => {
+    const r = await runCli([command, '--help'], undefined);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Examples:\n {2}tenders /);
+    expect(r.stdout).toMatch(/--base-url/);
+  });
+
+  it('--version prints the version and exits 0', async () => {
+    const r = await runCli(['--version'], undefined);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+});

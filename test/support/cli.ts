@@ -1,0 +1,61 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/tenders.js', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Called once the process is spawned, e.g. to send it a signal later. */
+  onSpawn?: (child: ChildProcess) => void;
+}
+
+/** The environment of a user with no proxy and no colour, pointed at `baseUrl`. */
+export function cliEnv(baseUrl: string | undefined, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', TENDERS_BASE_URL: baseUrl };
+  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'TENDERS_BASE_URL']) {
+    if (name !== 'TENDERS_BASE_URL' || baseUrl === undefined) delete env[name];
+  }
+  for (const [key, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  return env;
+}
+
+/** Runs the built CLI as a user would: a child process, stdout and stderr captured (not a terminal). */
+export function runCli(args: string[], baseUrl: string | undefined, opts: CliOptions = {}): Promise<CliResult> {
+  return runCommand(process.execPath, [BIN, ...args], { ...opts, env: cliEnv(baseUrl, opts.env) });
+}
+
+/** Runs a shell pipeline (`sh -c`), for `| head` and redirections. */
+export function runShell(script: string, baseUrl: string, opts: CliOptions = {}): Promise<CliResult> {
+  return runCommand('/bin/sh', ['-c', script], { ...opts, env: cliEnv(baseUrl, { ...opts.env, TENDERS: `${process.execPath} ${BIN}` }) });
+}
+
+function runCommand(file: string, args: string[], opts: CliOptions & { env: NodeJS.ProcessEnv }): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { env: opts.env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    opts.onSpawn?.(child);
+  });
+}
+
+export function ndjson(text: string): unknown[] {
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as unknown);
+}

@@ -1,0 +1,10 @@
+import { execFileSync } from 'node:child_process';
+
+/** Reads CSV with Python's csv module: an independent, standard reader. */
+export function readCsvWithPython(csv: string): string[][] {
+  const out = execFileSync('python3', ['-c', 'import csv,json,sys; print(json.dumps(list(csv.reader(sys.stdin))))'], {
+    input: csv,
+    encoding: 'utf8',
+  });
+  return JSON.parse(out) as string[][];
+}
