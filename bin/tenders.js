@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli.js';
+const args = process.argv.slice(2);
 
-main(process.argv).then((code) => {
-  process.exitCode = code;
-});
+// `tenders --version` is run by scripts to probe the tool: answer it without loading the CLI.
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  const { VERSION } = await import('../dist/version.js');
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  const { main } = await import('../dist/cli.js');
+  process.exitCode = await main(process.argv);
+}

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerCount } from './commands/count.js';
 import { registerExport } from './commands/export.js';
@@ -6,9 +5,8 @@ import { addGlobalOptions, examples } from './commands/options.js';
 import { registerOrgs } from './commands/orgs.js';
 import { registerSearch } from './commands/search.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor } from './errors.js';
+import { VERSION } from './version.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
-  .version;
 
 function buildProgram(signal: AbortSignal): Command {
   const program = new Command('tenders')

@@ -49,11 +49,28 @@ export class ApiClient {
 
   /** POST a JSON body (already serialised) and return the parsed JSON answer. */
   async post(path: string, body: string, signal?: AbortSignal): Promise<{ status: number; json: unknown }> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#attempt(path, body, signal);
+      } catch (err) {
+        // undici retries what fails before the response starts; a body that
+        // breaks midway it can only resume with a Range request, which a search
+        // POST cannot honour. So such a page is asked for again, whole.
+        if (!(err instanceof BrokenBodyError) || attempt > this.opts.retries) {
+          throw err instanceof BrokenBodyError ? this.#failure(err.cause as UndiciError, path) : err;
+        }
+        const wait = retryDelayMs(attempt, undefined);
+        this.opts.log?.(`POST ${path} body broken (${err.message}): retry ${attempt}/${this.opts.retries} in ${wait} ms`);
+        await abortableDelay(wait, signal);
+      }
+    }
+  }
+
+  async #attempt(path: string, body: string, signal?: AbortSignal): Promise<{ status: number; json: unknown }> {
     const started = performance.now();
-    let status: number;
-    let text: string;
+    let res: Dispatcher.ResponseData;
     try {
-      const res = await this.#dispatcher.request({
+      res = await this.#dispatcher.request({
         origin: this.#origin,
         path: this.#prefix + path,
         method: 'POST',
@@ -61,12 +78,20 @@ export class ApiClient {
         body,
         signal,
       });
-      status = res.statusCode;
-      text = await res.body.text();
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       this.opts.log?.(`POST ${path} failed: ${(err as Error).message}`);
       throw this.#failure(err as UndiciError, path);
+    }
+    const status = res.statusCode;
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      const e = err as UndiciError;
+      if (isBrokenBody(e)) throw new BrokenBodyError(e.message, { cause: e });
+      throw this.#failure(e, path);
     }
     const ms = Math.round(performance.now() - started);
     this.opts.log?.(`POST ${path} ${status} ${formatBytes(Buffer.byteLength(text))} ${ms} ms`);
@@ -102,21 +127,18 @@ export class ApiClient {
         (askedFor !== undefined ? ` (Retry-After ${Math.round(askedFor / 1000)} s)` : ''),
     );
 
-    const signal = (context.opts as { signal?: AbortSignal }).signal;
-    const onAbort = () => {
-      clearTimeout(timer);
-      cb(signal?.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      cb(null);
-    }, wait);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    abortableDelay(wait, (context.opts as { signal?: AbortSignal }).signal).then(
+      () => cb(null),
+      (reason: Error) => cb(reason),
+    );
   }
 
   #failure(err: UndiciError, path: string): Error {
     const retries = this.opts.retries;
     const gaveUp = retries > 0 ? ` (gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
+    if (err.code === 'UND_ERR_REQ_RETRY' && (err.statusCode ?? 0) < 300) {
+      return new NetworkError(`cannot get POST ${path} from ${this.#origin}: the connection broke during the response${gaveUp}`, { cause: err });
+    }
     if (err.code === 'UND_ERR_REQ_RETRY' && err.statusCode !== undefined) {
       return new ServiceError(err.statusCode, path, `still failing${gaveUp}`, '');
     }
@@ -127,6 +149,30 @@ export class ApiClient {
     const retried = err.code !== undefined && RETRY_ERROR_CODES.includes(err.code) ? gaveUp : '';
     return new NetworkError(`cannot get POST ${path} from ${this.#origin}: ${what}${retried}`, { cause: err });
   }
+}
+
+/** The connection broke (or stalled) after the response had started. */
+class BrokenBodyError extends Error {}
+
+function isBrokenBody(err: UndiciError): boolean {
+  // UND_ERR_REQ_RETRY with a 2xx: undici's Range resume was refused by the service.
+  if (err.code === 'UND_ERR_REQ_RETRY') return (err.statusCode ?? 0) < 300;
+  return err.code !== undefined && RETRY_ERROR_CODES.includes(err.code);
+}
+
+function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function errorFromStatus(status: number, path: string, text: string): Error {
@@ -155,7 +201,7 @@ function describeCode(code: string | undefined, timeoutMs: number): string | und
       return 'host name not found';
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
-      return 'the connection was closed before a response arrived';
+      return 'the connection was closed unexpectedly';
     case 'UND_ERR_CONNECT_TIMEOUT':
       return `could not connect within ${timeoutMs} ms`;
     case 'UND_ERR_HEADERS_TIMEOUT':
