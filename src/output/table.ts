@@ -7,6 +7,8 @@ import { displayWidth, truncateToWidth } from './text-width.js';
 const GAP = 2;
 const MAX_NATURAL = 60;
 const MIN_COLUMN = 4;
+const SOFT_FLOOR = 20;
+const SOFT_FLOOR_MIN = 8;
 const MAX_DISCOVERED = 8;
 
 // Borderless, like `gh` and `kubectl`: pages rendered one after another read as one table.
@@ -73,18 +75,32 @@ function chooseColumns(items: readonly Record<string, unknown>[], preferred: str
   return present.length >= 2 ? present : available.slice(0, MAX_DISCOVERED);
 }
 
-/** Natural widths, then the widest columns give way until the table fits. */
+/**
+ * Natural widths, then columns give way until the table fits, widest first:
+ * first a header wider than its data (estimatedValue.amountEur), then data
+ * beyond 20 columns, then anything down to a few columns.
+ */
 export function fitWidths(columns: readonly string[], rows: readonly string[][], total: number): number[] {
-  const widths = columns.map((column, i) =>
-    Math.min(MAX_NATURAL, Math.max(displayWidth(column), ...rows.map((row) => displayWidth(row[i]!)))),
-  );
+  const cellWidths = columns.map((_, i) => Math.max(0, ...rows.map((row) => displayWidth(row[i]!))));
+  const widths = columns.map((column, i) => Math.min(MAX_NATURAL, Math.max(displayWidth(column), cellWidths[i]!)));
   const available = Math.max(total - GAP * (columns.length - 1), MIN_COLUMN * columns.length);
+  const floor = (limit: number) => widths.map((w, i) => Math.min(w, Math.max(SOFT_FLOOR_MIN, Math.min(cellWidths[i]!, limit))));
+  shrink(widths, floor(MAX_NATURAL), available);
+  shrink(widths, floor(SOFT_FLOOR), available);
+  shrink(widths, widths.map(() => MIN_COLUMN), available);
+  return widths;
+}
+
+/** Takes a column at a time off the widest column above its floor until the sum fits. */
+function shrink(widths: number[], floors: readonly number[], available: number): void {
   let excess = widths.reduce((a, b) => a + b, 0) - available;
   while (excess > 0) {
-    const widest = widths.indexOf(Math.max(...widths));
-    if (widths[widest]! <= MIN_COLUMN) break;
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++) {
+      if (widths[i]! > floors[i]! && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+    }
+    if (widest < 0) return;
     widths[widest]!--;
     excess--;
   }
-  return widths;
 }

@@ -72,14 +72,16 @@ describe('table', () => {
     const table = new TableFormatter({ ...base, width: 30, defaultColumns: ['id', 'title', 'value.amount'] });
     const text = table.page(page1) + table.page(page2);
     const lines = text.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^id\s+title\s+value\.amount$/);
+    expect(lines[0]).toMatch(/^id\s+title\s+value\.a…$/);
     expect(lines).toHaveLength(4);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(30);
     expect(text).toContain('…');
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
 
-  it('shrinks the widest columns first', () => {
+  it('shrinks the widest columns first, long headers before data', () => {
     expect(fitWidths(['a', 'b'], [['x'.repeat(50), 'y'.repeat(10)]], 42)).toEqual([30, 10]);
+    expect(fitWidths(['a-long-header-name', 'b'], [['short', 'y'.repeat(30)]], 40)).toEqual([8, 30]);
+    expect(fitWidths(['a', 'b'], [['x'.repeat(50), 'y'.repeat(50)]], 12)).toEqual([5, 5]);
   });
 });

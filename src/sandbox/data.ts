@@ -1,0 +1,96 @@
+import { COUNTRIES, CPV, EUR_RATES, HOSTILE_TITLES, PROCEDURES, STATUSES, SUBJECTS, type CountryInfo } from './catalogue.js';
+import { Random } from './random.js';
+
+export interface Buyer {
+  id: string;
+  name: string;
+  country: string;
+}
+
+export interface Tender {
+  id: string;
+  title: string;
+  status: string;
+  publicationDate: string;
+  deadline: string | null;
+  buyer: Buyer;
+  estimatedValue: { amount: number; currency: string; amountEur: number } | null;
+  procedure: string;
+  cpv: string;
+  url: string;
+}
+
+const DAY = 86_400_000;
+/** Publication dates span the two years up to this day. */
+const NEWEST = Date.UTC(2026, 10, 23);
+const SPAN_DAYS = 730;
+/** The newest tenders get these titles, so the first page of a default search shows them. */
+const HOSTILE_FIRST = HOSTILE_TITLES.length;
+
+function isoDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+function makeBuyers(random: Random): Buyer[] {
+  const buyers: Buyer[] = [];
+  for (const country of COUNTRIES) {
+    let n = 0;
+    for (const pattern of country.buyers) {
+      for (const place of country.places) {
+        if (random.chance(0.25)) continue;
+        n++;
+        buyers.push({ id: `ORG-${country.code}-${String(n).padStart(4, '0')}`, name: pattern.replace('{p}', place), country: country.code });
+      }
+    }
+  }
+  return buyers;
+}
+
+/**
+ * Generates tenders deterministically from a seed. `next()` keeps going, for
+ * tenders inserted while a client pages (they are the newest published).
+ */
+export class TenderGenerator {
+  readonly buyers: Buyer[];
+  readonly #random: Random;
+  readonly #countries = new Map<string, CountryInfo>(COUNTRIES.map((c) => [c.code, c]));
+  #count = 0;
+
+  constructor(seed: number) {
+    this.#random = new Random(seed);
+    this.buyers = makeBuyers(this.#random);
+  }
+
+  /** The initial data set: the newest tenders carry the hostile titles. */
+  initial(size: number): Tender[] {
+    const tenders: Tender[] = [];
+    for (let i = 0; i < size; i++) tenders.push(this.next(NEWEST - this.#random.int(0, SPAN_DAYS) * DAY));
+    const newest = [...tenders].sort((a, b) => (a.publicationDate === b.publicationDate ? (a.id < b.id ? 1 : -1) : a.publicationDate < b.publicationDate ? 1 : -1));
+    newest.slice(0, HOSTILE_FIRST).forEach((t, i) => (t.title = HOSTILE_TITLES[i]!));
+    return tenders;
+  }
+
+  /** One more tender, published at `published` (default: the newest day). */
+  next(published = NEWEST): Tender {
+    const r = this.#random;
+    const id = `T-${String(++this.#count).padStart(7, '0')}`;
+    const buyer = r.pick(this.buyers);
+    const country = this.#countries.get(buyer.country)!;
+    const place = r.pick(country.places);
+    const title = r.chance(0.05) ? r.pick(HOSTILE_TITLES) : r.pick(SUBJECTS[country.lang]!).replace('{p}', place);
+    const currency = r.chance(0.8) ? country.currency : r.pick(Object.keys(EUR_RATES));
+    const amount = Math.round(10 ** (3.7 + r.next() * 3.8)) * 100 / 100;
+    return {
+      id,
+      title,
+      status: r.pick([...STATUSES, 'open', 'open']),
+      publicationDate: isoDate(published),
+      deadline: r.chance(0.15) ? null : `${isoDate(published + r.int(7, 90) * DAY)}T12:00:00Z`,
+      buyer: { ...buyer },
+      estimatedValue: r.chance(0.2) ? null : { amount, currency, amountEur: Math.round(amount * EUR_RATES[currency]! * 100) / 100 },
+      procedure: r.pick(PROCEDURES),
+      cpv: r.pick(CPV),
+      url: `https://tenders.example.org/notices/${id}`,
+    };
+  }
+}

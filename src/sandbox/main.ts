@@ -1,0 +1,106 @@
+import { parseArgs } from 'node:util';
+import { MALFORMED_KINDS, type Faults, type MalformedKind } from './faults.js';
+import { startSandbox } from './server.js';
+
+const HELP = `Usage: tenders-sandbox [options]
+
+A local tender search service (POST /api/v1/tenders/search, /api/v1/organisations/search,
+/api/v1/organisations/{id}/tenders/search) over generated data. Prints its URL when ready.
+
+Options:
+  --port N                 port to listen on (default 0: a free one)
+  --host HOST              address to listen on (default 127.0.0.1)
+  --size N                 number of tenders (default 5000)
+  --seed N                 data seed (default 1)
+  --cache                  memoise response bodies (benchmarks)
+  --log FILE               append one JSON line per request to FILE
+Faults ("every N" counts requests from 1):
+  --latency MS             delay every response
+  --rate-limit-every N     answer 429 with Retry-After
+  --retry-after S|date     Retry-After in seconds (default 1) or as an HTTP date
+  --error-every N          answer --error-status (default 503)
+  --drop-every N           close the connection without a response
+  --stall-every N          wait --stall-ms (default 5000) before answering
+  --malformed-every N      answer 200 with a bad body of kind --malformed:
+                           ${MALFORMED_KINDS.join(', ')} (default html)
+  --fail-after K           answer --fail-status (default 503) to every request after the Kth
+  --repeat-overlap         start each cursor page with the previous page's last tender
+  --insert-per-request N   insert N new tenders after each request
+  --results-key KEY        put tender results under KEY instead of "tenders"
+  -h, --help               show this help
+`;
+
+const int = (name: string, value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new Error(`--${name} takes a whole number, not '${value}'`);
+  return Number(value);
+};
+
+export async function main(argv: string[]): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' }, host: { type: 'string' }, size: { type: 'string' }, seed: { type: 'string' },
+        cache: { type: 'boolean' }, log: { type: 'string' }, latency: { type: 'string' },
+        'rate-limit-every': { type: 'string' }, 'retry-after': { type: 'string' },
+        'error-every': { type: 'string' }, 'error-status': { type: 'string' }, 'drop-every': { type: 'string' },
+        'stall-every': { type: 'string' }, 'stall-ms': { type: 'string' },
+        'malformed-every': { type: 'string' }, malformed: { type: 'string' },
+        'fail-after': { type: 'string' }, 'fail-status': { type: 'string' },
+        'repeat-overlap': { type: 'boolean' }, 'insert-per-request': { type: 'string' },
+        'results-key': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+    if (values.malformed !== undefined && !MALFORMED_KINDS.includes(values.malformed as MalformedKind)) {
+      throw new Error(`--malformed takes one of ${MALFORMED_KINDS.join(', ')}`);
+    }
+  } catch (err) {
+    process.stderr.write(`tenders-sandbox: ${(err as Error).message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  let faults: Faults;
+  let sizes: { port?: number; size?: number; seed?: number };
+  try {
+    faults = {
+      latencyMs: int('latency', values.latency),
+      rateLimitEvery: int('rate-limit-every', values['rate-limit-every']),
+      retryAfter: values['retry-after'],
+      errorEvery: int('error-every', values['error-every']),
+      errorStatus: int('error-status', values['error-status']),
+      dropEvery: int('drop-every', values['drop-every']),
+      stallEvery: int('stall-every', values['stall-every']),
+      stallMs: int('stall-ms', values['stall-ms']),
+      malformedEvery: int('malformed-every', values['malformed-every']),
+      malformed: values.malformed as MalformedKind | undefined,
+      failAfter: int('fail-after', values['fail-after']),
+      failStatus: int('fail-status', values['fail-status']),
+      repeatOverlap: values['repeat-overlap'],
+      insertPerRequest: int('insert-per-request', values['insert-per-request']),
+      resultsKey: values['results-key'],
+    };
+    sizes = { port: int('port', values.port), size: int('size', values.size), seed: int('seed', values.seed) };
+  } catch (err) {
+    process.stderr.write(`tenders-sandbox: ${(err as Error).message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+
+  const started = performance.now();
+  const sandbox = await startSandbox({ ...sizes, host: values.host, faults, logFile: values.log, cache: values.cache });
+  process.stdout.write(`${sandbox.url}\n`);
+  const ms = Math.round(performance.now() - started);
+  process.stderr.write(`tenders-sandbox: ${sizes.size ?? 5000} tenders (seed ${sizes.seed ?? 1}) at ${sandbox.url}, ready in ${ms} ms\n`);
+  const stop = () => {
+    void sandbox.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

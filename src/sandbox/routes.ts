@@ -1,0 +1,102 @@
+import { CursorCodec, queryFingerprint, type Position } from './cursor.js';
+import { BadRequest, parseOrgQuery, parseTenderQuery } from './request.js';
+import { orgMatcher, tenderMatcher, type Store, type Total } from './store.js';
+
+export const TENDERS_PATH = '/api/v1/tenders/search';
+export const ORGS_PATH = '/api/v1/organisations/search';
+const ORG_TENDERS = /^\/api\/v1\/organisations\/([^/]+)\/tenders\/search$/;
+
+export interface ApiResponse {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+/** How to render a page: results key, and whether to repeat the previous page's last item. */
+export interface RenderOptions {
+  resultsKey?: string;
+  repeatOverlap?: boolean;
+}
+
+const json = (status: number, value: unknown, headers?: Record<string, string>): ApiResponse => ({
+  status,
+  body: JSON.stringify(value),
+  headers,
+});
+const error = (status: number, message: string, headers?: Record<string, string>) => json(status, { message }, headers);
+
+function pageBody(key: string, items: string[], next: string | null, total: Total | null): string {
+  return `{"${key}":[${items.join(',')}],"page":${JSON.stringify({ nextCursor: next, total })}}`;
+}
+
+/** The three search operations of the spec, over a store. */
+export class Routes {
+  readonly #codec: CursorCodec;
+
+  constructor(
+    private readonly store: Store,
+    secret: string,
+  ) {
+    this.#codec = new CursorCodec(secret);
+  }
+
+  /** Which operation a path names, or undefined (404). */
+  static known(path: string): boolean {
+    return path === TENDERS_PATH || path === ORGS_PATH || ORG_TENDERS.test(path);
+  }
+
+  handle(path: string, body: unknown, render: RenderOptions = {}): ApiResponse {
+    try {
+      if (path === TENDERS_PATH) return this.#tenders(body, undefined, render);
+      if (path === ORGS_PATH) return this.#orgs(body);
+      const orgId = decodeURIComponent(ORG_TENDERS.exec(path)![1]!);
+      if (!this.store.org(orgId)) return error(404, `organisation not found: ${orgId}`);
+      return this.#tenders(body, orgId, render);
+    } catch (err) {
+      if (err instanceof BadRequest) return error(400, err.message);
+      throw err;
+    }
+  }
+
+  /** Every result of a query in walk order, ignoring limit and cursor (for tests). */
+  truth(path: string, body: unknown): unknown[] {
+    if (path === ORGS_PATH) return this.store.orgTruth(orgMatcher(parseOrgQuery(body).filters)).map((o) => ({ ...o }));
+    const orgId = path === TENDERS_PATH ? undefined : decodeURIComponent(ORG_TENDERS.exec(path)![1]!);
+    const q = parseTenderQuery(body);
+    return this.store.truth(q.sortBy, q.sortOrder, tenderMatcher(q.filters, orgId)).map((t) => JSON.parse(JSON.stringify(t)) as unknown);
+  }
+
+  #position(cursor: string | undefined, fingerprint: string): Position | undefined {
+    if (cursor === undefined) return undefined;
+    const position = this.#codec.decode(cursor, fingerprint);
+    if (!position) throw new BadRequest('invalid cursor');
+    return position;
+  }
+
+  #tenders(body: unknown, orgId: string | undefined, render: RenderOptions): ApiResponse {
+    const q = parseTenderQuery(body);
+    const fingerprint = queryFingerprint({ op: 'tenders', orgId, sortBy: q.sortBy, sortOrder: q.sortOrder, ...q.filters });
+    const after = this.#position(q.cursor, fingerprint);
+    const match = tenderMatcher(q.filters, orgId);
+    const { rows, next } = this.store.page(q.sortBy, q.sortOrder, match, q.limit, after);
+    const items = rows.map((r) => r.json);
+    if (render.repeatOverlap && after) {
+      const previous = this.store.row(after.id);
+      if (previous) items.unshift(previous.json);
+    }
+    const total = after ? null : this.store.count(q.sortBy, match);
+    const nextCursor = next && this.#codec.encode(next, fingerprint);
+    return { status: 200, body: pageBody(render.resultsKey ?? 'tenders', items, nextCursor, total) };
+  }
+
+  #orgs(body: unknown): ApiResponse {
+    const q = parseOrgQuery(body);
+    const fingerprint = queryFingerprint({ op: 'organisations', ...q.filters });
+    const after = this.#position(q.cursor, fingerprint);
+    const match = orgMatcher(q.filters);
+    const { orgs, next } = this.store.orgPage(match, q.limit, after);
+    const total = after ? null : this.store.orgCount(match);
+    const items = orgs.map((o) => JSON.stringify(o));
+    return { status: 200, body: pageBody('organisations', items, next && this.#codec.encode(next, fingerprint), total) };
+  }
+}

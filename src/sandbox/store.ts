@@ -1,0 +1,194 @@
+import type { Position } from './cursor.js';
+import { TenderGenerator, type Buyer, type Tender } from './data.js';
+import type { OrgFilters, SortBy, SortOrder, TenderFilters } from './request.js';
+
+export const TOTAL_CAP = 10_000;
+const SORT_FIELDS: SortBy[] = ['publicationDate', 'deadline', 'estimatedValue'];
+
+export interface Total {
+  count: number;
+  capped: boolean;
+}
+
+/** A tender with its JSON rendered once: a page is a join of strings. */
+export interface Row {
+  tender: Tender;
+  json: string;
+}
+
+export interface Organisation {
+  id: string;
+  name: string;
+  country: string;
+  tenderCount: number;
+}
+
+type Key = string | number;
+
+function sortKey(tender: Tender, sortBy: SortBy): Key | null {
+  if (sortBy === 'publicationDate') return tender.publicationDate;
+  if (sortBy === 'deadline') return tender.deadline;
+  return tender.estimatedValue?.amountEur ?? null;
+}
+
+/** Ascending (key, id) order: the keyset the cursors point into. */
+function compare(aKey: Key, aId: string, bKey: Key, bId: string): number {
+  if (aKey !== bKey) return aKey < bKey ? -1 : 1;
+  return aId === bId ? 0 : aId < bId ? -1 : 1;
+}
+
+/** First index in `list` strictly after `pos` in the list's own direction. */
+function seek<T>(list: T[], pos: Position, keyOf: (item: T) => [Key, string], order: SortOrder): number {
+  const sign = order === 'asc' ? 1 : -1;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const [key, id] = keyOf(list[mid]!);
+    if (sign * compare(key, id, pos.key, pos.id) > 0) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+export function tenderMatcher(filters: TenderFilters, buyerId?: string): (t: Tender) => boolean {
+  const countries = filters.buyerCountries && new Set(filters.buyerCountries);
+  const statuses = filters.statuses && new Set(filters.statuses);
+  const query = filters.query?.toLowerCase();
+  const { minValue, maxValue, cpv } = filters;
+  const byValue = minValue !== undefined || maxValue !== undefined;
+  return (t) => {
+    if (buyerId !== undefined && t.buyer.id !== buyerId) return false;
+    if (countries && !countries.has(t.buyer.country)) return false;
+    if (statuses && !statuses.has(t.status)) return false;
+    if (query !== undefined && !t.title.toLowerCase().includes(query)) return false;
+    if (cpv !== undefined && !t.cpv.startsWith(cpv)) return false;
+    if (byValue) {
+      const eur = t.estimatedValue?.amountEur;
+      if (eur === undefined) return false;
+      if (minValue !== undefined && eur < minValue) return false;
+      if (maxValue !== undefined && eur > maxValue) return false;
+    }
+    return true;
+  };
+}
+
+export function orgMatcher(filters: OrgFilters): (o: Organisation) => boolean {
+  const countries = filters.countries && new Set(filters.countries);
+  const query = filters.query?.toLowerCase();
+  return (o) => (!countries || countries.has(o.country)) && (query === undefined || o.name.toLowerCase().includes(query));
+}
+
+/**
+ * The data set with one index per (sort field, order), each holding only the
+ * tenders that have the field (spec 3.2 exclusions). Pages seek by keyset.
+ */
+export class Store {
+  readonly rows: Row[] = [];
+  readonly #byId = new Map<string, Row>();
+  readonly #indexes = new Map<string, Row[]>();
+  readonly #orgs: Organisation[];
+  readonly #orgById: Map<string, Organisation>;
+  readonly #generator: TenderGenerator;
+  /** Bumped on every change: caches keyed by it go stale. */
+  version = 0;
+
+  constructor(size: number, seed: number) {
+    this.#generator = new TenderGenerator(seed);
+    this.#orgs = this.#generator.buyers
+      .map((b: Buyer) => ({ ...b, tenderCount: 0 }))
+      .sort((a, b) => compare(a.name, a.id, b.name, b.id));
+    this.#orgById = new Map(this.#orgs.map((o) => [o.id, o]));
+    for (const tender of this.#generator.initial(size)) this.#add(tender);
+    for (const sortBy of SORT_FIELDS) {
+      const asc = this.rows.filter((r) => sortKey(r.tender, sortBy) !== null);
+      asc.sort((a, b) => compare(sortKey(a.tender, sortBy)!, a.tender.id, sortKey(b.tender, sortBy)!, b.tender.id));
+      this.#indexes.set(`${sortBy}:asc`, asc);
+      this.#indexes.set(`${sortBy}:desc`, [...asc].reverse());
+    }
+  }
+
+  /** Up to `limit` rows after `after` (or from the start), and whether more follow. */
+  page(sortBy: SortBy, order: SortOrder, match: (t: Tender) => boolean, limit: number, after?: Position) {
+    const index = this.#indexes.get(`${sortBy}:${order}`)!;
+    const keyOf = (r: Row): [Key, string] => [sortKey(r.tender, sortBy)!, r.tender.id];
+    const rows: Row[] = [];
+    let i = after ? seek(index, after, keyOf, order) : 0;
+    for (; i < index.length && rows.length <= limit; i++) if (match(index[i]!.tender)) rows.push(index[i]!);
+    const more = rows.length > limit;
+    if (more) rows.pop();
+    const last = rows.at(-1);
+    return { rows, next: more && last ? { key: sortKey(last.tender, sortBy)!, id: last.tender.id } : null };
+  }
+
+  count(sortBy: SortBy, match: (t: Tender) => boolean): Total {
+    const index = this.#indexes.get(`${sortBy}:asc`)!;
+    let count = 0;
+    for (let i = 0; i < index.length && count <= TOTAL_CAP; i++) if (match(index[i]!.tender)) count++;
+    return { count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP };
+  }
+
+  row(id: string): Row | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** Straightforward filter and sort, independent of the indexes: the truth tests compare against. */
+  truth(sortBy: SortBy, order: SortOrder, match: (t: Tender) => boolean): Tender[] {
+    const sign = order === 'asc' ? 1 : -1;
+    return this.rows
+      .map((r) => r.tender)
+      .filter((t) => sortKey(t, sortBy) !== null && match(t))
+      .sort((a, b) => sign * compare(sortKey(a, sortBy)!, a.id, sortKey(b, sortBy)!, b.id));
+  }
+
+  org(id: string): Organisation | undefined {
+    return this.#orgById.get(id);
+  }
+
+  orgPage(match: (o: Organisation) => boolean, limit: number, after?: Position) {
+    const keyOf = (o: Organisation): [Key, string] => [o.name, o.id];
+    const found: Organisation[] = [];
+    for (let i = after ? seek(this.#orgs, after, keyOf, 'asc') : 0; i < this.#orgs.length && found.length <= limit; i++) {
+      if (match(this.#orgs[i]!)) found.push(this.#orgs[i]!);
+    }
+    const more = found.length > limit;
+    if (more) found.pop();
+    const last = found.at(-1);
+    return { orgs: found, next: more && last ? { key: last.name, id: last.id } : null };
+  }
+
+  orgCount(match: (o: Organisation) => boolean): Total {
+    const count = this.#orgs.filter(match).length;
+    return { count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP };
+  }
+
+  orgTruth(match: (o: Organisation) => boolean): Organisation[] {
+    return this.#orgs.filter(match).sort((a, b) => (a.name === b.name ? (a.id < b.id ? -1 : 1) : a.name < b.name ? -1 : 1));
+  }
+
+  /** New tenders, published today, placed into every index: data changing under a reader. */
+  insert(count: number): void {
+    for (let n = 0; n < count; n++) {
+      const row = this.#add(this.#generator.next());
+      for (const sortBy of SORT_FIELDS) {
+        const key = sortKey(row.tender, sortBy);
+        if (key === null) continue;
+        const keyOf = (r: Row): [Key, string] => [sortKey(r.tender, sortBy)!, r.tender.id];
+        const pos = { key, id: row.tender.id };
+        const asc = this.#indexes.get(`${sortBy}:asc`)!;
+        asc.splice(seek(asc, pos, keyOf, 'asc'), 0, row);
+        const desc = this.#indexes.get(`${sortBy}:desc`)!;
+        desc.splice(seek(desc, pos, keyOf, 'desc'), 0, row);
+      }
+    }
+    this.version++;
+  }
+
+  #add(tender: Tender): Row {
+    const row = { tender, json: JSON.stringify(tender) };
+    this.rows.push(row);
+    this.#byId.set(tender.id, row);
+    this.#orgById.get(tender.buyer.id)!.tenderCount++;
+    return row;
+  }
+}
