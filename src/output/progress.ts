@@ -22,7 +22,8 @@ export async function createProgress(enabled: boolean, noun: string): Promise<Pr
   if (!enabled || !stderr.isTTY || !(stderr.columns > 0)) return silent;
   const { default: ora } = await import('ora');
   const color = !process.env.NO_COLOR;
-  const spinner = ora({ stream: stderr, text: `Fetching ${noun}…`, color: color ? 'cyan' : false }).start();
+  // discardStdin off: ora would put stdin in raw mode and swallow Ctrl-C.
+  const spinner = ora({ stream: stderr, text: `Fetching ${noun}…`, color: color ? 'cyan' : false, discardStdin: false }).start();
   const started = performance.now();
   return {
     update({ pages, rows, total }) {
