@@ -54,13 +54,14 @@ export class ApiClient {
         return await this.#attempt(path, body, signal);
       } catch (err) {
         // undici retries what fails before the response starts; a body that
-        // breaks midway it can only resume with a Range request, which a search
-        // POST cannot honour. So such a page is asked for again, whole.
+        // breaks midway it can only resume with a Range request (which it tries
+        // first, and a search POST cannot honour). So such a page is asked for
+        // again, whole.
         if (!(err instanceof BrokenBodyError) || attempt > this.opts.retries) {
           throw err instanceof BrokenBodyError ? this.#failure(err.cause as UndiciError, path) : err;
         }
         const wait = retryDelayMs(attempt, undefined);
-        this.opts.log?.(`POST ${path} body broken (${err.message}): retry ${attempt}/${this.opts.retries} in ${wait} ms`);
+        this.opts.log?.(`POST ${path} response broke off midway: retry ${attempt}/${this.opts.retries} in ${wait} ms`);
         await abortableDelay(wait, signal);
       }
     }
@@ -90,7 +91,7 @@ export class ApiClient {
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       const e = err as UndiciError;
-      if (isBrokenBody(e)) throw new BrokenBodyError(e.message, { cause: e });
+      if (isBrokenBody(e)) throw new BrokenBodyError('the response broke off midway', { cause: e });
       throw this.#failure(e, path);
     }
     const ms = Math.round(performance.now() - started);

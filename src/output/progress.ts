@@ -1,8 +1,10 @@
+import { formatCount, formatTotal } from './numbers.js';
+
 export interface ProgressCounts {
   pages: number;
   rows: number;
-  /** "10,000+" or "1,234" once the first page told us. */
-  total?: string;
+  /** Matches, once the first page told us. */
+  total: { count: number; capped: boolean } | null;
 }
 
 /** Live progress on stderr; a no-op unless stderr is a terminal. */
@@ -29,8 +31,8 @@ export async function createProgress(enabled: boolean, noun: string): Promise<Pr
     update({ pages, rows, total }) {
       const seconds = (performance.now() - started) / 1000;
       const rate = seconds > 0 ? Math.round(rows / seconds) : 0;
-      const of = total ? ` of ${total}` : '';
-      spinner.text = `${rows.toLocaleString('en-US')}${of} ${noun}, ${pages} pages, ${rate.toLocaleString('en-US')}/s`;
+      const of = total ? ` of ${formatTotal(total)}` : '';
+      spinner.text = `${formatCount(rows)}${of} ${noun}, ${pages} pages, ${formatCount(rate)}/s`;
     },
     stop() {
       if (spinner.isSpinning) spinner.stop();

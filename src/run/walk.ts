@@ -4,10 +4,10 @@ import type { Total } from '../api/page.js';
 import { walkPages } from '../api/pager.js';
 import { AtomicFileSink, partialPath } from '../output/atomic-file.js';
 import { createFormatter, type Formatter } from '../output/formatter.js';
+import { formatCount, formatTotal } from '../output/numbers.js';
 import { createProgress } from '../output/progress.js';
 import { createReporter, type Reporter } from '../output/reporter.js';
 import { OutputClosedError, StreamSink, type Sink } from '../output/sink.js';
-import { formatCount, formatTotal } from './numbers.js';
 import type { WalkPlan } from './plan.js';
 import { fingerprint, loadState, removeState, saveState, type ResumeState } from './resume-state.js';
 
@@ -61,7 +61,7 @@ export async function runWalk(plan: WalkPlan, signal: AbortSignal): Promise<void
           await saveState(file!, walk.checkpoint(print, fileSink.bytes));
           checkpointed = true;
         }
-        progress.update({ pages: walk.pages, rows: walk.rows, total: walk.total ? formatTotal(walk.total) : undefined });
+        progress.update(walk);
         if (signal.aborted) throw signal.reason;
         if (done) break;
       }

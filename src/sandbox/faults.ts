@@ -10,6 +10,8 @@ export interface Faults {
   errorEvery?: number;
   errorStatus?: number;
   dropEvery?: number;
+  /** Send the headers and half the body, then close the connection. */
+  cutEvery?: number;
   stallEvery?: number;
   stallMs?: number;
   malformedEvery?: number;
@@ -24,6 +26,7 @@ export interface Faults {
 export type FaultDecision =
   | { kind: 'fail'; status: number }
   | { kind: 'drop' }
+  | { kind: 'cut' }
   | { kind: 'rateLimit'; retryAfter: string }
   | { kind: 'error'; status: number }
   | { kind: 'stall'; ms: number }
@@ -32,10 +35,11 @@ export type FaultDecision =
 
 const every = (n: number, period: number | undefined) => period !== undefined && period > 0 && n % period === 0;
 
-/** The fault for request number `n`, by precedence: fail, drop, 429, error, stall, malformed. */
+/** The fault for request number `n`, by precedence: fail, drop, cut, 429, error, stall, malformed. */
 export function decideFault(f: Faults, n: number): FaultDecision {
   if (f.failAfter !== undefined && n > f.failAfter) return { kind: 'fail', status: f.failStatus ?? 503 };
   if (every(n, f.dropEvery)) return { kind: 'drop' };
+  if (every(n, f.cutEvery)) return { kind: 'cut' };
   if (every(n, f.rateLimitEvery)) {
     const retryAfter = f.retryAfter === 'date' ? new Date(Date.now() + 1500).toUTCString() : (f.retryAfter ?? '1');
     return { kind: 'rateLimit', retryAfter };

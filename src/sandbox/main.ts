@@ -20,6 +20,7 @@ Faults ("every N" counts requests from 1):
   --retry-after S|date     Retry-After in seconds (default 1) or as an HTTP date
   --error-every N          answer --error-status (default 503)
   --drop-every N           close the connection without a response
+  --cut-every N            send the headers and half the body, then close the connection
   --stall-every N          wait --stall-ms (default 5000) before answering
   --malformed-every N      answer 200 with a bad body of kind --malformed:
                            ${MALFORMED_KINDS.join(', ')} (default html)
@@ -45,7 +46,7 @@ export async function main(argv: string[]): Promise<void> {
         port: { type: 'string' }, host: { type: 'string' }, size: { type: 'string' }, seed: { type: 'string' },
         cache: { type: 'boolean' }, log: { type: 'string' }, latency: { type: 'string' },
         'rate-limit-every': { type: 'string' }, 'retry-after': { type: 'string' },
-        'error-every': { type: 'string' }, 'error-status': { type: 'string' }, 'drop-every': { type: 'string' },
+        'error-every': { type: 'string' }, 'error-status': { type: 'string' }, 'drop-every': { type: 'string' }, 'cut-every': { type: 'string' },
         'stall-every': { type: 'string' }, 'stall-ms': { type: 'string' },
         'malformed-every': { type: 'string' }, malformed: { type: 'string' },
         'fail-after': { type: 'string' }, 'fail-status': { type: 'string' },
@@ -76,6 +77,7 @@ export async function main(argv: string[]): Promise<void> {
       errorEvery: int('error-every', values['error-every']),
       errorStatus: int('error-status', values['error-status']),
       dropEvery: int('drop-every', values['drop-every']),
+      cutEvery: int('cut-every', values['cut-every']),
       stallEvery: int('stall-every', values['stall-every']),
       stallMs: int('stall-ms', values['stall-ms']),
       malformedEvery: int('malformed-every', values['malformed-every']),

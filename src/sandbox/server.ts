@@ -115,6 +115,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         record(entry);
         req.socket.destroy();
         return;
+      case 'cut': {
+        const { body } = answer(raw, path);
+        entry.status = 200;
+        record(entry);
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+        res.write(body.slice(0, body.length >> 1), () => res.destroy());
+        return;
+      }
       case 'rateLimit':
         return done({ status: 429, body: JSON.stringify({ message: 'rate limited' }), headers: { 'retry-after': fault.retryAfter } });
       case 'error':

@@ -28,6 +28,7 @@ describe('retryable faults: the export completes with exactly the truth', () => 
     ['503', { errorEvery: 2, errorStatus: 503 }],
     ['504', { errorEvery: 3, errorStatus: 504 }],
     ['dropped connections', { dropEvery: 3 }],
+    ['connections cut in the middle of the body', { cutEvery: 3 }],
   ])('%s', async (_name, faults) => {
     sb.setFaults(faults);
     const r = await runCli([...EXPORT, '-v'], sb.url);
