@@ -6,6 +6,8 @@ export interface Reporter {
   warn(line: string): void;
   /** --verbose detail: one line per HTTP request, summaries. */
   debug(line: string): void;
+  /** Whether debug lines are shown: build costly ones only then. */
+  verbose: boolean;
 }
 
 export function createReporter(opts: { quiet: boolean; verbose: boolean }, stderr = process.stderr): Reporter {
@@ -17,5 +19,6 @@ export function createReporter(opts: { quiet: boolean; verbose: boolean }, stder
     hint: hints ? write : () => {},
     warn: opts.quiet ? () => {} : (line) => write(`tenders: warning: ${line}`),
     debug: opts.verbose ? (line) => write(`* ${line}`) : () => {},
+    verbose: opts.verbose,
   };
 }

@@ -174,6 +174,7 @@ class WalkState {
         `the service counted ${formatCount(this.total.count)} ${noun} but ${formatCount(this.rows)} were written: the data changed while paging`,
       );
     }
+    if (!say.verbose) return; // formatting numbers loads ICU data: only when shown
     const seconds = ((performance.now() - this.#started) / 1000).toFixed(1);
     say.debug(`${formatCount(this.rows)} ${noun} in ${this.pages} pages, ${this.#dedupe.dropped} duplicates dropped, ${seconds} s`);
   }
