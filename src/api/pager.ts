@@ -46,7 +46,12 @@ export async function* walkPages(client: Pick<ApiClient, 'post'>, opts: WalkOpti
       seen += page.items.length;
       const more = page.nextCursor !== null;
       const wantsMore = opts.maxItems === undefined || seen < opts.maxItems;
-      if (more && wantsMore) pending = fetchPage(page.nextCursor!);
+      if (more && wantsMore) {
+        pending = fetchPage(page.nextCursor!);
+        // undici writes the request on a later tick; let it go out now, so the
+        // service works on the next page while the consumer writes this one.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       yield page;
       // The consumer asked for more although we guessed it would not.
       if (more && !pending) pending = fetchPage(page.nextCursor!);
