@@ -82,7 +82,9 @@ describe('tenders search', () => {
   });
 
   it('prints a table with hostile titles that contains no escape or control bytes', async () => {
-    const wide = await runCli(['search', '-f', 'table', '-n', '3'], sb.url, { env: { COLUMNS: '250' } });
+    const wide = await runCli(['search', '-f', 'table', '-n', '30'], sb.url, { env: { COLUMNS: '250' } });
+    const ids = wide.stdout.trimEnd().split('\n').slice(1).map((line) => line.split(' ')[0]);
+    expect(ids).toEqual(sb.truth(PATH, {}).slice(0, 30).map((t) => (t as { id: string }).id));
     expect(wide.stdout.split('\n')[0]).toMatch(/^id\s+publicationDate\s+deadline\s+status\s+buyer\.country\s+buyer\.name\s+estimatedValue\.amountEur\s+title$/);
     const r = await runCli(['search', '-f', 'table', '-n', '50'], sb.url, { env: { COLUMNS: '100' } });
     expect(r.code).toBe(0);

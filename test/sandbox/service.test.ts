@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
@@ -194,14 +197,22 @@ describe('organisations', () => {
 });
 
 describe('tenders-sandbox bin', () => {
-  it('prints its URL first, serves, and stops on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['bin/tenders-sandbox.js', '--size', '100', '--seed', '3'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  it('prints its URL first, serves, logs each request, and stops on SIGTERM', async () => {
+    const log = join(mkdtempSync(join(tmpdir(), 'sandbox-log-')), 'requests.ndjson');
+    const args = ['bin/tenders-sandbox.js', '--size', '100', '--seed', '3', '--error-every', '2', '--log', log];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const url = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once('line', resolve));
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect((await post(PATH, {}, url)).json().page.total).toEqual({ count: 100, capped: false });
+    expect((await post(PATH, { limit: 3 }, url)).json().page.total).toEqual({ count: 100, capped: false });
+    expect((await post(PATH, {}, url)).status).toBe(503);
     const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     expect(await exit).toBe(0);
+    const lines = readFileSync(log, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as unknown);
+    expect(lines).toEqual([
+      { n: 1, method: 'POST', path: PATH, body: { limit: 3 }, status: 200 },
+      { n: 2, method: 'POST', path: PATH, body: {}, status: 503, fault: 'error' },
+    ]);
   });
 
   it('refuses a bad flag with exit 2', async () => {
