@@ -92,6 +92,9 @@ export class ApiClient {
       if (signal?.aborted) throw signal.reason;
       const e = err as UndiciError;
       if (isBrokenBody(e)) throw new BrokenBodyError('the response broke off midway', { cause: e });
+      if (e.code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+        throw new BadResponseError(status, path, `the body is larger than ${formatBytes(MAX_RESPONSE_BYTES)}`);
+      }
       throw this.#failure(e, path);
     }
     const ms = Math.round(performance.now() - started);
@@ -142,9 +145,6 @@ export class ApiClient {
     }
     if (err.code === 'UND_ERR_REQ_RETRY' && err.statusCode !== undefined) {
       return new ServiceError(err.statusCode, path, `still failing${gaveUp}`, '');
-    }
-    if (err.code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-      return new BadResponseError(0, path, `the body is larger than ${formatBytes(MAX_RESPONSE_BYTES)}`);
     }
     const what = describeCode(err.code, this.opts.timeoutMs) ?? err.message;
     const retried = err.code !== undefined && RETRY_ERROR_CODES.includes(err.code) ? gaveUp : '';

@@ -103,7 +103,7 @@ describe('faults that are not retried fail fast and clearly', () => {
     ['nopage', /it has no "page" object/],
     ['noresults', /it has no results array beside "page"/],
     ['twoarrays', /several arrays beside "page"/],
-    ['huge', /the body is larger than 16\.0 MiB/],
+    ['huge', /\(200 to POST .*the body is larger than 16\.0 MiB/],
   ])('a malformed body (%s)', async (kind, message) => {
     sb.setFaults({ malformedEvery: 2, malformed: kind as never });
     const r = await runCli(EXPORT, sb.url);
