@@ -8,8 +8,6 @@ export interface Total {
 /** One page of a search response, in the terms of the paging contract. */
 export interface Page {
   items: Record<string, unknown>[];
-  /** The key the results came under (e.g. "tenders", "organisations"). */
-  resultsKey: string;
   nextCursor: string | null;
   total: Total | null;
 }
@@ -38,7 +36,7 @@ export function readPage(body: unknown, status: number, path: string): Page {
   const resultsKey = arrays[0]!;
   const items = body[resultsKey] as unknown[];
   if (!items.every(isObject)) throw bad(`"${resultsKey}" holds something other than objects`);
-  return { items: items as Record<string, unknown>[], resultsKey, nextCursor, total };
+  return { items: items as Record<string, unknown>[], nextCursor, total };
 }
 
 function readTotal(value: unknown): Total | null | undefined {

@@ -2,7 +2,7 @@ import type { Position } from './cursor.js';
 import { TenderGenerator, type Buyer, type Tender } from './data.js';
 import type { OrgFilters, SortBy, SortOrder, TenderFilters } from './request.js';
 
-export const TOTAL_CAP = 10_000;
+const TOTAL_CAP = 10_000;
 const SORT_FIELDS: SortBy[] = ['publicationDate', 'deadline', 'estimatedValue'];
 
 export interface Total {

@@ -6,7 +6,7 @@ import { retryAfterMs, retryDelayMs } from '../../src/api/retry-policy.js';
 describe('reading a page', () => {
   it('finds the results as the one array beside page, whatever its key', () => {
     const page = readPage({ organisations: [{ id: 1 }], page: { nextCursor: 'c', total: { count: 1, capped: false } } }, 200, '/x');
-    expect(page).toEqual({ items: [{ id: 1 }], resultsKey: 'organisations', nextCursor: 'c', total: { count: 1, capped: false } });
+    expect(page).toEqual({ items: [{ id: 1 }], nextCursor: 'c', total: { count: 1, capped: false } });
   });
 
   it.each([
