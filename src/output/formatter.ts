@@ -5,6 +5,8 @@ export type Format = (typeof FORMATS)[number];
 export interface FormatterState {
   rows: number;
   columns?: string[];
+  /** Table: the column widths the first page set. */
+  widths?: number[];
 }
 
 /** Turns pages of results into text, a page at a time (one chunk per page). */
@@ -37,6 +39,6 @@ export async function createFormatter(format: Format, opts: FormatOptions, resum
     case 'json':
       return new (await import('./json.js')).JsonFormatter(opts, resume);
     case 'table':
-      return new (await import('./table.js')).TableFormatter(opts);
+      return new (await import('./table.js')).TableFormatter(opts, resume);
   }
 }

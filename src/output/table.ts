@@ -29,7 +29,17 @@ export class TableFormatter implements Formatter {
   #widths: number[] = [];
   #rows = 0;
 
-  constructor(private readonly opts: FormatOptions) {}
+  constructor(
+    private readonly opts: FormatOptions,
+    resume?: FormatterState,
+  ) {
+    if (resume?.columns && resume.widths) {
+      this.#columns = resume.columns;
+      this.#paths = compilePaths(resume.columns);
+      this.#widths = resume.widths;
+      this.#rows = resume.rows;
+    }
+  }
 
   page(items: readonly Record<string, unknown>[]): string {
     if (items.length === 0) return '';
@@ -64,7 +74,7 @@ export class TableFormatter implements Formatter {
   }
 
   state(): FormatterState {
-    return { rows: this.#rows, columns: this.#columns };
+    return { rows: this.#rows, columns: this.#columns, widths: this.#widths };
   }
 }
 

@@ -79,6 +79,14 @@ describe('table', () => {
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
   });
 
+  it('continues a resumed export under the same header and widths', () => {
+    const opts = { ...base, width: 30, defaultColumns: ['id', 'title'] };
+    const first = new TableFormatter(opts);
+    const head = first.page(page1);
+    const whole = new TableFormatter(opts);
+    expect(head + new TableFormatter(opts, first.state()).page(page2)).toBe(whole.page(page1) + whole.page(page2));
+  });
+
   it('shrinks the widest columns first, long headers before data', () => {
     expect(fitWidths(['a', 'b'], [['x'.repeat(50), 'y'.repeat(10)]], 42)).toEqual([30, 10]);
     expect(fitWidths(['a-long-header-name', 'b'], [['short', 'y'.repeat(30)]], 40)).toEqual([8, 30]);
