@@ -13,7 +13,6 @@ function buildProgram(signal: AbortSignal): Command {
     .description('Search the public procurement tender service and export what it finds.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .helpCommand(false)
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .configureOutput({
@@ -70,7 +69,12 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 function report(err: unknown, verbose: boolean): number {
-  if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage; // help and version exit 0
+  if (err instanceof CommanderError) {
+    if (err.exitCode === 0) return EXIT.ok; // help and version
+    // A command group without its subcommand: commander showed its help on stderr.
+    if (err.code === 'commander.help') process.stderr.write("tenders: missing command: choose one of those above\n");
+    return EXIT.usage;
+  }
   const say = (line: string) => process.stderr.write(`tenders: ${line}\n`);
   if (err instanceof InterruptedError) {
     say(err.message);

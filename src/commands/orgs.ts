@@ -28,7 +28,7 @@ function pathFrom(flags: PathFlag, envName: string, fallback: string): string {
 }
 
 export function registerOrgs(program: Command, ctx: CommandContext): void {
-  const orgs = program.command('orgs').summary('organisations: search them, list their tenders').helpCommand(false);
+  const orgs = program.command('orgs').summary('organisations: search them, list their tenders');
 
   const search = orgs
     .command('search')

@@ -64,6 +64,16 @@ describe('help and version', () => {
     expect(r.stdout).toMatch(/--base-url/);
   });
 
+  it('`help COMMAND` shows that command\'s help; a group without its command is a usage error', async () => {
+    const help = await runCli(['help', 'export'], undefined);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: tenders export/);
+    const group = await runCli(['orgs'], undefined);
+    expect(group.code).toBe(2);
+    expect(group.stdout).toBe('');
+    expect(group.stderr).toMatch(/Commands:[\s\S]*\ntenders: missing command: choose one of those above\n$/);
+  });
+
   it('--version prints the version and exits 0', async () => {
     const r = await runCli(['--version'], undefined);
     expect(r.code).toBe(0);
