@@ -148,7 +148,16 @@ export class ApiClient {
     }
     const what = describeCode(err.code, this.opts.timeoutMs) ?? err.message;
     const retried = err.code !== undefined && RETRY_ERROR_CODES.includes(err.code) ? gaveUp : '';
-    return new NetworkError(`cannot get POST ${path} from ${this.#origin}: ${what}${retried}`, { cause: err });
+    return new NetworkError(`cannot get POST ${path} from ${this.#origin}${this.#viaProxy()}: ${what}${retried}`, { cause: err });
+  }
+
+  /** Names the proxy a failed connection may have gone to (NO_PROXY is not weighed). */
+  #viaProxy(): string {
+    const env = process.env;
+    const proxy = this.opts.baseUrl.protocol === 'https:'
+      ? (env.https_proxy ?? env.HTTPS_PROXY ?? env.http_proxy ?? env.HTTP_PROXY)
+      : (env.http_proxy ?? env.HTTP_PROXY);
+    return proxy ? ` (through the proxy ${proxy}, unless NO_PROXY excludes it)` : '';
   }
 }
 

@@ -91,10 +91,13 @@ describe('faults that are not retried fail fast and clearly', () => {
     expect(r.stderr).toMatch(/^tenders: cannot get POST \/api\/v1\/tenders\/search from http:\/\/127\.0\.0\.1:\d+: no response within 500 ms \(see --timeout\) \(gave up after 1 retry\)\n$/);
   });
 
-  it('nothing listening', async () => {
+  it('nothing listening, directly or at the proxy', async () => {
     const r = await runCli(['count', '--retries', '0'], 'http://127.0.0.1:9');
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^tenders: cannot get .*connection refused/);
+    const proxied = await runCli(['count', '--retries', '0'], sb.url, { env: { HTTP_PROXY: 'http://127.0.0.1:9' } });
+    expect(proxied.code).toBe(1);
+    expect(proxied.stderr).toMatch(/^tenders: cannot get POST \/api\/v1\/tenders\/search from http:\/\/127\.0\.0\.1:\d+ \(through the proxy http:\/\/127\.0\.0\.1:9, unless NO_PROXY excludes it\): /);
   });
 
   it.each([
