@@ -28,6 +28,8 @@ export class ApiClient {
   readonly #dispatcher: Dispatcher;
   readonly #origin: string;
   readonly #prefix: string;
+  /** Signals of requests whose response has started: their failures are post()'s to retry. */
+  readonly #responding = new WeakSet<AbortSignal>();
 
   constructor(private readonly opts: ClientOptions) {
     this.#origin = opts.baseUrl.origin;
@@ -50,24 +52,30 @@ export class ApiClient {
   /** POST a JSON body (already serialised) and return the parsed JSON answer. */
   async post(path: string, body: string, signal?: AbortSignal): Promise<{ status: number; json: unknown }> {
     for (let attempt = 1; ; attempt++) {
+      // A signal of its own for each request: undici leaves a listener on the
+      // signal it is given, so one shared by a whole walk would grow with it.
+      const request = new AbortController();
+      const abort = () => request.abort(signal?.reason);
+      if (signal?.aborted) abort();
+      signal?.addEventListener('abort', abort, { once: true });
       try {
-        return await this.#attempt(path, body, signal);
+        return await this.#attempt(path, body, request.signal);
       } catch (err) {
-        // undici retries what fails before the response starts; a body that
-        // breaks midway it can only resume with a Range request (which it tries
-        // first, and a search POST cannot honour). So such a page is asked for
-        // again, whole.
+        // A body that breaks midway undici could only resume with a Range
+        // request, which a search POST cannot honour: ask for the page again.
         if (!(err instanceof BrokenBodyError) || attempt > this.opts.retries) {
           throw err instanceof BrokenBodyError ? this.#failure(err.cause as UndiciError, path) : err;
         }
         const wait = retryDelayMs(attempt, undefined);
         this.opts.log?.(`POST ${path} response broke off midway: retry ${attempt}/${this.opts.retries} in ${wait} ms`);
         await abortableDelay(wait, signal);
+      } finally {
+        signal?.removeEventListener('abort', abort);
       }
     }
   }
 
-  async #attempt(path: string, body: string, signal?: AbortSignal): Promise<{ status: number; json: unknown }> {
+  async #attempt(path: string, body: string, signal: AbortSignal): Promise<{ status: number; json: unknown }> {
     const started = performance.now();
     let res: Dispatcher.ResponseData;
     try {
@@ -84,6 +92,7 @@ export class ApiClient {
       this.opts.log?.(`POST ${path} failed: ${(err as Error).message}`);
       throw this.#failure(err as UndiciError, path);
     }
+    this.#responding.add(signal);
     const status = res.statusCode;
     let text: string;
     try {
@@ -116,6 +125,8 @@ export class ApiClient {
   // the sequencing (re-dispatch, body replay) stays undici's.
   #retry(err: UndiciError, context: { state: { counter: number }; opts: Dispatcher.DispatchOptions }, cb: RetryCallback) {
     const attempt = context.state.counter;
+    const signal = (context.opts as { signal?: AbortSignal }).signal;
+    if (signal && this.#responding.has(signal)) return cb(err); // broke mid-body: see post()
     const retryable =
       err.code === 'UND_ERR_REQ_RETRY'
         ? RETRY_STATUSES.includes(err.statusCode ?? 0)
@@ -131,7 +142,7 @@ export class ApiClient {
         (askedFor !== undefined ? ` (Retry-After ${Math.round(askedFor / 1000)} s)` : ''),
     );
 
-    abortableDelay(wait, (context.opts as { signal?: AbortSignal }).signal).then(
+    abortableDelay(wait, signal).then(
       () => cb(null),
       (reason: Error) => cb(reason),
     );
@@ -140,11 +151,8 @@ export class ApiClient {
   #failure(err: UndiciError, path: string): Error {
     const retries = this.opts.retries;
     const gaveUp = retries > 0 ? ` (gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
-    if (err.code === 'UND_ERR_REQ_RETRY' && (err.statusCode ?? 0) < 300) {
-      return new NetworkError(`cannot get POST ${path} from ${this.#origin}: the connection broke during the response${gaveUp}`, { cause: err });
-    }
     if (err.code === 'UND_ERR_REQ_RETRY' && err.statusCode !== undefined) {
-      return new ServiceError(err.statusCode, path, `still failing${gaveUp}`, '');
+      return new ServiceError(err.statusCode, path, retries > 0 ? `still failing${gaveUp}` : 'not retried (--retries 0)', '');
     }
     const what = describeCode(err.code, this.opts.timeoutMs) ?? err.message;
     const retried = err.code !== undefined && RETRY_ERROR_CODES.includes(err.code) ? gaveUp : '';
@@ -165,8 +173,6 @@ export class ApiClient {
 class BrokenBodyError extends Error {}
 
 function isBrokenBody(err: UndiciError): boolean {
-  // UND_ERR_REQ_RETRY with a 2xx: undici's Range resume was refused by the service.
-  if (err.code === 'UND_ERR_REQ_RETRY') return (err.statusCode ?? 0) < 300;
   return err.code !== undefined && RETRY_ERROR_CODES.includes(err.code);
 }
 

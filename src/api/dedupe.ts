@@ -3,14 +3,17 @@
  * while paging, a result reappears across a page boundary, not further back, so
  * remembering the ids of the last two pages keeps memory bounded.
  */
+export type RecentIds = [unknown[], unknown[]];
+
 export class BoundaryDeduper {
   #older: Set<unknown>;
-  #last = new Set<unknown>();
+  #last: Set<unknown>;
   dropped = 0;
 
-  /** `ids`: remembered from an earlier run (resume). */
-  constructor(ids: readonly unknown[] = []) {
-    this.#older = new Set(ids);
+  /** `recent`: what `recentIds()` returned in an earlier run (resume). */
+  constructor(recent: RecentIds = [[], []]) {
+    this.#older = new Set(recent[0]);
+    this.#last = new Set(recent[1]);
   }
 
   /** The items of the next page that were not seen on the last two pages. */
@@ -33,8 +36,8 @@ export class BoundaryDeduper {
     return kept;
   }
 
-  /** The ids to remember across a resume. */
-  recentIds(): unknown[] {
-    return [...this.#older, ...this.#last];
+  /** The ids to remember across a resume: the page before last, and the last. */
+  recentIds(): RecentIds {
+    return [[...this.#older], [...this.#last]];
   }
 }

@@ -24,15 +24,12 @@ export interface FetchedPage extends Page {
  * any request still in flight.
  */
 export async function* walkPages(client: Pick<ApiClient, 'post'>, opts: WalkOptions): AsyncGenerator<FetchedPage> {
-  // One AbortController per request: undici leaves a listener on the signal of
-  // each request it was given, so a signal shared by a whole walk grows with it.
-  let inflight: AbortController | undefined;
-  const stop = () => inflight?.abort(opts.signal?.reason);
+  const controller = new AbortController();
+  const stop = () => controller.abort(opts.signal?.reason);
+  if (opts.signal?.aborted) stop();
   opts.signal?.addEventListener('abort', stop, { once: true });
 
   const fetchPage = (cursor: string | undefined): Promise<FetchedPage> => {
-    const controller = (inflight = new AbortController());
-    if (opts.signal?.aborted) controller.abort(opts.signal.reason);
     const body = JSON.stringify(cursor === undefined ? opts.body : { ...opts.body, cursor });
     const pending = client
       .post(opts.path, body, controller.signal)
@@ -62,6 +59,6 @@ export async function* walkPages(client: Pick<ApiClient, 'post'>, opts: WalkOpti
     }
   } finally {
     opts.signal?.removeEventListener('abort', stop);
-    if (pending) inflight?.abort();
+    if (pending) controller.abort();
   }
 }

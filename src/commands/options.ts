@@ -83,9 +83,9 @@ export function connectionPlan(flags: GlobalFlags): ConnectionPlan {
   };
 }
 
-/** search and orgs: a table for a person at a terminal, NDJSON for a program. */
-export function interactiveFormat(): Format {
-  return process.stdout.isTTY ? 'table' : 'ndjson';
+/** search and orgs: a table for a person at a terminal, NDJSON for a program or a file. */
+export function interactiveFormat(file: string | undefined): Format {
+  return process.stdout.isTTY && file === undefined ? 'table' : 'ndjson';
 }
 
 export function examples(lines: string[]): string {

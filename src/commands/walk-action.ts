@@ -22,7 +22,7 @@ export async function runWalkCommand(
   const connection = connectionPlan(command.optsWithGlobals<GlobalFlags>());
   const max = parseMax(flags);
   const plan = query(max !== undefined ? Math.min(max, pageSize ?? 100, 100) : pageSize);
-  const defaultFormat: Format = mode === 'export' ? 'csv' : interactiveFormat();
+  const defaultFormat: Format = mode === 'export' ? 'csv' : interactiveFormat(flags.output);
   const output = { ...outputPlan(flags, defaultFormat), defaultColumns };
   const { runWalk } = await import('../run/walk.js');
   await runWalk(

@@ -51,12 +51,13 @@ export function parseLimit(value: string): number {
 
 /** --filter KEY=VALUE: VALUE is JSON when it parses as JSON, else a string. */
 export function parseFilters(values: readonly string[], reserved: Readonly<Record<string, string>>): Record<string, unknown> {
-  const filters: Record<string, unknown> = {};
+  // No prototype: a KEY such as __proto__ or constructor is just a field name.
+  const filters: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const pair of values) {
     const eq = pair.indexOf('=');
     const key = eq > 0 ? pair.slice(0, eq).trim() : '';
     if (key === '') throw new UsageError(`--filter takes KEY=VALUE, not '${pair}'`);
-    if (key in reserved) throw new UsageError(`--filter ${key}=... is what ${reserved[key]} sets: use that flag`);
+    if (Object.hasOwn(reserved, key)) throw new UsageError(`--filter ${key}=... is what ${reserved[key]} sets: use that flag`);
     filters[key] = parseJsonOrString(pair.slice(eq + 1));
   }
   return filters;

@@ -2,6 +2,7 @@ import { ApiClient } from '../api/client.js';
 import { BadResponseError } from '../api/errors.js';
 import { readPage } from '../api/page.js';
 import { createReporter } from '../output/reporter.js';
+import { OutputClosedError, StreamSink } from '../output/sink.js';
 import type { ConnectionPlan, QueryPlan } from './plan.js';
 
 /** Prints the number of matches the first page reports (`page.total`). */
@@ -23,5 +24,11 @@ export async function runCount(
     await client.close(signal.aborted);
   }
   const text = json ? JSON.stringify({ count: total.count, capped: total.capped }) : `${total.count}${total.capped ? '+' : ''}`;
-  process.stdout.write(`${text}\n`);
+  const out = new StreamSink(process.stdout, signal);
+  try {
+    await out.write(`${text}\n`);
+    await out.finish();
+  } catch (err) {
+    if (!(err instanceof OutputClosedError)) throw err;
+  }
 }

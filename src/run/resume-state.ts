@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import type { RecentIds } from '../api/dedupe.js';
 import type { Total } from '../api/page.js';
 import type { FormatterState } from '../output/formatter.js';
 import type { OutputPlan, QueryPlan } from './plan.js';
@@ -16,8 +17,8 @@ export interface ResumeState {
   pages: number;
   formatter: FormatterState;
   total: Total | null;
-  /** Ids of the last pages, to keep dropping boundary duplicates. */
-  recentIds: unknown[];
+  /** Ids of the last two pages, to keep dropping boundary duplicates. */
+  recentIds: RecentIds;
 }
 
 export function statePath(target: string): string {
@@ -33,7 +34,7 @@ export function fingerprint(query: QueryPlan, output: OutputPlan, max: number | 
 export async function loadState(target: string): Promise<ResumeState | undefined> {
   try {
     const state = JSON.parse(await readFile(statePath(target), 'utf8')) as ResumeState;
-    return state.version === 1 && typeof state.bytes === 'number' ? state : undefined;
+    return state.version === 1 && typeof state.bytes === 'number' && Array.isArray(state.recentIds?.[1]) ? state : undefined;
   } catch {
     return undefined;
   }

@@ -32,14 +32,15 @@ export async function runWalk(plan: WalkPlan, signal: AbortSignal): Promise<void
       defaultColumns: output.defaultColumns,
       header: output.header,
       excelSafe: output.excelSafe,
-      width: process.stdout.columns || Number(process.env.COLUMNS) || TABLE_FALLBACK_WIDTH,
-      color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+      width: (!file && process.stdout.columns) || Number(process.env.COLUMNS) || TABLE_FALLBACK_WIDTH,
+      color: !file && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
     },
     saved?.formatter,
   );
   const fileSink = file ? await AtomicFileSink.open(file, saved?.bytes ?? 0) : undefined;
   if (file && plan.resumable && !saved) await removeState(file);
-  const sink: Sink = fileSink ?? new StreamSink(process.stdout);
+  const streamSink = fileSink ? undefined : new StreamSink(process.stdout, signal);
+  const sink: Sink = fileSink ?? streamSink!;
 
   const client = new ApiClient({ ...connection, log: connection.verbose ? say.debug : undefined });
   const toTerminal = !file && Boolean(process.stdout.isTTY);
@@ -70,13 +71,16 @@ export async function runWalk(plan: WalkPlan, signal: AbortSignal): Promise<void
     if (fileSink) {
       await fileSink.commit();
       if (plan.resumable) await removeState(file!);
+    } else {
+      await streamSink!.finish();
     }
     finished = true;
   } catch (err) {
-    if (err instanceof OutputClosedError) {
+    if (err instanceof OutputClosedError && !signal.aborted) {
       finished = true; // the reader has what it wanted
       return;
     }
+    if (err instanceof OutputClosedError) throw signal.reason;
     if (fileSink && checkpointed && plan.resumable) {
       (err as Error).message += `; the ${formatCount(walk.rows)} ${query.noun} written so far are kept in ${partialPath(file!)}: run the same command with --resume to continue`;
     }

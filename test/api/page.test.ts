@@ -33,9 +33,15 @@ describe('boundary duplicates', () => {
     expect(dedupe.dropped).toBe(2);
   });
 
-  it('carries its memory across a resume', () => {
-    const dedupe = new BoundaryDeduper(['x']);
-    expect(dedupe.filter([{ id: 'x' }, { id: 'y' }])).toEqual([{ id: 'y' }]);
+  it('carries its memory across a resume exactly: the same output as without the break', () => {
+    const pages = [[{ id: 'a' }], [{ id: 'b' }], [{ id: 'a' }, { id: 'c' }], [{ id: 'b' }, { id: 'd' }]];
+    const whole = new BoundaryDeduper();
+    const expected = pages.map((p) => whole.filter(p));
+    const first = new BoundaryDeduper();
+    const before = pages.slice(0, 2).map((p) => first.filter(p));
+    const resumed = new BoundaryDeduper(JSON.parse(JSON.stringify(first.recentIds())));
+    expect([...before, ...pages.slice(2).map((p) => resumed.filter(p))]).toEqual(expected);
+    expect(expected[3]).toEqual([{ id: 'd' }]); // 'b' of the page before last is still remembered
   });
 });
 
