@@ -27,8 +27,35 @@ const SPAN_DAYS = 730;
 /** The newest tenders get these titles, so the first page of a default search shows them. */
 const HOSTILE_FIRST = HOSTILE_TITLES.length;
 
+const STATUS_WEIGHTS = [...STATUSES, 'open', 'open'];
+const CURRENCIES = Object.keys(EUR_RATES);
+/** Formatting a Date is most of the generator's cost; there are only a few hundred distinct days. */
+const isoDates = new Map<number, string>();
+
 function isoDate(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  let date = isoDates.get(ms);
+  if (date === undefined) isoDates.set(ms, (date = new Date(ms).toISOString().slice(0, 10)));
+  return date;
+}
+
+/** Default search order: publicationDate desc, then id desc. */
+function newer(a: Tender, b: Tender): boolean {
+  return a.publicationDate === b.publicationDate ? a.id > b.id : a.publicationDate > b.publicationDate;
+}
+
+/** The k newest tenders, newest first, without sorting them all. */
+function newest(tenders: Tender[], k: number): Tender[] {
+  const top: Tender[] = [];
+  for (const t of tenders) {
+    if (top.length === k) {
+      if (!newer(t, top[k - 1]!)) continue;
+      top.pop();
+    }
+    let i = top.length;
+    while (i > 0 && newer(t, top[i - 1]!)) i--;
+    top.splice(i, 0, t);
+  }
+  return top;
 }
 
 function makeBuyers(random: Random): Buyer[] {
@@ -65,8 +92,7 @@ export class TenderGenerator {
   initial(size: number): Tender[] {
     const tenders: Tender[] = [];
     for (let i = 0; i < size; i++) tenders.push(this.next(NEWEST - this.#random.int(0, SPAN_DAYS) * DAY));
-    const newest = [...tenders].sort((a, b) => (a.publicationDate === b.publicationDate ? (a.id < b.id ? 1 : -1) : a.publicationDate < b.publicationDate ? 1 : -1));
-    newest.slice(0, HOSTILE_FIRST).forEach((t, i) => (t.title = HOSTILE_TITLES[i]!));
+    newest(tenders, HOSTILE_FIRST).forEach((t, i) => (t.title = HOSTILE_TITLES[i]!));
     return tenders;
   }
 
@@ -78,12 +104,12 @@ export class TenderGenerator {
     const country = this.#countries.get(buyer.country)!;
     const place = r.pick(country.places);
     const title = r.chance(0.05) ? r.pick(HOSTILE_TITLES) : r.pick(SUBJECTS[country.lang]!).replace('{p}', place);
-    const currency = r.chance(0.8) ? country.currency : r.pick(Object.keys(EUR_RATES));
-    const amount = Math.round(10 ** (3.7 + r.next() * 3.8)) * 100 / 100;
+    const currency = r.chance(0.8) ? country.currency : r.pick(CURRENCIES);
+    const amount = Math.round(10 ** (3.7 + r.next() * 3.8));
     return {
       id,
       title,
-      status: r.pick([...STATUSES, 'open', 'open']),
+      status: r.pick(STATUS_WEIGHTS),
       publicationDate: isoDate(published),
       deadline: r.chance(0.15) ? null : `${isoDate(published + r.int(7, 90) * DAY)}T12:00:00Z`,
       buyer: { ...buyer },

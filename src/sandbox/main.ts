@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { MALFORMED_KINDS, type Faults, type MalformedKind } from './faults.js';
-import { startSandbox } from './server.js';
+import { startSandbox, type Sandbox, type SandboxOptions } from './server.js';
 
 const HELP = `Usage: tenders-sandbox [options]
 
@@ -37,72 +37,99 @@ const int = (name: string, value: string | undefined): number | undefined => {
   return Number(value);
 };
 
+const status = (name: string, value: string | undefined): number | undefined => {
+  const code = int(name, value);
+  if (code !== undefined && (code < 100 || code > 599)) throw new Error(`--${name} takes an HTTP status code, not '${value}'`);
+  return code;
+};
+
+const retryAfter = (value: string | undefined): string | undefined => {
+  if (value !== undefined && value !== 'date' && !/^\d+$/.test(value)) throw new Error(`--retry-after takes seconds or 'date', not '${value}'`);
+  return value;
+};
+
+const malformed = (value: string | undefined): MalformedKind | undefined => {
+  if (value !== undefined && !MALFORMED_KINDS.includes(value as MalformedKind)) throw new Error(`--malformed takes one of ${MALFORMED_KINDS.join(', ')}`);
+  return value as MalformedKind | undefined;
+};
+
+/** The sandbox options from the command line, or 'help'; throws on a bad flag. */
+function options(argv: string[]): SandboxOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' }, host: { type: 'string' }, size: { type: 'string' }, seed: { type: 'string' },
+      cache: { type: 'boolean' }, log: { type: 'string' }, latency: { type: 'string' },
+      'rate-limit-every': { type: 'string' }, 'retry-after': { type: 'string' },
+      'error-every': { type: 'string' }, 'error-status': { type: 'string' }, 'drop-every': { type: 'string' }, 'cut-every': { type: 'string' },
+      'stall-every': { type: 'string' }, 'stall-ms': { type: 'string' },
+      'malformed-every': { type: 'string' }, malformed: { type: 'string' },
+      'fail-after': { type: 'string' }, 'fail-status': { type: 'string' },
+      'repeat-overlap': { type: 'boolean' }, 'insert-per-request': { type: 'string' },
+      'results-key': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) return 'help';
+  const faults: Faults = {
+    latencyMs: int('latency', values.latency),
+    rateLimitEvery: int('rate-limit-every', values['rate-limit-every']),
+    retryAfter: retryAfter(values['retry-after']),
+    errorEvery: int('error-every', values['error-every']),
+    errorStatus: status('error-status', values['error-status']),
+    dropEvery: int('drop-every', values['drop-every']),
+    cutEvery: int('cut-every', values['cut-every']),
+    stallEvery: int('stall-every', values['stall-every']),
+    stallMs: int('stall-ms', values['stall-ms']),
+    malformedEvery: int('malformed-every', values['malformed-every']),
+    malformed: malformed(values.malformed),
+    failAfter: int('fail-after', values['fail-after']),
+    failStatus: status('fail-status', values['fail-status']),
+    repeatOverlap: values['repeat-overlap'],
+    insertPerRequest: int('insert-per-request', values['insert-per-request']),
+    resultsKey: values['results-key'],
+  };
+  return {
+    port: int('port', values.port),
+    host: values.host,
+    size: int('size', values.size),
+    seed: int('seed', values.seed),
+    faults,
+    logFile: values.log,
+    cache: values.cache,
+  };
+}
+
 export async function main(argv: string[]): Promise<void> {
-  let values;
+  let opts: SandboxOptions | 'help';
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string' }, host: { type: 'string' }, size: { type: 'string' }, seed: { type: 'string' },
-        cache: { type: 'boolean' }, log: { type: 'string' }, latency: { type: 'string' },
-        'rate-limit-every': { type: 'string' }, 'retry-after': { type: 'string' },
-        'error-every': { type: 'string' }, 'error-status': { type: 'string' }, 'drop-every': { type: 'string' }, 'cut-every': { type: 'string' },
-        'stall-every': { type: 'string' }, 'stall-ms': { type: 'string' },
-        'malformed-every': { type: 'string' }, malformed: { type: 'string' },
-        'fail-after': { type: 'string' }, 'fail-status': { type: 'string' },
-        'repeat-overlap': { type: 'boolean' }, 'insert-per-request': { type: 'string' },
-        'results-key': { type: 'string' }, help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-    if (values.malformed !== undefined && !MALFORMED_KINDS.includes(values.malformed as MalformedKind)) {
-      throw new Error(`--malformed takes one of ${MALFORMED_KINDS.join(', ')}`);
-    }
+    opts = options(argv);
   } catch (err) {
     process.stderr.write(`tenders-sandbox: ${(err as Error).message}\n`);
     process.exitCode = 2;
     return;
   }
-  if (values.help) {
+  if (opts === 'help') {
     process.stdout.write(HELP);
-    return;
-  }
-  let faults: Faults;
-  let sizes: { port?: number; size?: number; seed?: number };
-  try {
-    faults = {
-      latencyMs: int('latency', values.latency),
-      rateLimitEvery: int('rate-limit-every', values['rate-limit-every']),
-      retryAfter: values['retry-after'],
-      errorEvery: int('error-every', values['error-every']),
-      errorStatus: int('error-status', values['error-status']),
-      dropEvery: int('drop-every', values['drop-every']),
-      cutEvery: int('cut-every', values['cut-every']),
-      stallEvery: int('stall-every', values['stall-every']),
-      stallMs: int('stall-ms', values['stall-ms']),
-      malformedEvery: int('malformed-every', values['malformed-every']),
-      malformed: values.malformed as MalformedKind | undefined,
-      failAfter: int('fail-after', values['fail-after']),
-      failStatus: int('fail-status', values['fail-status']),
-      repeatOverlap: values['repeat-overlap'],
-      insertPerRequest: int('insert-per-request', values['insert-per-request']),
-      resultsKey: values['results-key'],
-    };
-    sizes = { port: int('port', values.port), size: int('size', values.size), seed: int('seed', values.seed) };
-  } catch (err) {
-    process.stderr.write(`tenders-sandbox: ${(err as Error).message}\n`);
-    process.exitCode = 2;
     return;
   }
 
   const started = performance.now();
-  const sandbox = await startSandbox({ ...sizes, host: values.host, faults, logFile: values.log, cache: values.cache });
-  process.stdout.write(`${sandbox.url}\n`);
-  const ms = Math.round(performance.now() - started);
-  process.stderr.write(`tenders-sandbox: ${sizes.size ?? 5000} tenders (seed ${sizes.seed ?? 1}) at ${sandbox.url}, ready in ${ms} ms\n`);
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox(opts);
+  } catch (err) {
+    process.stderr.write(`tenders-sandbox: cannot start: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const stop = () => {
     void sandbox.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // The URL is the only line on stdout: scripts wait for it, then may signal at once.
+  process.stdout.write(`${sandbox.url}\n`);
+  const ms = Math.round(performance.now() - started);
+  process.stderr.write(`tenders-sandbox: ${opts.size ?? 5000} tenders (seed ${opts.seed ?? 1}) at ${sandbox.url}, ready in ${ms} ms\n`);
 }

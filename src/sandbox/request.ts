@@ -48,7 +48,7 @@ function asObject(body: unknown, allowed: string[]): Record<string, unknown> {
 }
 
 function paging(record: Record<string, unknown>): { limit: number; cursor?: string } {
-  const limit = record.limit ?? 25;
+  const limit = record.limit === undefined ? 25 : record.limit;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 100) {
     throw new BadRequest('limit must be an integer between 1 and 100');
   }
@@ -79,11 +79,11 @@ function number(value: unknown, field: string): number | undefined {
 
 export function parseTenderQuery(body: unknown): TenderQuery {
   const record = asObject(body, TENDER_FIELDS);
-  const sortBy = record.sortBy ?? 'publicationDate';
+  const sortBy = record.sortBy === undefined ? 'publicationDate' : record.sortBy;
   if (typeof sortBy !== 'string' || !(sortBy in SORT_DEFAULTS)) {
     throw new BadRequest('sortBy must be one of publicationDate, deadline, estimatedValue');
   }
-  const sortOrder = record.sortOrder ?? SORT_DEFAULTS[sortBy as SortBy];
+  const sortOrder = record.sortOrder === undefined ? SORT_DEFAULTS[sortBy as SortBy] : record.sortOrder;
   if (sortOrder !== 'asc' && sortOrder !== 'desc') throw new BadRequest('sortOrder must be asc or desc');
   const statuses = record.statuses;
   if (statuses !== undefined) {

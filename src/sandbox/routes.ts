@@ -18,15 +18,25 @@ export interface RenderOptions {
   repeatOverlap?: boolean;
 }
 
-const json = (status: number, value: unknown, headers?: Record<string, string>): ApiResponse => ({
+/** An error answer: the service's error bodies are `{"message": ...}`. */
+export const errorResponse = (status: number, message: string, headers?: Record<string, string>): ApiResponse => ({
   status,
-  body: JSON.stringify(value),
+  body: JSON.stringify({ message }),
   headers,
 });
-const error = (status: number, message: string, headers?: Record<string, string>) => json(status, { message }, headers);
 
 function pageBody(key: string, items: string[], next: string | null, total: Total | null): string {
   return `{"${key}":[${items.join(',')}],"page":${JSON.stringify({ nextCursor: next, total })}}`;
+}
+
+/** The organisation id in an Organisation Tenders path, as sent when it does not decode. */
+function orgIdOf(path: string): string {
+  const id = ORG_TENDERS.exec(path)![1]!;
+  try {
+    return decodeURIComponent(id);
+  } catch {
+    return id;
+  }
 }
 
 /** The three search operations of the spec, over a store. */
@@ -49,19 +59,20 @@ export class Routes {
     try {
       if (path === TENDERS_PATH) return this.#tenders(body, undefined, render);
       if (path === ORGS_PATH) return this.#orgs(body);
-      const orgId = decodeURIComponent(ORG_TENDERS.exec(path)![1]!);
-      if (!this.store.org(orgId)) return error(404, `organisation not found: ${orgId}`);
+      const orgId = orgIdOf(path);
+      if (!this.store.org(orgId)) return errorResponse(404, `organisation not found: ${orgId}`);
       return this.#tenders(body, orgId, render);
     } catch (err) {
-      if (err instanceof BadRequest) return error(400, err.message);
+      if (err instanceof BadRequest) return errorResponse(400, err.message);
       throw err;
     }
   }
 
   /** Every result of a query in walk order, ignoring limit and cursor (for tests). */
   truth(path: string, body: unknown): unknown[] {
+    if (!Routes.known(path)) throw new Error(`not a search path: ${path}`);
     if (path === ORGS_PATH) return this.store.orgTruth(orgMatcher(parseOrgQuery(body).filters)).map((o) => ({ ...o }));
-    const orgId = path === TENDERS_PATH ? undefined : decodeURIComponent(ORG_TENDERS.exec(path)![1]!);
+    const orgId = path === TENDERS_PATH ? undefined : orgIdOf(path);
     const q = parseTenderQuery(body);
     return this.store.truth(q.sortBy, q.sortOrder, tenderMatcher(q.filters, orgId)).map((t) => JSON.parse(JSON.stringify(t)) as unknown);
   }
@@ -84,7 +95,7 @@ export class Routes {
       const previous = this.store.row(after.id);
       if (previous) items.unshift(previous.json);
     }
-    const total = after ? null : this.store.count(q.sortBy, match);
+    const total = after ? null : this.store.count(fingerprint, q.sortBy, match);
     const nextCursor = next && this.#codec.encode(next, fingerprint);
     return { status: 200, body: pageBody(render.resultsKey ?? 'tenders', items, nextCursor, total) };
   }

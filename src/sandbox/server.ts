@@ -1,9 +1,11 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, openSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decideFault, hugeBody, malformedBody, type Faults } from './faults.js';
-import { Routes, type ApiResponse } from './routes.js';
+import { errorResponse, Routes, type ApiResponse } from './routes.js';
 import { Store } from './store.js';
 
 export type { Faults } from './faults.js';
@@ -39,8 +41,10 @@ export interface Sandbox {
 
 const MAX_REQUEST_BYTES = 1 << 20;
 const HUGE_BYTES = 40 * 1024 * 1024;
+const JSON_TYPE = 'application/json; charset=utf-8';
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** The request body, or undefined when it exceeds MAX_REQUEST_BYTES (read to the end all the same). */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -48,14 +52,29 @@ function readBody(req: IncomingMessage): Promise<string> {
       size += chunk.length;
       if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(size <= MAX_REQUEST_BYTES ? Buffer.concat(chunks).toString('utf8') : undefined));
     req.on('error', reject);
   });
 }
 
-function send(res: ServerResponse, r: ApiResponse, contentType = 'application/json; charset=utf-8'): void {
+function parse(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+function send(res: ServerResponse, r: ApiResponse, contentType = JSON_TYPE): void {
   res.writeHead(r.status, { 'content-type': contentType, 'content-length': Buffer.byteLength(r.body), ...r.headers });
   res.end(r.body);
+}
+
+/** The 40 MiB body, chunk by chunk as the client takes it. */
+async function sendHuge(res: ServerResponse): Promise<void> {
+  res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': HUGE_BYTES });
+  // A client that refuses the body hangs up half way: nothing to report.
+  await pipeline(Readable.from(hugeBody(HUGE_BYTES)), res).catch(() => {});
 }
 
 /** Starts the local tender search service on loopback. */
@@ -63,17 +82,23 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const store = new Store(opts.size ?? 5000, opts.seed ?? 1);
   const routes = new Routes(store, `tenders-sandbox-${opts.seed ?? 1}`);
   const requests: RequestLogEntry[] = [];
-  const log: WriteStream | undefined = opts.logFile ? createWriteStream(opts.logFile, { flags: 'a' }) : undefined;
+  // Opened here so that an unwritable path fails the start, not a later write.
+  const log = opts.logFile ? createWriteStream(opts.logFile, { fd: openSync(opts.logFile, 'a') }) : undefined;
   const cache = new Map<string, string>();
   let cacheVersion = store.version;
   let faults: Faults = opts.faults ?? {};
   let counter = 0;
+  // Aborts latency and stalls still waiting when the sandbox closes.
+  const closing = new AbortController();
+  const wait = (ms: number) => sleep(ms, undefined, { signal: closing.signal });
 
   // In memory on arrival (tests see a request at once), in the file once answered.
-  const record = (entry: RequestLogEntry) => log?.write(`${JSON.stringify(entry)}\n`);
+  const record = (entry: RequestLogEntry) => {
+    if (log?.writable) log.write(`${JSON.stringify(entry)}\n`);
+  };
 
-  const answer = (raw: string, path: string): ApiResponse => {
-    if (!opts.cache || faults.repeatOverlap || faults.resultsKey) return routes.handle(path, parse(raw), faults);
+  const answer = (path: string, raw: string, body: unknown): ApiResponse => {
+    if (!opts.cache || faults.repeatOverlap || faults.resultsKey) return routes.handle(path, body, faults);
     if (cacheVersion !== store.version) {
       cache.clear();
       cacheVersion = store.version;
@@ -81,70 +106,82 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const key = `${path}\n${raw}`;
     const hit = cache.get(key);
     if (hit !== undefined) return { status: 200, body: hit };
-    const r = routes.handle(path, parse(raw), faults);
+    const r = routes.handle(path, body, faults);
     if (r.status === 200) cache.set(key, r.body);
     return r;
   };
 
-  const server = createServer(async (req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    const raw = await readBody(req).catch(() => '');
-    const n = ++counter;
-    const entry: RequestLogEntry = { n, method: req.method ?? '', path, body: parse(raw) ?? raw, status: 0 };
-    requests.push(entry);
+  /** Answers one request; `body` is the parsed `raw` body, undefined when it is not JSON. */
+  const serve = async (req: IncomingMessage, res: ServerResponse, entry: RequestLogEntry, raw: string | undefined, body: unknown) => {
     const done = (r: ApiResponse, contentType?: string) => {
       entry.status = r.status;
       record(entry);
       if (!res.destroyed) send(res, r, contentType);
     };
 
-    if (faults.latencyMs) await sleep(faults.latencyMs);
-    if (!Routes.known(path)) return done({ status: 404, body: JSON.stringify({ message: `not found: ${path}` }) });
-    if (req.method !== 'POST') {
-      return done({ status: 405, body: JSON.stringify({ message: 'use POST' }), headers: { allow: 'POST' } });
-    }
-    if (Buffer.byteLength(raw) > MAX_REQUEST_BYTES) return done({ status: 413, body: JSON.stringify({ message: 'request body too large' }) });
-    if (parse(raw) === undefined) return done({ status: 400, body: JSON.stringify({ message: 'the request body must be JSON' }) });
+    if (faults.latencyMs) await wait(faults.latencyMs);
+    if (!Routes.known(entry.path)) return done(errorResponse(404, `not found: ${entry.path}`));
+    if (req.method !== 'POST') return done(errorResponse(405, 'use POST', { allow: 'POST' }));
+    if (raw === undefined) return done(errorResponse(413, 'request body too large'));
+    if (body === undefined) return done(errorResponse(400, 'the request body must be JSON'));
 
-    const fault = decideFault(faults, n);
+    const fault = decideFault(faults, entry.n);
     if (fault) entry.fault = fault.kind === 'malformed' ? `malformed:${fault.malformed}` : fault.kind;
     switch (fault?.kind) {
       case 'fail':
-        return done({ status: fault.status, body: JSON.stringify({ message: 'service unavailable (injected failure)' }) });
+        return done(errorResponse(fault.status, 'service unavailable (injected failure)'));
       case 'drop':
         record(entry);
         req.socket.destroy();
         return;
       case 'cut': {
-        const { body } = answer(raw, path);
+        const good = answer(entry.path, raw, body).body;
         entry.status = 200;
         record(entry);
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-        res.write(body.slice(0, body.length >> 1), () => res.destroy());
+        res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(good) });
+        res.write(good.slice(0, good.length >> 1), () => res.destroy());
         return;
       }
       case 'rateLimit':
-        return done({ status: 429, body: JSON.stringify({ message: 'rate limited' }), headers: { 'retry-after': fault.retryAfter } });
+        return done(errorResponse(429, 'rate limited', { 'retry-after': fault.retryAfter }));
       case 'error':
-        return done({ status: fault.status, body: JSON.stringify({ message: `injected ${fault.status}` }) });
+        return done(errorResponse(fault.status, `injected ${fault.status}`));
       case 'stall':
-        await sleep(fault.ms);
+        await wait(fault.ms);
         break;
-      case 'malformed':
-        if (fault.malformed === 'huge') {
-          entry.status = 200;
-          record(entry);
-          res.writeHead(200, { 'content-type': 'application/json', 'content-length': HUGE_BYTES });
-          for (const chunk of hugeBody(HUGE_BYTES)) if (!res.write(chunk)) await new Promise((r) => res.once('drain', r));
-          res.end();
-          return;
-        } else {
-          const bad = malformedBody(fault.malformed, answer(raw, path).body);
+      case 'malformed': {
+        if (fault.malformed !== 'huge') {
+          const bad = malformedBody(fault.malformed, answer(entry.path, raw, body).body);
           return done({ status: 200, body: bad.body }, bad.contentType);
         }
+        entry.status = 200;
+        record(entry);
+        return sendHuge(res);
+      }
     }
-    done(answer(raw, path));
+    done(answer(entry.path, raw, body));
     if (faults.insertPerRequest) store.insert(faults.insertPerRequest);
+  };
+
+  const server = createServer(async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const entry: RequestLogEntry = { n: 0, method: req.method ?? '', path, body: undefined, status: 0 };
+    try {
+      const raw = await readBody(req);
+      const body = raw === undefined ? undefined : parse(raw);
+      entry.n = ++counter;
+      entry.body = body ?? raw;
+      requests.push(entry);
+      await serve(req, res, entry, raw, body);
+    } catch (err) {
+      // Closing, or the client went away: nobody to answer.
+      if (closing.signal.aborted || res.destroyed) return;
+      // A bug in the sandbox: answer it rather than take the process down under a test.
+      entry.status = 500;
+      record(entry);
+      if (res.headersSent) res.destroy();
+      else send(res, errorResponse(500, `sandbox error: ${(err as Error).message}`));
+    }
   });
   server.keepAliveTimeout = 10_000;
 
@@ -166,6 +203,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     insert: (count) => store.insert(count),
     close: () =>
       new Promise<void>((resolve) => {
+        closing.abort();
         server.close(() => {
           log?.end();
           resolve();
@@ -173,12 +211,4 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         server.closeAllConnections();
       }),
   };
-}
-
-function parse(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
 }

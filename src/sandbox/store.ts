@@ -10,10 +10,18 @@ export interface Total {
   capped: boolean;
 }
 
-/** A tender with its JSON rendered once: a page is a join of strings. */
-export interface Row {
-  tender: Tender;
-  json: string;
+/**
+ * A tender with its JSON rendered once, when first sent (rendering them all
+ * would be most of the start-up): a page is a join of strings.
+ */
+class Row {
+  #json: string | undefined;
+
+  constructor(readonly tender: Tender) {}
+
+  get json(): string {
+    return (this.#json ??= JSON.stringify(this.tender));
+  }
 }
 
 export interface Organisation {
@@ -51,6 +59,19 @@ function seek<T>(list: T[], pos: Position, keyOf: (item: T) => [Key, string], or
   return lo;
 }
 
+/**
+ * The rows that have the field, in ascending (key, id) order. `rows` are in id
+ * order and the sort is stable, so comparing keys alone gives that order.
+ */
+function sortedRows(rows: Row[], sortBy: SortBy): Row[] {
+  const keyed: { key: Key; row: Row }[] = [];
+  for (const row of rows) {
+    const key = sortKey(row.tender, sortBy);
+    if (key !== null) keyed.push({ key, row });
+  }
+  return keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((k) => k.row);
+}
+
 export function tenderMatcher(filters: TenderFilters, buyerId?: string): (t: Tender) => boolean {
   const countries = filters.buyerCountries && new Set(filters.buyerCountries);
   const statuses = filters.statuses && new Set(filters.statuses);
@@ -84,9 +105,10 @@ export function orgMatcher(filters: OrgFilters): (o: Organisation) => boolean {
  * tenders that have the field (spec 3.2 exclusions). Pages seek by keyset.
  */
 export class Store {
-  readonly rows: Row[] = [];
+  readonly #rows: Row[] = [];
   readonly #byId = new Map<string, Row>();
   readonly #indexes = new Map<string, Row[]>();
+  readonly #counts = new Map<string, Total>();
   readonly #orgs: Organisation[];
   readonly #orgById: Map<string, Organisation>;
   readonly #generator: TenderGenerator;
@@ -101,8 +123,7 @@ export class Store {
     this.#orgById = new Map(this.#orgs.map((o) => [o.id, o]));
     for (const tender of this.#generator.initial(size)) this.#add(tender);
     for (const sortBy of SORT_FIELDS) {
-      const asc = this.rows.filter((r) => sortKey(r.tender, sortBy) !== null);
-      asc.sort((a, b) => compare(sortKey(a.tender, sortBy)!, a.tender.id, sortKey(b.tender, sortBy)!, b.tender.id));
+      const asc = sortedRows(this.#rows, sortBy);
       this.#indexes.set(`${sortBy}:asc`, asc);
       this.#indexes.set(`${sortBy}:desc`, [...asc].reverse());
     }
@@ -121,11 +142,16 @@ export class Store {
     return { rows, next: more && last ? { key: sortKey(last.tender, sortBy)!, id: last.tender.id } : null };
   }
 
-  count(sortBy: SortBy, match: (t: Tender) => boolean): Total {
+  /** The total of a query, counted once per `fingerprint` until the data changes. */
+  count(fingerprint: string, sortBy: SortBy, match: (t: Tender) => boolean): Total {
+    const cached = this.#counts.get(fingerprint);
+    if (cached) return cached;
     const index = this.#indexes.get(`${sortBy}:asc`)!;
     let count = 0;
     for (let i = 0; i < index.length && count <= TOTAL_CAP; i++) if (match(index[i]!.tender)) count++;
-    return { count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP };
+    const total = { count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP };
+    this.#counts.set(fingerprint, total);
+    return total;
   }
 
   row(id: string): Row | undefined {
@@ -135,7 +161,7 @@ export class Store {
   /** Straightforward filter and sort, independent of the indexes: the truth tests compare against. */
   truth(sortBy: SortBy, order: SortOrder, match: (t: Tender) => boolean): Tender[] {
     const sign = order === 'asc' ? 1 : -1;
-    return this.rows
+    return this.#rows
       .map((r) => r.tender)
       .filter((t) => sortKey(t, sortBy) !== null && match(t))
       .sort((a, b) => sign * compare(sortKey(a, sortBy)!, a.id, sortKey(b, sortBy)!, b.id));
@@ -166,7 +192,7 @@ export class Store {
     return this.#orgs.filter(match).sort((a, b) => (a.name === b.name ? (a.id < b.id ? -1 : 1) : a.name < b.name ? -1 : 1));
   }
 
-  /** New tenders, published today, placed into every index: data changing under a reader. */
+  /** New tenders, published on the newest day, placed into every index: data changing under a reader. */
   insert(count: number): void {
     for (let n = 0; n < count; n++) {
       const row = this.#add(this.#generator.next());
@@ -181,12 +207,13 @@ export class Store {
         desc.splice(seek(desc, pos, keyOf, 'desc'), 0, row);
       }
     }
+    this.#counts.clear();
     this.version++;
   }
 
   #add(tender: Tender): Row {
-    const row = { tender, json: JSON.stringify(tender) };
-    this.rows.push(row);
+    const row = new Row(tender);
+    this.#rows.push(row);
     this.#byId.set(tender.id, row);
     this.#orgById.get(tender.buyer.id)!.tenderCount++;
     return row;
