@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EUR_RATES, HOSTILE_TITLES } from '../../src/sandbox/catalogue.js';
-import { TenderGenerator } from '../../src/sandbox/data.js';
+import { TenderGenerator, type Tender } from '../../src/sandbox/data.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { TENDERS } from './http.js';
 
 describe('generated data', () => {
   const tenders = new TenderGenerator(1).initial(3000);
@@ -10,31 +12,62 @@ describe('generated data', () => {
     expect(new TenderGenerator(2).initial(50)).not.toEqual(new TenderGenerator(1).initial(50));
   });
 
-  it('has unique ids, many countries, every status, and tenders without deadline or value', () => {
+  it('has unique ids, many countries and buyers, every status, and tenders without deadline or value', () => {
     expect(new Set(tenders.map((t) => t.id)).size).toBe(3000);
     expect(new Set(tenders.map((t) => t.buyer.country)).size).toBeGreaterThanOrEqual(25);
+    expect(new Set(tenders.map((t) => t.buyer.id)).size).toBeGreaterThan(150);
     expect(new Set(tenders.map((t) => t.status))).toEqual(new Set(['open', 'closed', 'awarded', 'cancelled']));
-    expect(tenders.some((t) => t.deadline === null)).toBe(true);
-    expect(tenders.some((t) => t.estimatedValue === null)).toBe(true);
-    for (const t of tenders) expect(t.buyer.country).toMatch(/^[A-Z]{3}$/);
+    const share = (p: (t: Tender) => boolean) => tenders.filter(p).length / tenders.length;
+    expect(share((t) => t.deadline === null)).toBeCloseTo(0.15, 1);
+    expect(share((t) => t.estimatedValue === null)).toBeCloseTo(0.2, 1);
+    for (const t of tenders) {
+      expect(t.buyer.country).toMatch(/^[A-Z]{3}$/);
+      expect(t.publicationDate).toMatch(/^\d{4}-\d\d-\d\d$/);
+      if (t.deadline !== null) expect(t.deadline > t.publicationDate).toBe(true);
+    }
   });
 
-  it('converts every value to EUR at the fixed rate', () => {
+  it('converts every value to EUR at the fixed rate, rounded to cents', () => {
     const currencies = new Set<string>();
     for (const t of tenders) {
       if (!t.estimatedValue) continue;
       const { amount, currency, amountEur } = t.estimatedValue;
       currencies.add(currency);
-      expect(Math.abs(amountEur - amount * EUR_RATES[currency]!)).toBeLessThanOrEqual(0.006);
+      expect(amountEur).toBe(Math.round(amount * EUR_RATES[currency]! * 100) / 100);
     }
-    expect(currencies.size).toBeGreaterThan(5);
+    expect(currencies).toEqual(new Set(Object.keys(EUR_RATES)));
   });
 
-  it('gives the newest tenders the hostile titles', () => {
-    const newest = [...tenders].sort((a, b) => (a.publicationDate === b.publicationDate ? (a.id < b.id ? 1 : -1) : a.publicationDate < b.publicationDate ? 1 : -1));
-    expect(newest.slice(0, HOSTILE_TITLES.length).map((t) => t.title)).toEqual(HOSTILE_TITLES);
-    expect(HOSTILE_TITLES.some((t) => /\u001b\[/.test(t))).toBe(true);
-    expect(HOSTILE_TITLES.some((t) => /[\r\n]/.test(t))).toBe(true);
-    expect(HOSTILE_TITLES.some((t) => /^=/.test(t))).toBe(true);
+  it('has hostile titles among the others, and on the newest tenders', () => {
+    const share = tenders.filter((t) => HOSTILE_TITLES.includes(t.title)).length / tenders.length;
+    expect(share).toBeGreaterThan(0.04);
+    expect(share).toBeLessThan(0.09);
+    expect(HOSTILE_TITLES.some((t) => t.length > 300)).toBe(true);
+  });
+
+  it('puts every kind of hostile title on the first page of a default search', async () => {
+    const sb = await startSandbox();
+    try {
+      const titles = sb.truth(TENDERS, {}).slice(0, 25).map((t) => (t as Tender).title);
+      for (const kind of [/,.*"|",/, /\n/, /\r\n/, /\u001b\[/, /\u0007/, /\u009b/, /\t/, /[\u0370-\u03ff]/, /[\u0400-\u04ff]/, /[\u3040-\u30ff]/, /[\u0600-\u06ff]/, /\p{Extended_Pictographic}/u, /^=/, /^\+/, /^-/, /^@/]) {
+        expect(titles.some((t) => kind.test(t)), String(kind)).toBe(true);
+      }
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('keeps going past the initial set with new ids, published no earlier than any', () => {
+    const generator = new TenderGenerator(1);
+    const initial = generator.initial(100);
+    const newestDay = initial.map((t) => t.publicationDate).sort().at(-1)!;
+    const more = [generator.next(), generator.next()];
+    expect(more.every((t) => t.publicationDate >= newestDay)).toBe(true);
+    expect(more.every((t) => t.id > initial.at(-1)!.id)).toBe(true);
+  });
+
+  it('generates 200 000 tenders with unique ids', () => {
+    const big = new TenderGenerator(7).initial(200_000);
+    expect(new Set(big.map((t) => t.id)).size).toBe(200_000);
   });
 });
