@@ -7,5 +7,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${VERSION}\n`);
 } else {
   const { main } = await import('../dist/cli.js');
-  process.exitCode = await main(process.argv);
+  const code = await main(process.argv);
+  // Interrupted: output still queued for a reader who does not read must not keep us alive.
+  if (code >= 128) process.exit(code);
+  process.exitCode = code;
 }

@@ -84,6 +84,15 @@ describe('faults that are not retried fail fast and clearly', () => {
     expect(sb.requests.length - before).toBe(4);
   });
 
+  it('a body broken midway every time: asked for again --retries times, whole', async () => {
+    sb.setFaults({ cutEvery: 1 });
+    const before = sb.requests.length;
+    const r = await runCli([...EXPORT, '--retries', '2'], sb.url);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^tenders: cannot get POST .*: the connection was closed unexpectedly \(gave up after 2 retries\)\n$/);
+    expect(sb.requests.length - before).toBe(3);
+  });
+
   it('a service that never answers in time', async () => {
     sb.setFaults({ stallEvery: 1, stallMs: 5000 });
     const r = await runCli([...EXPORT, '--timeout', '500', '--retries', '1'], sb.url);

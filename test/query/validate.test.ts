@@ -95,6 +95,12 @@ describe('tender request body', () => {
     expect(() => tenderBody({ status: ['open,'] })).toThrow(/--status/);
   });
 
+  it('takes any KEY, also names of Object.prototype', () => {
+    const body = tenderBody({ filter: ['constructor=1', '__proto__={"x":1}', 'toString=a'] });
+    expect(JSON.stringify(body)).toBe('{"constructor":1,"__proto__":{"x":1},"toString":"a"}');
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+  });
+
   it('keeps a VALUE that is not JSON as a string, including an empty one', () => {
     expect(tenderBody({ filter: ['cpv=45*', 'note='] })).toEqual({ cpv: '45*', note: '' });
   });

@@ -1,0 +1,95 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, openSync, closeSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { BIN, cliEnv, ndjson } from '../support/cli.js';
+
+const PATH = '/api/v1/tenders/search';
+const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
+let sb: Sandbox;
+let dir: string;
+
+beforeAll(async () => {
+  sb = await startSandbox({ size: 20000, seed: 12 });
+  dir = mkdtempSync(join(tmpdir(), 'tenders-terminal-'));
+});
+afterAll(() => sb.close());
+
+/** Spawns without blocking this process: the sandbox answers from it. */
+function run(file: string, args: string[], env: NodeJS.ProcessEnv, stdout: number | 'pipe' = 'pipe') {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(file, args, { env, stdio: ['ignore', stdout, 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.on('close', (code) => resolve({ code, stdout: out, stderr: err }));
+  });
+}
+
+/** Runs the CLI with stdout and stderr on a pseudo-terminal (util-linux `script`). */
+async function inTerminal(args: string[], env: Record<string, string | undefined> = {}) {
+  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  const r = await run('script', ['-qec', command, '/dev/null'], { ...cliEnv(sb.url, env), COLUMNS: '160', LINES: '50', TERM: 'xterm' });
+  return { code: r.code, screen: r.stdout };
+}
+
+describe.skipIf(!hasScript)('in a terminal', () => {
+  it('search shows a bold-headed table and the hints; NO_COLOR turns the bold off', async () => {
+    const r = await inTerminal(['search', '-n', '3'], { NO_COLOR: undefined });
+    expect(r.code).toBe(0);
+    expect(r.screen).toContain('\u001b[1mid');
+    expect(r.screen).toMatch(/Showing 1–3 of 10,000\+ tenders\./);
+    expect(r.screen).toMatch(/Next page: add --cursor \S+/);
+    const plain = await inTerminal(['search', '-n', '3'], { NO_COLOR: '1' });
+    expect(plain.screen).not.toContain('\u001b[1m');
+  });
+
+  it('search -o FILE writes NDJSON without colour, whatever the terminal', async () => {
+    const file = join(dir, 'page.ndjson');
+    const r = await inTerminal(['search', '-n', '5', '-o', file]);
+    expect(r.code).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain('\u001b');
+    expect(ndjson(text)).toEqual(sb.truth(PATH, {}).slice(0, 5));
+  });
+});
+
+describe('output that cannot be written', () => {
+  it.skipIf(!existsSync('/dev/full'))('a full disk is exit 1 with a tenders: line, for count and export', async () => {
+    for (const args of [['count'], ['export', '--max', '5']]) {
+      const out = openSync('/dev/full', 'w');
+      const r = await run(process.execPath, [BIN, ...args], cliEnv(sb.url), out);
+      closeSync(out);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.stderr).toMatch(/^tenders: cannot write the output: ENOSPC/);
+    }
+  });
+
+  it('Ctrl-C stops an export blocked on a reader that does not read', async () => {
+    const fifo = join(dir, 'fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const reader = spawn('sh', ['-c', `exec sleep 30 < '${fifo}'`], { stdio: 'ignore' });
+    const out = openSync(fifo, 'w'); // returns once the reader has opened its end
+    const before = sb.requests.length;
+    let pid = 0;
+    const result = new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [BIN, 'export', '-f', 'ndjson'], { env: cliEnv(sb.url), stdio: ['ignore', out, 'pipe'] });
+      pid = child.pid!;
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    closeSync(out);
+    // A few pages fill the pipe; then it waits on the reader, which never reads.
+    while (sb.requests.length - before < 3) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 500));
+    process.kill(pid, 'SIGINT');
+    const r = await result;
+    reader.kill();
+    expect(r.code).toBe(130);
+    expect(r.stderr).toBe('tenders: interrupted by SIGINT\n');
+  });
+});
