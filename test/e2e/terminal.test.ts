@@ -29,10 +29,10 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv, stdout: numbe
   });
 }
 
-/** Runs the CLI with stdout and stderr on a pseudo-terminal (util-linux `script`). */
+/** Runs the CLI with stdout and stderr on a pseudo-terminal (util-linux `script`), as a person would: not under CI, where colour libraries turn colour off. */
 async function inTerminal(args: string[], env: Record<string, string | undefined> = {}) {
   const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
-  const r = await run('script', ['-qec', command, '/dev/null'], { ...cliEnv(sb.url, env), COLUMNS: '160', LINES: '50', TERM: 'xterm' });
+  const r = await run('script', ['-qec', command, '/dev/null'], { ...cliEnv(sb.url, { CI: undefined, ...env }), COLUMNS: '160', LINES: '50', TERM: 'xterm' });
   return { code: r.code, screen: r.stdout };
 }
 
