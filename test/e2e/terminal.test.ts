@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { BIN, cliEnv, ndjson } from '../support/cli.js';
+import { BIN, cliEnv, ndjson, runCli } from '../support/cli.js';
 
 const PATH = '/api/v1/tenders/search';
 const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
@@ -32,7 +32,8 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv, stdout: numbe
 /** Runs the CLI with stdout and stderr on a pseudo-terminal (util-linux `script`), as a person would: not under CI, where colour libraries turn colour off. */
 async function inTerminal(args: string[], env: Record<string, string | undefined> = {}) {
   const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
-  const r = await run('script', ['-qec', command, '/dev/null'], { ...cliEnv(sb.url, { CI: undefined, ...env }), COLUMNS: '160', LINES: '50', TERM: 'xterm' });
+  // A pty starts at 0×0 when we have no terminal ourselves: give it a real size.
+  const r = await run('script', ['-qec', `stty cols 160 rows 50; ${command}`, '/dev/null'], { ...cliEnv(sb.url, { CI: undefined, ...env }), COLUMNS: '160', LINES: '50', TERM: 'xterm' });
   return { code: r.code, screen: r.stdout };
 }
 
@@ -45,6 +46,16 @@ describe.skipIf(!hasScript)('in a terminal', () => {
     expect(r.screen).toMatch(/Next page: add --cursor \S+/);
     const plain = await inTerminal(['search', '-n', '3'], { NO_COLOR: '1' });
     expect(plain.screen).not.toContain('\u001b[1m');
+  });
+
+  it('export -o FILE shows a spinner with rows, total, pages and rate on the terminal, and nothing else', async () => {
+    const file = join(dir, 'spun.csv');
+    const r = await inTerminal(['export', '--max', '3000', '-o', file], { NO_COLOR: undefined });
+    expect(r.code).toBe(0);
+    expect(r.screen).toMatch(/[\d,]+ of 10,000\+ tenders, \d+ pages, [\d,]+\/s/);
+    expect(readFileSync(file, 'utf8')).toBe((await runCli(['export', '--max', '3000'], sb.url)).stdout);
+    const quiet = await inTerminal(['export', '--max', '3000', '-o', file, '-q']);
+    expect(quiet.screen).toBe('');
   });
 
   it('search -o FILE writes NDJSON without colour, whatever the terminal', async () => {
