@@ -5,7 +5,9 @@
 // separate chunks, so a command loads only what it uses. Types are checked by
 // `tsc --noEmit` before this runs.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 await build({
@@ -22,5 +24,6 @@ await build({
   banner: { js: "import { createRequire as __tendersRequire } from 'node:module'; const require = __tendersRequire(import.meta.url);" },
   // Chunks beside cli.js, so code in them finds ../package.json as src/ does.
   chunkNames: '[name]-[hash]',
+  define: { __TENDERS_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
 });

@@ -1,26 +1,35 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, type Option } from 'commander';
 import { registerCount } from './commands/count.js';
-import { registerExport } from './commands/export.js';
-import { addGlobalOptions, examples } from './commands/options.js';
-import { registerOrgs } from './commands/orgs.js';
-import { registerSearch } from './commands/search.js';
+import type { CommandContext } from './commands/context.js';
+import { exportSpec } from './commands/export.js';
+import { addGlobalFlags, describeOption, examples } from './commands/flags.js';
+import { orgsGroup, orgsSearchSpec, orgTendersSpec } from './commands/orgs.js';
+import { searchSpec } from './commands/search.js';
+import { registerPaged } from './commands/spec.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor } from './errors.js';
+import { processIO, type ColorMode, type IO } from './io.js';
+import { OutputClosedError } from './output/sink.js';
 import { VERSION } from './version.js';
 
-
-function buildProgram(signal: AbortSignal): Command {
+function buildProgram(ctx: CommandContext): Command {
+  const { io } = ctx;
   const program = new Command('tenders')
     .description('Search the public procurement tender service and export what it finds.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({ showGlobalOptions: true, optionDescription: (option: Option) => describeOption(option) })
     .exitOverride()
     .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
       outputError: (message, write) =>
-        write(`tenders: ${message.replace(/^error: /, '').trim()} (see 'tenders --help')\n`),
+        write(`tenders: ${message.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')} (see 'tenders --help')\n`),
     });
   // Root options first, so they are accepted after a subcommand too.
-  addGlobalOptions(program);
+  addGlobalFlags(program);
+  program.hook('preAction', (_root, action) => {
+    io.colorMode = action.optsWithGlobals<{ color: ColorMode }>().color;
+  });
   program.addHelpText(
     'after',
     examples([
@@ -32,15 +41,41 @@ function buildProgram(signal: AbortSignal): Command {
       'tenders orgs search --query hospital --country DEU',
     ]) + "\nRun 'tenders <command> --help' for a command's flags.\n",
   );
-  const ctx = { signal };
-  registerSearch(program, ctx);
-  registerExport(program, ctx);
+  registerPaged(program, searchSpec, ctx);
+  registerPaged(program, exportSpec, ctx);
   registerCount(program, ctx);
-  registerOrgs(program, ctx);
+  const orgs = orgsGroup(program);
+  registerPaged(orgs, orgsSearchSpec, ctx);
+  registerPaged(orgs, orgTendersSpec, ctx);
   return program;
 }
 
-/** Runs the CLI; resolves to the process exit code. Never throws. */
+/** The real HTTP client; undici loads only when a command needs it. */
+const undiciClient =
+  (io: IO): CommandContext['createClient'] =>
+  async (connection, log) =>
+    new (await import('./api/client.js')).ApiClient({ ...connection, env: io.env, log });
+
+/**
+ * Runs the CLI in-process over the given IO (and client, for tests); resolves
+ * to the exit code. Never throws and never touches `process`.
+ */
+export async function execute(
+  argv: string[],
+  io: IO,
+  opts: { signal?: AbortSignal; createClient?: CommandContext['createClient'] } = {},
+): Promise<number> {
+  const signal = opts.signal ?? new AbortController().signal;
+  const program = buildProgram({ io, signal, createClient: opts.createClient ?? undiciClient(io) });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    return report(io, signal.aborted && err instanceof OutputClosedError ? signal.reason : err, Boolean(program.opts().verbose));
+  }
+}
+
+/** The process entry: real streams, signals, `argv` as process.argv gives it. */
 export async function main(argv: string[]): Promise<number> {
   const controller = new AbortController();
   let interrupted = false;
@@ -51,31 +86,28 @@ export async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // A reader that went away (`--help | head`) is not a crash; the output sink
-  // has its own listener and stops the run.
+  // A reader that went away (`--help | head`) is not a crash; the output
+  // target has its own listener and stops the run.
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
-
-  const verbose = argv.includes('-v') || argv.includes('--verbose');
   try {
-    await buildProgram(controller.signal).parseAsync(argv);
-    return EXIT.ok;
-  } catch (err) {
-    return report(err, verbose);
+    return await execute(argv.slice(2), processIO(), { signal: controller.signal });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
 }
 
-function report(err: unknown, verbose: boolean): number {
+/** One `tenders:` line for any failure, and its exit code. */
+function report(io: IO, err: unknown, verbose: boolean): number {
+  if (err instanceof OutputClosedError) return EXIT.ok; // the reader has what it wanted
   if (err instanceof CommanderError) {
     if (err.exitCode === 0) return EXIT.ok; // help and version
     // A command group without its subcommand: commander showed its help on stderr.
-    if (err.code === 'commander.help') process.stderr.write("tenders: missing command: choose one of those above\n");
+    if (err.code === 'commander.help') io.stderr.write('tenders: missing command: choose one of those above\n');
     return EXIT.usage;
   }
-  const say = (line: string) => process.stderr.write(`tenders: ${line}\n`);
+  const say = (line: string) => io.stderr.write(`tenders: ${line}\n`);
   if (err instanceof InterruptedError) {
     say(err.message);
     return exitCodeFor(err.signal);
@@ -86,6 +118,6 @@ function report(err: unknown, verbose: boolean): number {
   }
   if (err instanceof RunError) say(err.message);
   else say(`unexpected error: ${(err as Error)?.message ?? String(err)}${verbose ? '' : ' (run with --verbose for details)'}`);
-  if (verbose && err instanceof Error && err.stack) process.stderr.write(`${err.stack}\n`);
+  if (verbose && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
   return EXIT.failure;
 }

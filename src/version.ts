@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+// Inlined from package.json by the build (and by vitest's config), not read at run time.
+declare const __TENDERS_VERSION__: string;
 
-export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
-  .version;
+export const VERSION: string = __TENDERS_VERSION__;

@@ -1,4 +1,5 @@
 import { EnvHttpProxyAgent, RetryAgent, type Dispatcher } from 'undici';
+import type { Env } from '../io.js';
 import { BadResponseError, InvalidCursorError, NetworkError, ServiceError, excerpt } from './errors.js';
 import { RETRY_ERROR_CODES, RETRY_STATUSES, retryAfterMs, retryDelayMs } from './retry-policy.js';
 
@@ -6,8 +7,27 @@ export interface ClientOptions {
   baseUrl: URL;
   timeoutMs: number;
   retries: number;
+  /** Where HTTP(S)_PROXY and NO_PROXY are read from. */
+  env: Env;
   /** One line per HTTP attempt (--verbose). */
   log?: (line: string) => void;
+}
+
+/** What a run needs of the service: POST a body, get JSON back. Tests hand in a fake. */
+export interface Client {
+  post(path: string, body: string, signal?: AbortSignal): Promise<{ status: number; json: unknown }>;
+  /** Finish open connections (after success) or drop them (after an abort). */
+  close(force?: boolean): Promise<void>;
+}
+
+/** The proxy settings of an environment, lower-case names first as curl reads them. */
+export function proxySettings(env: Env): { httpProxy: string; httpsProxy: string; noProxy: string } {
+  const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
+  return {
+    httpProxy,
+    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? httpProxy,
+    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
+  };
 }
 
 /** Far above the largest legitimate page (100 results), far below trouble. */
@@ -24,7 +44,7 @@ interface UndiciError extends Error {
  * POSTs JSON to the service over one keep-alive dispatcher per run: undici's
  * EnvHttpProxyAgent (HTTP(S)_PROXY / NO_PROXY) wrapped in its RetryAgent.
  */
-export class ApiClient {
+export class ApiClient implements Client {
   readonly #dispatcher: Dispatcher;
   readonly #origin: string;
   readonly #prefix: string;
@@ -35,6 +55,7 @@ export class ApiClient {
     this.#origin = opts.baseUrl.origin;
     this.#prefix = opts.baseUrl.pathname.replace(/\/+$/, '');
     const agent = new EnvHttpProxyAgent({
+      ...proxySettings(opts.env),
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
       connect: { timeout: opts.timeoutMs },
@@ -161,10 +182,8 @@ export class ApiClient {
 
   /** Names the proxy a failed connection may have gone to (NO_PROXY is not weighed). */
   #viaProxy(): string {
-    const env = process.env;
-    const proxy = this.opts.baseUrl.protocol === 'https:'
-      ? (env.https_proxy ?? env.HTTPS_PROXY ?? env.http_proxy ?? env.HTTP_PROXY)
-      : (env.http_proxy ?? env.HTTP_PROXY);
+    const { httpProxy, httpsProxy } = proxySettings(this.opts.env);
+    const proxy = this.opts.baseUrl.protocol === 'https:' ? httpsProxy : httpProxy;
     return proxy ? ` (through the proxy ${proxy}, unless NO_PROXY excludes it)` : '';
   }
 }

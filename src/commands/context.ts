@@ -1,19 +1,30 @@
-/** What every command's action gets from the program beyond its flags. */
+import type { Client } from '../api/client.js';
+import type { IO } from '../io.js';
+import { createReporter } from '../output/reporter.js';
+import type { ConnectionPlan, RunDeps } from '../run/plan.js';
+
+/** What every command's action gets beyond its flags, like gh's cmdutil.Factory. */
 export interface CommandContext {
+  io: IO;
   /** Aborted on SIGINT/SIGTERM. */
   signal: AbortSignal;
+  /** The HTTP client of a run: undici's for the CLI, a fake or a MockAgent one in tests. */
+  createClient(connection: ConnectionPlan, log?: (line: string) => void): Promise<Client>;
 }
 
-export const TENDERS_PATH = '/api/v1/tenders/search';
-
-/** Table columns for tenders when --columns is not given. */
-export const TENDER_COLUMNS = [
-  'id',
-  'publicationDate',
-  'deadline',
-  'status',
-  'buyer.country',
-  'buyer.name',
-  'estimatedValue.amountEur',
-  'title',
-];
+/** Runs `run` with a client for `connection`, closed afterwards (dropped when the run failed). */
+export async function withClient(
+  ctx: CommandContext,
+  connection: ConnectionPlan,
+  run: (deps: RunDeps) => Promise<void>,
+): Promise<void> {
+  const say = createReporter(ctx.io, connection);
+  const client = await ctx.createClient(connection, connection.verbose ? say.debug : undefined);
+  let ok = false;
+  try {
+    await run({ io: ctx.io, client, signal: ctx.signal });
+    ok = true;
+  } finally {
+    await client.close(!ok);
+  }
+}

@@ -1,6 +1,6 @@
 import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { RunError } from '../errors.js';
-import type { Sink } from './sink.js';
+import type { OutputTarget } from './sink.js';
 
 /** The partial output of `-o FILE` lives beside FILE until the export is complete. */
 export function partialPath(target: string): string {
@@ -11,7 +11,8 @@ export function partialPath(target: string): string {
  * Writes FILE atomically: everything goes to FILE.partial, which is renamed
  * onto FILE only by `commit()`. Until then FILE stays as it was.
  */
-export class AtomicFileSink implements Sink {
+export class AtomicFileOutput implements OutputTarget {
+  readonly kind = 'file';
   bytes: number;
 
   private constructor(
@@ -23,12 +24,12 @@ export class AtomicFileSink implements Sink {
   }
 
   /** Opens FILE.partial afresh, or keeps its first `keepBytes` bytes (resume). */
-  static async open(target: string, keepBytes = 0): Promise<AtomicFileSink> {
+  static async open(target: string, keepBytes = 0): Promise<AtomicFileOutput> {
     const path = partialPath(target);
     try {
       const handle = await open(path, keepBytes > 0 ? 'r+' : 'w');
       if (keepBytes > 0) await handle.truncate(keepBytes);
-      return new AtomicFileSink(target, handle, keepBytes);
+      return new AtomicFileOutput(target, handle, keepBytes);
     } catch (err) {
       throw writeError(path, err);
     }
@@ -51,7 +52,7 @@ export class AtomicFileSink implements Sink {
   }
 
   /** Flushes to disk and puts the finished file in place. */
-  async commit(): Promise<void> {
+  async finish(): Promise<void> {
     try {
       await this.handle.sync();
       await this.handle.close();

@@ -1,3 +1,4 @@
+import type { IO } from '../io.js';
 import { formatCount, formatTotal } from './numbers.js';
 
 export interface ProgressCounts {
@@ -19,13 +20,12 @@ const silent: Progress = { update() {}, stop() {} };
  * An ora spinner with pages, rows, rate and total. Only on a terminal with a
  * real width (ora can hang on 0 columns); ora is loaded only then.
  */
-export async function createProgress(enabled: boolean, noun: string): Promise<Progress> {
-  const stderr = process.stderr;
-  if (!enabled || !stderr.isTTY || !(stderr.columns > 0)) return silent;
+export async function createProgress(io: IO, enabled: boolean, noun: string): Promise<Progress> {
+  if (!enabled || !io.canAnimate()) return silent;
   const { default: ora } = await import('ora');
-  const color = !process.env.NO_COLOR;
+  const color = io.colorStderr();
   // discardStdin off: ora would put stdin in raw mode and swallow Ctrl-C.
-  const spinner = ora({ stream: stderr, text: `Fetching ${noun}…`, color: color ? 'cyan' : false, discardStdin: false }).start();
+  const spinner = ora({ stream: io.stderr as NodeJS.WriteStream, text: `Fetching ${noun}…`, color: color ? 'cyan' : false, discardStdin: false }).start();
   const started = performance.now();
   return {
     update({ pages, rows, total }) {

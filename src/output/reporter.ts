@@ -1,3 +1,5 @@
+import type { IO } from '../io.js';
+
 /** Everything that is not data goes to stderr, through here. */
 export interface Reporter {
   /** Hints for a person: only on a terminal or with --verbose, never with --quiet. */
@@ -10,11 +12,11 @@ export interface Reporter {
   verbose: boolean;
 }
 
-export function createReporter(opts: { quiet: boolean; verbose: boolean }, stderr = process.stderr): Reporter {
+export function createReporter(io: IO, opts: { quiet: boolean; verbose: boolean }): Reporter {
   const write = (line: string) => {
-    stderr.write(`${line}\n`);
+    io.stderr.write(`${line}\n`);
   };
-  const hints = !opts.quiet && (stderr.isTTY || opts.verbose);
+  const hints = !opts.quiet && (io.stderrIsTTY || opts.verbose);
   return {
     hint: hints ? write : () => {},
     warn: opts.quiet ? () => {} : (line) => write(`tenders: warning: ${line}`),

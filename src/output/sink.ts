@@ -1,8 +1,15 @@
 import { RunError } from '../errors.js';
 
-/** Where formatted output goes; `write` resolves once the chunk is accepted. */
-export interface Sink {
+/**
+ * Where formatted output goes. `write` resolves once the chunk is accepted;
+ * `finish` once everything is delivered (stdout flushed, or the file
+ * committed); `abandon` releases it after a failure or an interruption.
+ */
+export interface OutputTarget {
+  readonly kind: 'stream' | 'file';
   write(chunk: string): Promise<void>;
+  finish(): Promise<void>;
+  abandon(keepPartial: boolean): Promise<void>;
 }
 
 /** The reader of stdout went away (`| head`): stop quietly, not an error. */
@@ -12,10 +19,12 @@ export class OutputClosedError extends Error {
 
 /**
  * Writes to a stream (stdout) honouring backpressure. EPIPE ends the run
- * quietly; any other write error (a full disk) fails it; a signal stops a
- * write that waits on a reader who does not read.
+ * quietly (OutputClosedError, which the CLI maps to exit 0); any other write
+ * error (a full disk) fails it; a signal stops a write that waits on a reader
+ * who does not read.
  */
-export class StreamSink implements Sink {
+export class StreamOutput implements OutputTarget {
+  readonly kind = 'stream';
   #failure: Error | undefined;
   #waiting: ((err?: Error) => void) | undefined;
 
@@ -33,12 +42,13 @@ export class StreamSink implements Sink {
     await this.#drained();
   }
 
-  /** Resolves once everything written so far is flushed, or fails with why it was not. */
   async finish(): Promise<void> {
     if (this.#failure) throw this.#failure;
     await new Promise<void>((resolve) => this.stream.write('', () => resolve()));
     if (this.#failure) throw this.#failure;
   }
+
+  async abandon(): Promise<void> {}
 
   #fail(err: NodeJS.ErrnoException): void {
     this.#failure ??=

@@ -26,10 +26,3 @@ export function orgBody(flags: OrgFilterFlags, defaultLimit?: number): Record<st
   }
   return { ...body, ...parseFilters(flags.filter ?? [], RESERVED) };
 }
-
-/** Fills {id} of a path template with an organisation id, safely encoded. */
-export function orgPath(template: string, id: string): string {
-  if (id.trim() === '') throw new UsageError('ORG_ID must not be empty');
-  if (!template.includes('{id}')) throw new UsageError(`the path template '${template}' has no {id} placeholder`);
-  return template.replaceAll('{id}', encodeURIComponent(id));
-}

@@ -1,4 +1,14 @@
+import type { Client } from '../api/client.js';
+import type { IO } from '../io.js';
 import type { Format } from '../output/formatter.js';
+
+/** What a run is given rather than builds: the terminal, the service, the stop signal. */
+export interface RunDeps {
+  io: IO;
+  client: Client;
+  /** Aborted on SIGINT/SIGTERM. */
+  signal: AbortSignal;
+}
 
 /** How to reach the service; from the global flags and environment. */
 export interface ConnectionPlan {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import type { RecentIds } from '../api/dedupe.js';
+import type { RecentIds } from './dedupe.js';
 import type { Total } from '../api/page.js';
 import type { FormatterState } from '../output/formatter.js';
 import type { OutputPlan, QueryPlan } from './plan.js';
@@ -25,9 +25,13 @@ export function statePath(target: string): string {
   return `${target}.resume.json`;
 }
 
+/**
+ * The identity of an export: the query and every output option but where it
+ * goes, so an option added to OutputPlan can never silently break --resume.
+ */
 export function fingerprint(query: QueryPlan, output: OutputPlan, max: number | undefined): string {
-  const { format, columns, header, excelSafe } = output;
-  const identity = JSON.stringify({ path: query.path, body: query.body, format, columns, header, excelSafe, max });
+  const { file: _file, resume: _resume, ...shape } = output;
+  const identity = JSON.stringify({ path: query.path, body: query.body, output: shape, max });
   return createHash('sha256').update(identity).digest('hex');
 }
 

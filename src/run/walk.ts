@@ -1,14 +1,13 @@
-import { ApiClient } from '../api/client.js';
-import { BoundaryDeduper } from '../api/dedupe.js';
+import { BoundaryDeduper } from './dedupe.js';
 import type { Total } from '../api/page.js';
 import { walkPages } from '../api/pager.js';
-import { AtomicFileSink, partialPath } from '../output/atomic-file.js';
+import { AtomicFileOutput, partialPath } from '../output/atomic-file.js';
+import { openOutput, type Output } from '../output/target.js';
 import { createFormatter, type Formatter } from '../output/formatter.js';
 import { formatCount, formatTotal } from '../output/numbers.js';
 import { createProgress } from '../output/progress.js';
 import { createReporter, type Reporter } from '../output/reporter.js';
-import { OutputClosedError, StreamSink, type Sink } from '../output/sink.js';
-import type { WalkPlan } from './plan.js';
+import type { RunDeps, WalkPlan } from './plan.js';
 import { fingerprint, loadState, removeState, saveState, type ResumeState } from './resume-state.js';
 
 const TABLE_FALLBACK_WIDTH = 120;
@@ -18,12 +17,13 @@ const TABLE_FALLBACK_WIDTH = 120;
  * each page formatted and written as one chunk as it arrives. With -o the
  * output is atomic and, for exports, resumable after a page-level checkpoint.
  */
-export async function runWalk(plan: WalkPlan, signal: AbortSignal): Promise<void> {
+export async function runWalk(plan: WalkPlan, { io, client, signal }: RunDeps): Promise<void> {
   const { connection, query, output } = plan;
-  const say = createReporter(connection);
+  const say = createReporter(io, connection);
   const file = output.file;
   const print = fingerprint(query, output, plan.max);
   const saved = file && output.resume ? await usableState(file, print, say) : undefined;
+  const toTerminal = !file && io.stdoutIsTTY;
 
   const formatter = await createFormatter(
     output.format,
@@ -32,20 +32,17 @@ export async function runWalk(plan: WalkPlan, signal: AbortSignal): Promise<void
       defaultColumns: output.defaultColumns,
       header: output.header,
       excelSafe: output.excelSafe,
-      width: (!file && process.stdout.columns) || Number(process.env.COLUMNS) || TABLE_FALLBACK_WIDTH,
-      color: !file && Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
+      width: (!file && io.stdoutWidth()) || TABLE_FALLBACK_WIDTH,
+      color: !file && io.colorStdout(),
     },
     saved?.formatter,
   );
-  const fileSink = file ? await AtomicFileSink.open(file, saved?.bytes ?? 0) : undefined;
+  const out = await openOutput(io.stdout, file, signal, saved?.bytes ?? 0);
+  const resumable = out.kind === 'file' && plan.resumable;
   if (file && plan.resumable && !saved) await removeState(file);
-  const streamSink = fileSink ? undefined : new StreamSink(process.stdout, signal);
-  const sink: Sink = fileSink ?? streamSink!;
 
-  const client = new ApiClient({ ...connection, log: connection.verbose ? say.debug : undefined });
-  const toTerminal = !file && Boolean(process.stdout.isTTY);
-  const progress = await createProgress(!connection.quiet && !connection.verbose && !toTerminal, query.noun);
-  const walk = new WalkState(plan, formatter, sink, saved);
+  const progress = await createProgress(io, !connection.quiet && !connection.verbose && !toTerminal, query.noun);
+  const walk = new WalkState(plan, formatter, out, saved);
   let checkpointed = Boolean(saved);
   let finished = false;
   try {
@@ -58,8 +55,8 @@ export async function runWalk(plan: WalkPlan, signal: AbortSignal): Promise<void
         signal,
       })) {
         const done = await walk.add(page.items, page.nextCursor, page.total);
-        if (fileSink && plan.resumable) {
-          await saveState(file!, walk.checkpoint(print, fileSink.bytes));
+        if (resumable && out.kind === 'file') {
+          await saveState(file!, walk.checkpoint(print, out.bytes));
           checkpointed = true;
         }
         progress.update(walk);
@@ -67,28 +64,18 @@ export async function runWalk(plan: WalkPlan, signal: AbortSignal): Promise<void
         if (done) break;
       }
     }
-    await sink.write(formatter.end());
-    if (fileSink) {
-      await fileSink.commit();
-      if (plan.resumable) await removeState(file!);
-    } else {
-      await streamSink!.finish();
-    }
+    await out.write(formatter.end());
+    await out.finish();
+    if (resumable) await removeState(file!);
     finished = true;
   } catch (err) {
-    if (err instanceof OutputClosedError && !signal.aborted) {
-      finished = true; // the reader has what it wanted
-      return;
-    }
-    if (err instanceof OutputClosedError) throw signal.reason;
-    if (fileSink && checkpointed && plan.resumable) {
+    if (resumable && checkpointed) {
       (err as Error).message += `; the ${formatCount(walk.rows)} ${query.noun} written so far are kept in ${partialPath(file!)}: run the same command with --resume to continue`;
     }
     throw err;
   } finally {
     progress.stop();
-    await client.close(!finished);
-    if (fileSink && !finished) await fileSink.abandon(checkpointed && plan.resumable);
+    if (!finished) await out.abandon(checkpointed && resumable);
   }
   walk.report(say);
 }
@@ -96,7 +83,7 @@ export async function runWalk(plan: WalkPlan, signal: AbortSignal): Promise<void
 /** A saved state that belongs to this very export, else undefined (and why, on stderr). */
 async function usableState(file: string, print: string, say: Reporter): Promise<ResumeState | undefined> {
   const state = await loadState(file);
-  const partial = await AtomicFileSink.partialSize(file);
+  const partial = await AtomicFileOutput.partialSize(file);
   const why = !state
     ? `no interrupted export of ${file} to resume`
     : state.fingerprint !== print
@@ -125,7 +112,7 @@ class WalkState {
   constructor(
     private readonly plan: WalkPlan,
     private readonly formatter: Formatter,
-    private readonly sink: Sink,
+    private readonly out: Output,
     saved: ResumeState | undefined,
   ) {
     this.rows = saved?.formatter.rows ?? 0;
@@ -142,7 +129,7 @@ class WalkState {
     if (this.pages === 1 && total) this.total = total;
     let items = this.#dedupe.filter(pageItems);
     if (max !== undefined && this.rows + items.length > max) items = items.slice(0, max - this.rows);
-    await this.sink.write(this.formatter.page(items));
+    await this.out.write(this.formatter.page(items));
     this.rows += items.length;
     this.#reachedEnd = nextCursor === null;
     const done = this.#reachedEnd || (max !== undefined ? this.rows >= max : !all);

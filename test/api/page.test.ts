@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundaryDeduper } from '../../src/api/dedupe.js';
+import { BoundaryDeduper } from '../../src/run/dedupe.js';
 import { readPage } from '../../src/api/page.js';
 import { retryAfterMs, retryDelayMs } from '../../src/api/retry-policy.js';
 

@@ -1,0 +1,98 @@
+import { Option, type Command } from 'commander';
+import { FORMATS } from '../output/formatter.js';
+import { COLOR_MODES } from '../io.js';
+import type { OrgFilterFlags } from '../query/org-body.js';
+import type { TenderFilterFlags } from '../query/tender-body.js';
+
+export type { OrgFilterFlags, TenderFilterFlags };
+
+/** Every flag that more than one command takes, defined once. */
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** A flag whose default is described rather than set (it depends on the terminal or the command). */
+const described = (option: Option, description: string): Option => {
+  option.defaultValueDescription = description;
+  return option;
+};
+
+export const countryOption = (what: string) =>
+  new Option('-c, --country <codes>', `${what} country codes, three letters (repeatable, comma-separated)`).argParser(collect);
+export const limitOption = () => new Option('-n, --limit <n>', 'results per page, 1-100');
+export const filterOption = () =>
+  new Option('--filter <key=value>', 'extra request field; VALUE is parsed as JSON when valid (repeatable)').argParser(collect);
+export const cursorOption = () => new Option('--cursor <cursor>', 'start from this page (from a previous "Next page" hint)');
+export const allOption = () => new Option('--all', 'follow nextCursor to the last page');
+export const resumeOption = () => new Option('--resume', 'with -o: continue an interrupted export of the same query');
+export const pathOption = (envName: string, fallback: string) =>
+  described(new Option('--path <template>', `API path of this operation (env ${envName})`), fallback);
+
+export function addTenderFilters(cmd: Command): void {
+  cmd
+    .addOption(countryOption('buyer'))
+    .addOption(new Option('-s, --status <values>', 'tender statuses such as open (repeatable, comma-separated)').argParser(collect))
+    .option('--sort <field>', 'sort by publicationDate, deadline or estimatedValue')
+    .addOption(described(new Option('--order <order>', 'asc or desc'), 'the service default for the sort field'))
+    .addOption(limitOption())
+    .addOption(filterOption());
+}
+
+export function addOrgFilters(cmd: Command): void {
+  cmd
+    .option('--query <text>', 'text to look for in organisation names')
+    .addOption(countryOption('organisation'))
+    .addOption(limitOption())
+    .addOption(filterOption());
+}
+
+export interface OutputFlags {
+  format?: string;
+  columns?: string;
+  header: boolean;
+  excelSafe?: boolean;
+  output?: string;
+  resume?: boolean;
+  max?: string;
+}
+
+export function addOutputFlags(cmd: Command, defaultFormat: string): void {
+  cmd
+    .addOption(described(new Option('-f, --format <format>', 'output format').choices(FORMATS), defaultFormat))
+    .option('--columns <paths>', 'fields to print, as dot paths (e.g. id,buyer.name,estimatedValue.amountEur)')
+    .option('--no-header', 'CSV without its header row')
+    .option('--excel-safe', 'CSV: guard cells starting with = + - @ against formula injection')
+    .option('-o, --output <file>', 'write to FILE atomically instead of stdout')
+    .option('--max <n>', 'stop after N results');
+}
+
+export interface GlobalFlags {
+  baseUrl?: string;
+  timeout: string;
+  retries: string;
+  quiet?: boolean;
+  verbose?: boolean;
+  color: string;
+}
+
+export function addGlobalFlags(cmd: Command): void {
+  cmd
+    .option('--base-url <url>', 'service base URL (or set TENDERS_BASE_URL)')
+    .addOption(described(new Option('--timeout <ms>', 'time limit per request attempt, in milliseconds').default('30000'), '30000'))
+    .addOption(described(new Option('--retries <n>', 'retries of a failed request (429, 5xx, timeouts, connection errors)').default('5'), '5'))
+    .addOption(new Option('--color <when>', 'colour on the terminal').choices(COLOR_MODES).default('auto'))
+    .option('-q, --quiet', 'no progress, hints or warnings on stderr (errors still)')
+    .option('-v, --verbose', 'one line per HTTP request on stderr, and stack traces');
+}
+
+/** Help text for an option: choices as a|b|c and defaults unquoted, each said once. */
+export function describeOption(option: Option): string {
+  const extra: string[] = [];
+  if (option.argChoices) extra.push(option.argChoices.join('|'));
+  const fallback = option.defaultValueDescription ?? (typeof option.defaultValue === 'string' ? option.defaultValue : undefined);
+  if (fallback !== undefined) extra.push(`default: ${fallback}`);
+  return extra.length ? `${option.description} (${extra.join('; ')})` : option.description;
+}
+
+export function examples(lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
+}

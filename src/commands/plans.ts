@@ -1,0 +1,41 @@
+import { UsageError } from '../errors.js';
+import type { IO } from '../io.js';
+import type { Format } from '../output/formatter.js';
+import { parseBaseUrl, parseColumns, parseInteger } from '../query/validate.js';
+import type { ConnectionPlan, OutputPlan } from '../run/plan.js';
+import type { GlobalFlags, OutputFlags } from './flags.js';
+
+/** Parsed flags → plans, checked before any request is sent (UsageError: exit 2). */
+
+export function connectionPlan(flags: GlobalFlags, io: IO): ConnectionPlan {
+  if (flags.quiet && flags.verbose) throw new UsageError('--quiet and --verbose contradict each other: choose one');
+  return {
+    baseUrl: parseBaseUrl(flags.baseUrl ?? io.env.TENDERS_BASE_URL),
+    timeoutMs: parseInteger('--timeout', flags.timeout, 1),
+    retries: parseInteger('--retries', flags.retries, 0, 100),
+    quiet: Boolean(flags.quiet),
+    verbose: Boolean(flags.verbose),
+  };
+}
+
+export function outputPlan(flags: OutputFlags, defaultFormat: Format): OutputPlan {
+  if (flags.resume && !flags.output) throw new UsageError('--resume continues an export into a file: use it with -o FILE');
+  if (flags.output !== undefined && flags.output.trim() === '') throw new UsageError('-o takes a file name');
+  return {
+    format: (flags.format as Format | undefined) ?? defaultFormat,
+    columns: flags.columns !== undefined ? parseColumns(flags.columns) : undefined,
+    header: flags.header,
+    excelSafe: Boolean(flags.excelSafe),
+    file: flags.output,
+    resume: Boolean(flags.resume),
+  };
+}
+
+export function parseMax(flags: OutputFlags): number | undefined {
+  return flags.max === undefined ? undefined : parseInteger('--max', flags.max, 1);
+}
+
+/** search and orgs: a table for a person at a terminal, NDJSON for a program or a file. */
+export function interactiveFormat(io: IO, file: string | undefined): Format {
+  return io.stdoutIsTTY && file === undefined ? 'table' : 'ndjson';
+}

@@ -1,0 +1,79 @@
+import type { Command } from 'commander';
+import type { Format } from '../output/formatter.js';
+import { endpointPath, PAGE_SIZE_MAX, type Endpoint } from '../query/endpoints.js';
+import type { WalkPlan } from '../run/plan.js';
+import { withClient, type CommandContext } from './context.js';
+import { addOutputFlags, allOption, cursorOption, examples, pathOption, resumeOption, type GlobalFlags, type OutputFlags } from './flags.js';
+import { connectionPlan, interactiveFormat, outputPlan, parseMax } from './plans.js';
+
+/** The flags of a paged command, as commander parsed them: its filters plus paging and output. */
+export type PagedFlags<F> = F & OutputFlags & { all?: boolean; cursor?: string; path?: string };
+
+/**
+ * A command that walks a search operation, declared rather than coded: adding
+ * one is a spec and its body builder. `search` mode prints one page unless
+ * --all/--max and gives hints; `export` mode walks everything and can resume.
+ */
+export interface PagedCommandSpec<F> {
+  name: string;
+  summary: string;
+  description: string;
+  examples: string[];
+  /** A positional argument (ORG_ID), passed to `body` and filled into the path. */
+  argument?: { name: string; description: string };
+  endpoint: Endpoint;
+  /** Adds the command's filter flags (tender or organisation). */
+  filters(cmd: Command): void;
+  /** The request body for the flags; `pageSize` when neither --limit nor the service default applies. */
+  body(flags: F, pageSize: number | undefined): Record<string, unknown>;
+  mode: 'search' | 'export';
+  /** Page size asked for when neither --limit nor --max: exports ask for the largest. */
+  pageSize?: number;
+  /** Whether --path may move the operation (the organisation operations are not in the spec). */
+  pathFlag?: boolean;
+}
+
+export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx: CommandContext): Command {
+  const cmd = parent.command(spec.name).summary(spec.summary).description(spec.description);
+  if (spec.argument) cmd.argument(`<${spec.argument.name}>`, spec.argument.description);
+  spec.filters(cmd);
+  if (spec.mode === 'search') cmd.addOption(cursorOption()).addOption(allOption());
+  if (spec.pathFlag && spec.endpoint.envName) cmd.addOption(pathOption(spec.endpoint.envName, spec.endpoint.path));
+  addOutputFlags(cmd, spec.mode === 'export' ? 'csv' : 'table on a terminal, else ndjson');
+  if (spec.mode === 'export') cmd.addOption(resumeOption());
+  cmd.addHelpText('after', examples(spec.examples));
+  cmd.action(async (...args: unknown[]) => {
+    const command = args[args.length - 1] as Command;
+    const id = spec.argument ? (args[0] as string) : undefined;
+    const plan = walkPlan(spec, command.opts<PagedFlags<F>>(), command.optsWithGlobals<GlobalFlags>(), id, ctx);
+    const { runWalk } = await import('../run/walk.js');
+    await withClient(ctx, plan.connection, (deps) => runWalk(plan, deps));
+  });
+  return cmd;
+}
+
+/** Flags → the plan of one walk. */
+export function walkPlan<F>(
+  spec: PagedCommandSpec<F>,
+  flags: PagedFlags<F>,
+  globals: GlobalFlags,
+  id: string | undefined,
+  ctx: Pick<CommandContext, 'io'>,
+): WalkPlan {
+  const connection = connectionPlan(globals, ctx.io);
+  const max = parseMax(flags);
+  const pageSize = max !== undefined ? Math.min(max, spec.pageSize ?? PAGE_SIZE_MAX, PAGE_SIZE_MAX) : spec.pageSize;
+  const path = endpointPath(spec.endpoint, ctx.io.env, flags.path, id);
+  const exporting = spec.mode === 'export';
+  const defaultFormat: Format = exporting ? 'csv' : interactiveFormat(ctx.io, flags.output);
+  return {
+    connection,
+    query: { path, body: spec.body(flags, pageSize), noun: spec.endpoint.noun },
+    cursor: flags.cursor,
+    all: exporting || Boolean(flags.all),
+    max,
+    hints: !exporting,
+    resumable: exporting,
+    output: { ...outputPlan(flags, defaultFormat), defaultColumns: spec.endpoint.columns },
+  };
+}

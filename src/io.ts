@@ -1,0 +1,79 @@
+/**
+ * The terminal and environment a command runs in, like gh's iostreams: built
+ * once by the CLI from the process, or by a test over in-memory streams. No
+ * other module reads process.stdout, process.stderr, process.env or isTTY.
+ */
+
+export const COLOR_MODES = ['auto', 'always', 'never'] as const;
+export type ColorMode = (typeof COLOR_MODES)[number];
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface IO {
+  readonly stdout: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly env: Env;
+  /** Whether each stream is a terminal. */
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  /** --color; `auto` until the flags are parsed. */
+  colorMode: ColorMode;
+  /** Columns of the terminal stdout is on, else $COLUMNS, else undefined. */
+  stdoutWidth(): number | undefined;
+  /** Columns of stderr's terminal (0 when unknown: spinners stay off). */
+  stderrWidth(): number;
+  /** Colour on stdout / stderr: --color, NO_COLOR, FORCE_COLOR, TERM=dumb and the terminal decide. */
+  colorStdout(): boolean;
+  colorStderr(): boolean;
+  /** Animations (spinners) on stderr: a terminal that is not dumb. */
+  canAnimate(): boolean;
+}
+
+/** A stream as Node gives it for a terminal: `isTTY` and `columns` when it is one. */
+export interface TerminalStream extends NodeJS.WritableStream {
+  isTTY?: boolean;
+  columns?: number;
+}
+
+export interface IOParts {
+  stdout: TerminalStream;
+  stderr: TerminalStream;
+  env: Env;
+  /** Override what the streams say (tests). */
+  stdoutIsTTY?: boolean;
+  stderrIsTTY?: boolean;
+}
+
+export function createIO(parts: IOParts): IO {
+  const { stdout, stderr, env } = parts;
+  const stdoutIsTTY = parts.stdoutIsTTY ?? Boolean(stdout.isTTY);
+  const stderrIsTTY = parts.stderrIsTTY ?? Boolean(stderr.isTTY);
+  const envColumns = Number(env.COLUMNS);
+  const dumb = env.TERM === 'dumb';
+  const io: IO = {
+    stdout,
+    stderr,
+    env,
+    stdoutIsTTY,
+    stderrIsTTY,
+    colorMode: 'auto',
+    stdoutWidth: () => (stdoutIsTTY && stdout.columns) || (envColumns > 0 ? envColumns : undefined),
+    stderrWidth: () => (stderrIsTTY && ((stderr.columns ?? 0) > 0 ? stderr.columns! : envColumns > 0 ? envColumns : 0)) || 0,
+    colorStdout: () => colorFor(io.colorMode, stdoutIsTTY, env, dumb),
+    colorStderr: () => colorFor(io.colorMode, stderrIsTTY, env, dumb),
+    canAnimate: () => stderrIsTTY && !dumb && io.stderrWidth() > 0,
+  };
+  return io;
+}
+
+function colorFor(mode: ColorMode, tty: boolean, env: Env, dumb: boolean): boolean {
+  if (mode !== 'auto') return mode === 'always';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return tty && !dumb;
+}
+
+/** The IO of this process. */
+export function processIO(): IO {
+  return createIO({ stdout: process.stdout, stderr: process.stderr, env: process.env });
+}

@@ -1,0 +1,59 @@
+import { UsageError } from '../errors.js';
+import type { Env } from '../io.js';
+
+/** The largest page the service allows (spec section 8). */
+export const PAGE_SIZE_MAX = 100;
+
+/** A search operation: where it is, what it returns, what a table shows of it. */
+export interface Endpoint {
+  /** Path template; `{id}` is an organisation id. */
+  path: string;
+  /** Environment variable that overrides the path (the organisation operations are not in the spec). */
+  envName?: string;
+  /** Plural noun for messages: "tenders", "organisations". */
+  noun: string;
+  /** Table columns when --columns is not given. */
+  columns: string[];
+}
+
+const TENDER_COLUMNS = [
+  'id',
+  'publicationDate',
+  'deadline',
+  'status',
+  'buyer.country',
+  'buyer.name',
+  'estimatedValue.amountEur',
+  'title',
+];
+
+export const TENDERS: Endpoint = { path: '/api/v1/tenders/search', noun: 'tenders', columns: TENDER_COLUMNS };
+
+// Not in the spec: documented assumptions, each overridable for services that differ.
+export const ORGS_SEARCH: Endpoint = {
+  path: '/api/v1/organisations/search',
+  envName: 'TENDERS_ORGS_SEARCH_PATH',
+  noun: 'organisations',
+  columns: ['id', 'name', 'country', 'tenderCount'],
+};
+
+export const ORG_TENDERS: Endpoint = {
+  path: '/api/v1/organisations/{id}/tenders/search',
+  envName: 'TENDERS_ORG_TENDERS_PATH',
+  noun: 'tenders',
+  columns: TENDER_COLUMNS,
+};
+
+/** The path to POST to: --path, else the endpoint's variable, else its default; `{id}` filled in. */
+export function endpointPath(endpoint: Endpoint, env: Env, override?: string, id?: string): string {
+  const template = override ?? (endpoint.envName ? env[endpoint.envName] : undefined) ?? endpoint.path;
+  if (!template.startsWith('/')) throw new UsageError(`the API path must start with '/', not '${template}'`);
+  return id === undefined ? template : fillId(template, id);
+}
+
+/** Fills {id} of a path template with an organisation id, safely encoded. */
+function fillId(template: string, id: string): string {
+  if (id.trim() === '') throw new UsageError('ORG_ID must not be empty');
+  if (!template.includes('{id}')) throw new UsageError(`the path template '${template}' has no {id} placeholder`);
+  return template.replaceAll('{id}', encodeURIComponent(id));
+}
