@@ -13,8 +13,17 @@ export interface ClientOptions {
   log?: (line: string) => void;
 }
 
+/** What a client did, for --verbose summaries and receipts. */
+export interface ClientStats {
+  /** HTTP requests sent, retries included. */
+  requests: number;
+  /** Retries by cause: a status code ("503"), "timeout", "connection", "broken-body". */
+  retries: Record<string, number>;
+}
+
 /** What a run needs of the service: POST a body, get JSON back. Tests hand in a fake. */
 export interface Client {
+  readonly stats?: ClientStats;
   post(path: string, body: string, signal?: AbortSignal): Promise<{ status: number; json: unknown }>;
   /** Finish open connections (after success) or drop them (after an abort). */
   close(force?: boolean): Promise<void>;
@@ -45,6 +54,7 @@ interface UndiciError extends Error {
  * EnvHttpProxyAgent (HTTP(S)_PROXY / NO_PROXY) wrapped in its RetryAgent.
  */
 export class ApiClient implements Client {
+  readonly stats: ClientStats = { requests: 0, retries: {} };
   readonly #dispatcher: Dispatcher;
   readonly #origin: string;
   readonly #prefix: string;
@@ -88,6 +98,7 @@ export class ApiClient implements Client {
           throw err instanceof BrokenBodyError ? this.#failure(err.cause as UndiciError, path) : err;
         }
         const wait = retryDelayMs(attempt, undefined);
+        this.#countRetry('broken-body');
         this.opts.log?.(`POST ${path} response broke off midway: retry ${attempt}/${this.opts.retries} in ${wait} ms`);
         await abortableDelay(wait, signal);
       } finally {
@@ -98,6 +109,7 @@ export class ApiClient implements Client {
 
   async #attempt(path: string, body: string, signal: AbortSignal): Promise<{ status: number; json: unknown }> {
     const started = performance.now();
+    this.stats.requests++;
     let res: Dispatcher.ResponseData;
     try {
       res = await this.#dispatcher.request({
@@ -158,6 +170,7 @@ export class ApiClient implements Client {
     const wait = retryDelayMs(attempt, askedFor);
     const path = (context.opts.path ?? '').slice(this.#prefix.length);
     const why = err.code === 'UND_ERR_REQ_RETRY' ? String(err.statusCode) : describeCode(err.code, this.opts.timeoutMs);
+    this.#countRetry(err.code === 'UND_ERR_REQ_RETRY' ? String(err.statusCode) : /TIMEOUT/.test(err.code ?? '') ? 'timeout' : 'connection');
     this.opts.log?.(
       `POST ${path} ${why}: retry ${attempt}/${this.opts.retries} in ${wait} ms` +
         (askedFor !== undefined ? ` (Retry-After ${Math.round(askedFor / 1000)} s)` : ''),
@@ -167,6 +180,11 @@ export class ApiClient implements Client {
       () => cb(null),
       (reason: Error) => cb(reason),
     );
+  }
+
+  #countRetry(cause: string): void {
+    this.stats.requests++;
+    this.stats.retries[cause] = (this.stats.retries[cause] ?? 0) + 1;
   }
 
   #failure(err: UndiciError, path: string): Error {
