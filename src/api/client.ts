@@ -98,7 +98,7 @@ export class ApiClient implements Client {
           throw err instanceof BrokenBodyError ? this.#failure(err.cause as UndiciError, path) : err;
         }
         const wait = retryDelayMs(attempt, undefined);
-        this.#countRetry('broken-body');
+        this.stats.retries['broken-body'] = (this.stats.retries['broken-body'] ?? 0) + 1; // post() sends it: counted there
         this.opts.log?.(`POST ${path} response broke off midway: retry ${attempt}/${this.opts.retries} in ${wait} ms`);
         await abortableDelay(wait, signal);
       } finally {
@@ -182,6 +182,7 @@ export class ApiClient implements Client {
     );
   }
 
+  /** A retry undici re-dispatches itself, unseen by #attempt. */
   #countRetry(cause: string): void {
     this.stats.requests++;
     this.stats.retries[cause] = (this.stats.retries[cause] ?? 0) + 1;
