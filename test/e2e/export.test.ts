@@ -2,7 +2,6 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cellText, compilePaths, discoverPaths, valueAt } from '../../src/output/paths.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { ndjson, runCli, runShell } from '../support/cli.js';
 import { readCsvWithPython } from '../support/python-csv.js';
@@ -20,11 +19,24 @@ beforeEach(() => sb.setFaults({}));
 
 type Tender = Record<string, unknown>;
 
-/** The rows a CSV of `items` must hold, columns from the first page (100 items). */
-function expectedCsv(items: Tender[], firstPage: Tender[]): string[][] {
-  const columns = discoverPaths(firstPage);
-  const paths = compilePaths(columns);
-  return [columns, ...items.map((item) => paths.map((p) => cellText(valueAt(item, p))))];
+// Written out by hand from the sandbox's tender shape (README, "The sandbox"), not
+// derived by the code under test: the header a CSV export of its tenders must have.
+const SANDBOX_COLUMNS = [
+  'id', 'title', 'status', 'publicationDate', 'deadline', 'buyer.id', 'buyer.name', 'buyer.country',
+  'estimatedValue.amount', 'estimatedValue.currency', 'estimatedValue.amountEur', 'procedure', 'cpv', 'url',
+];
+
+/** A cell as the README promises: null and missing empty, numbers and booleans as JSON, strings as they are. */
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The rows a CSV of `items` must hold. */
+function expectedCsv(items: Tender[]): string[][] {
+  const at = (item: Tender, column: string) =>
+    column.split('.').reduce<unknown>((value, key) => (value as Tender | null | undefined)?.[key], item);
+  return [SANDBOX_COLUMNS, ...items.map((item) => SANDBOX_COLUMNS.map((column) => cell(at(item, column))))];
 }
 
 describe('tenders export', () => {
@@ -34,7 +46,7 @@ describe('tenders export', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const truth = sb.truth(PATH, { buyerCountries: ['DEU', 'FRA', 'GRC', 'BGR', 'UKR'] }) as Tender[];
-    expect(readCsvWithPython(r.stdout)).toEqual(expectedCsv(truth, truth.slice(0, 100)));
+    expect(readCsvWithPython(r.stdout)).toEqual(expectedCsv(truth));
     const bodies = sb.requests.slice(before).map((q) => q.body as Tender);
     expect(bodies.every((b) => b.limit === 100)).toBe(true);
   });

@@ -1,3 +1,4 @@
+import { watch } from 'node:fs';
 import { access, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,18 +21,25 @@ const exists = (path: string) => access(path).then(() => true, () => false);
 /** Starts an export into `file`, stops it with `signal` once some pages are committed. */
 async function interruptedExport(args: string[], file: string, signal: NodeJS.Signals) {
   sb.setFaults({ latencyMs: 40 }); // ~30 pages: a window wide enough to stop it mid-way
-  let timer: NodeJS.Timeout | undefined;
+  // Each checkpoint renames a new state file into place: a change of the directory.
+  const watcher = watch(dir);
   const r = await runCli([...args, '-o', file], sb.url, {
     onSpawn: (child) => {
-      const poll = async () => {
-        const state = await readFile(`${file}.resume.json`, 'utf8').catch(() => '{}');
-        if (((JSON.parse(state || '{}') as { pages?: number }).pages ?? 0) >= 3) child.kill(signal);
-        else timer = setTimeout(poll, 5);
-      };
-      void poll();
+      let sent = false;
+      watcher.on('change', () => {
+        void readFile(`${file}.resume.json`, 'utf8').then(
+          (state) => {
+            if (!sent && (JSON.parse(state) as { pages: number }).pages >= 3) {
+              sent = true;
+              child.kill(signal);
+            }
+          },
+          () => undefined, // not written yet, or being replaced
+        );
+      });
     },
   });
-  clearTimeout(timer);
+  watcher.close();
   sb.setFaults({});
   return r;
 }
