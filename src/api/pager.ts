@@ -9,6 +9,8 @@ export interface WalkOptions {
   cursor?: string;
   /** The consumer wants at most this many items: do not prefetch beyond them. */
   maxItems?: number;
+  /** Request the next page before the consumer asks for it (default true; false for a single page). */
+  prefetch?: boolean;
   signal?: AbortSignal;
 }
 
@@ -46,7 +48,7 @@ export async function* walkPages(client: Pick<ApiClient, 'post'>, opts: WalkOpti
       pending = undefined;
       seen += page.items.length;
       const more = page.nextCursor !== null;
-      const wantsMore = opts.maxItems === undefined || seen < opts.maxItems;
+      const wantsMore = opts.prefetch !== false && (opts.maxItems === undefined || seen < opts.maxItems);
       if (more && wantsMore) {
         pending = fetchPage(page.nextCursor!);
         // undici writes the request on a later tick; let it go out now, so the

@@ -52,6 +52,7 @@ export async function runWalk(plan: WalkPlan, { io, client, signal }: RunDeps): 
         body: query.body,
         cursor: walk.nextCursor,
         maxItems: plan.max === undefined ? undefined : plan.max - walk.rows,
+        prefetch: plan.all || plan.max !== undefined, // a single page asks for no other
         signal,
       })) {
         const done = await walk.add(page.items, page.nextCursor, page.total);
