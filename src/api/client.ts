@@ -1,4 +1,4 @@
-import { EnvHttpProxyAgent, RetryAgent, type Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, Pool, RetryAgent, type Dispatcher } from 'undici';
 import type { Env } from '../io.js';
 import { BadResponseError, InvalidCursorError, NetworkError, ServiceError, excerpt } from './errors.js';
 import { RETRY_ERROR_CODES, RETRY_STATUSES, retryAfterMs, retryDelayMs } from './retry-policy.js';
@@ -64,12 +64,22 @@ export class ApiClient implements Client {
   constructor(private readonly opts: ClientOptions) {
     this.#origin = opts.baseUrl.origin;
     this.#prefix = opts.baseUrl.pathname.replace(/\/+$/, '');
-    const agent = new EnvHttpProxyAgent({
-      ...proxySettings(opts.env),
+    const connection = {
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
       connect: { timeout: opts.timeoutMs },
       maxResponseSize: MAX_RESPONSE_BYTES,
+    };
+    const agent = new EnvHttpProxyAgent({
+      ...proxySettings(opts.env),
+      ...connection,
+      // http:// services through an http:// proxy as forwarded requests
+      // (absolute-form, as curl does); https:// services still tunnel (CONNECT).
+      proxyTunnel: false,
+      // undici builds the forwarding connection from `factory` alone, without
+      // the options above: every pool gets them here.
+      factory: (origin, options) => new Pool(origin, { ...connection, ...options }),
+      proxyTls: { timeout: opts.timeoutMs }, // connecting to the proxy itself
     });
     this.#dispatcher = new RetryAgent(agent, {
       methods: ['POST'], // the search POST is a read: safe to repeat

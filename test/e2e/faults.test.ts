@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { ndjson, runCli } from '../support/cli.js';
-import { startProxy } from '../support/proxy.js';
 
 const PATH = '/api/v1/tenders/search';
 // 6 pages of 100: small enough that injected waits stay short.
@@ -132,25 +131,5 @@ describe('faults that are not retried fail fast and clearly', () => {
     const r = await runCli([...EXPORT, '--verbose'], sb.url);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/\n\s+at /);
-  });
-});
-
-describe('proxies', () => {
-  it('goes through HTTP_PROXY, and around it for NO_PROXY hosts', async () => {
-    const proxy = await startProxy();
-    try {
-      const via = await runCli(EXPORT, sb.url, { env: { HTTP_PROXY: proxy.url } });
-      expect(via.code).toBe(0);
-      expect(ndjson(via.stdout)).toEqual(truth);
-      expect(proxy.tunnels.length).toBeGreaterThan(0);
-      expect(proxy.tunnels.every((t) => t === new URL(sb.url).host)).toBe(true);
-
-      const tunnels = proxy.tunnels.length;
-      const around = await runCli(EXPORT, sb.url, { env: { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' } });
-      expect(around.code).toBe(0);
-      expect(proxy.tunnels.length).toBe(tunnels);
-    } finally {
-      await proxy.close();
-    }
   });
 });
