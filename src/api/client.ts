@@ -1,6 +1,7 @@
 import { EnvHttpProxyAgent, Pool, RetryAgent, type Dispatcher } from 'undici';
 import type { Env } from '../io.js';
 import { BadResponseError, InvalidCursorError, NetworkError, ServiceError, excerpt } from './errors.js';
+import { ProxyError, forwardedRefusalMessage, proxyFromEnv, proxyRefusal, proxySettings, redactProxy, refusalMessage } from './proxy.js';
 import { RETRY_ERROR_CODES, RETRY_STATUSES, retryAfterMs, retryDelayMs } from './retry-policy.js';
 
 export interface ClientOptions {
@@ -27,16 +28,6 @@ export interface Client {
   post(path: string, body: string, signal?: AbortSignal): Promise<{ status: number; json: unknown }>;
   /** Finish open connections (after success) or drop them (after an abort). */
   close(force?: boolean): Promise<void>;
-}
-
-/** The proxy settings of an environment, lower-case names first as curl reads them. */
-export function proxySettings(env: Env): { httpProxy: string; httpsProxy: string; noProxy: string } {
-  const httpProxy = env.http_proxy ?? env.HTTP_PROXY ?? '';
-  return {
-    httpProxy,
-    httpsProxy: env.https_proxy ?? env.HTTPS_PROXY ?? httpProxy,
-    noProxy: env.no_proxy ?? env.NO_PROXY ?? '',
-  };
 }
 
 /** Far above the largest legitimate page (100 results), far below trouble. */
@@ -151,6 +142,11 @@ export class ApiClient implements Client {
     }
     const ms = Math.round(performance.now() - started);
     this.opts.log?.(`POST ${path} ${status} ${formatBytes(Buffer.byteLength(text))} ${ms} ms`);
+    const proxy = this.opts.baseUrl.protocol === 'http:' ? proxyFromEnv('http:', this.opts.env) : undefined;
+    if (status === 403 && proxy) {
+      // A forwarding proxy's refusal is a status like the service's: name both.
+      throw new ProxyError(forwardedRefusalMessage(proxy, path, serviceMessage(text) ?? (excerpt(text) || 'no body')));
+    }
     if (status < 200 || status >= 300) throw errorFromStatus(status, path, text);
     try {
       return { status, json: JSON.parse(text) };
@@ -204,16 +200,18 @@ export class ApiClient implements Client {
     if (err.code === 'UND_ERR_REQ_RETRY' && err.statusCode !== undefined) {
       return new ServiceError(err.statusCode, path, retries > 0 ? `still failing${gaveUp}` : 'not retried (--retries 0)', '');
     }
+    const refusal = proxyRefusal(err);
+    const proxy = proxyFromEnv(this.opts.baseUrl.protocol, this.opts.env);
+    if (refusal && proxy) return new ProxyError(refusalMessage(refusal, proxy, path, this.opts.baseUrl), { cause: err });
     const what = describeCode(err.code, this.opts.timeoutMs) ?? err.message;
     const retried = err.code !== undefined && RETRY_ERROR_CODES.includes(err.code) ? gaveUp : '';
     return new NetworkError(`cannot get POST ${path} from ${this.#origin}${this.#viaProxy()}: ${what}${retried}`, { cause: err });
   }
 
-  /** Names the proxy a failed connection may have gone to (NO_PROXY is not weighed). */
+  /** Names the proxy a failed request may have gone to, without credentials (NO_PROXY is not weighed). */
   #viaProxy(): string {
-    const { httpProxy, httpsProxy } = proxySettings(this.opts.env);
-    const proxy = this.opts.baseUrl.protocol === 'https:' ? httpsProxy : httpProxy;
-    return proxy ? ` (through the proxy ${proxy}, unless NO_PROXY excludes it)` : '';
+    const proxy = proxyFromEnv(this.opts.baseUrl.protocol, this.opts.env);
+    return proxy ? ` (through the proxy ${redactProxy(proxy.url)}, unless NO_PROXY excludes it)` : '';
   }
 }
 

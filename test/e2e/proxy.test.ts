@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { ndjson, runCli } from '../support/cli.js';
-import { startProxy, startTlsFront, type ForwardProxy } from '../support/proxy.js';
+import { startProxy, startTinyproxy, startTlsFront, type ForwardProxy } from '../support/proxy.js';
 
 const PATH = '/api/v1/tenders/search';
 // 4 pages of 100.
@@ -23,6 +23,7 @@ function which(name: string): string | undefined {
     return undefined;
   }
 }
+const TINYPROXY = which('tinyproxy');
 const OPENSSL = which('openssl');
 
 /** Every spelling of the password that must never reach stderr. */
@@ -92,6 +93,53 @@ describe('an http:// service through an http:// proxy', () => {
       expectNoPassword(r.stderr);
     }));
 
+  it('an error line names the proxy without its credentials', async () => {
+    const dead = `http://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:9`;
+    for (const args of [['count', '--retries', '0'], ['count', '--retries', '0', '--verbose']]) {
+      const r = await runCli(args, sb.url, { env: { HTTP_PROXY: dead } });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^tenders: cannot get POST \/api\/v1\/tenders\/search from http:\/\/127\.0\.0\.1:\d+ \(through the proxy http:\/\/127\.0\.0\.1:9, unless NO_PROXY excludes it\): connection refused/m);
+      expectNoPassword(r.stderr);
+    }
+  });
+
+  it('a 407 without credentials is one line, exit 1, and not retried', () =>
+    withProxy(startProxy({ credentials: { user: USER, password: PASSWORD } }), async (proxy) => {
+      const r = await runCli(EXPORT, sb.url, { env: { HTTP_PROXY: proxy.url } });
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(
+        /^tenders: the proxy http:\/\/127\.0\.0\.1:\d+ answered 407 to POST \/api\/v1\/tenders\/search: it wants a user name and password; put them in HTTP_PROXY as http:\/\/USER:PASSWORD@host:port\n$/,
+      );
+      expect(proxy.requests.map((q) => q.status)).toEqual([407]);
+    }));
+
+  it('a 407 for wrong credentials says so, once, without printing them', () =>
+    withProxy(startProxy({ credentials: { user: USER, password: 'another' } }), async (proxy) => {
+      for (const verbose of [[], ['--verbose']]) {
+        const r = await runCli([...EXPORT, ...verbose], sb.url, { env: { http_proxy: proxy.urlWith(USER, PASSWORD) } });
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(
+          /^tenders: the proxy http:\/\/127\.0\.0\.1:\d+ answered 407 to POST \/api\/v1\/tenders\/search: it did not accept the user name and password in http_proxy; check them\n/m,
+        );
+        if (verbose.length === 0) expect(r.stderr.split('\n')).toHaveLength(2);
+        expectNoPassword(r.stderr);
+      }
+      expect(proxy.requests.map((q) => q.status)).toEqual([407, 407]);
+    }));
+
+  it('a 403 from the proxy is one line naming the proxy, exit 1, not retried', () =>
+    withProxy(startProxy({ deny: [new URL(sb.url).host] }), async (proxy) => {
+      const before = sb.requests.length;
+      const r = await runCli(EXPORT, sb.url, { env: { HTTP_PROXY: proxy.url } });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        /^tenders: the service answered 403 to POST \/api\/v1\/tenders\/search: <html><body>Access denied by the proxy<\/body><\/html> \(through the proxy http:\/\/127\.0\.0\.1:\d+, unless NO_PROXY excludes it: the refusal may be the proxy's\)\n$/,
+      );
+      expect(proxy.requests.map((q) => q.status)).toEqual([403]);
+      expect(sb.requests.length).toBe(before);
+    }));
+
   it('--timeout and the response size bound hold through the proxy', () =>
     withProxy(startProxy(), async (proxy) => {
       sb.setFaults({ malformedEvery: 1, malformed: 'huge' });
@@ -107,6 +155,27 @@ describe('an http:// service through an http:// proxy', () => {
 });
 
 describe('an https:// service through the proxy', () => {
+  it('still tunnels with CONNECT; a proxy refusing the port is one line, exit 1, not retried', () =>
+    withProxy(startProxy(), async (proxy) => {
+      const https = sb.url.replace('http:', 'https:');
+      const r = await runCli(EXPORT, https, { env: { HTTPS_PROXY: proxy.url } });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        /^tenders: the proxy http:\/\/127\.0\.0\.1:\d+ answered 403 to CONNECT 127\.0\.0\.1:\d+ \(the tunnel for https:\/\/127\.0\.0\.1:\d+\): it does not allow this destination .*NO_PROXY.*\n$/,
+      );
+      expect(proxy.requests.map((q) => [q.method, q.target, q.status])).toEqual([['CONNECT', new URL(https).host, 403]]);
+    }));
+
+  it('a 407 to CONNECT is one line naming the variable, exit 1, not retried, credentials never printed', () =>
+    withProxy(startProxy({ credentials: { user: USER, password: 'another' } }), async (proxy) => {
+      const https = sb.url.replace('http:', 'https:');
+      const r = await runCli([...EXPORT, '--verbose'], https, { env: { HTTPS_PROXY: proxy.urlWith(USER, PASSWORD) } });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^tenders: the proxy http:\/\/127\.0\.0\.1:\d+ answered 407 to CONNECT .*: it did not accept the user name and password in HTTPS_PROXY; check them$/m);
+      expectNoPassword(r.stderr);
+      expect(proxy.requests.map((q) => [q.method, q.status])).toEqual([['CONNECT', 407]]);
+    }));
+
   it('an export through an allowed tunnel succeeds, with the credentials on CONNECT', async (ctx) => {
     if (!OPENSSL) ctx.skip('openssl is not installed: no certificate for a local https:// service');
     const front = await startTlsFront(sb.url, OPENSSL!);
@@ -124,6 +193,29 @@ describe('an https:// service through the proxy', () => {
       });
     } finally {
       await front.close();
+    }
+  });
+});
+
+describe("Debian's tinyproxy", () => {
+  it('forwards an http:// export; refuses CONNECT to a non-SSL port with 403, reported in one line', async (ctx) => {
+    if (!TINYPROXY) ctx.skip('tinyproxy is not installed (apt-get install tinyproxy)');
+    const proxy = await startTinyproxy(TINYPROXY!);
+    try {
+      const before = sb.requests.length;
+      const r = await runCli(EXPORT, sb.url, { env: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url } });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(ndjson(r.stdout)).toEqual(truth);
+      expect(sb.requests.length - before).toBe(pages);
+      // tinyproxy's log names every request it forwarded.
+      expect(proxy.log().match(/Request \(file descriptor \d+\): POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/tenders\/search/g)).toHaveLength(pages);
+
+      const https = await runCli(EXPORT, sb.url.replace('http:', 'https:'), { env: { HTTPS_PROXY: proxy.url } });
+      expect(https.code).toBe(1);
+      expect(https.stderr).toMatch(/^tenders: the proxy http:\/\/127\.0\.0\.1:\d+ answered 403 to CONNECT 127\.0\.0\.1:\d+ .*\n$/);
+    } finally {
+      await proxy.close();
     }
   });
 });

@@ -22,7 +22,7 @@ export interface ProxyRequest {
 export interface ProxyOptions {
   /** Require these Basic credentials, answering 407 without them (as squid/tinyproxy with auth do). */
   credentials?: { user: string; password: string };
-  /** Ports CONNECT may reach; others get 403, as in stock squid and tinyproxy configurations. */
+  /** Ports CONNECT may reach; others get 403, as squid's default configuration does (`http_access deny CONNECT !SSL_ports`). */
   connectPorts?: number[];
   /** host:port destinations whose forwarded requests get 403, as a squid `http_access deny` would. */
   deny?: string[];
@@ -43,7 +43,7 @@ export interface ForwardProxy {
 const HOP_BY_HOP = ['proxy-authorization', 'proxy-connection', 'connection', 'keep-alive', 'te', 'trailer', 'upgrade'];
 
 /**
- * A small HTTP forward proxy on loopback, behaving like a stock squid or tinyproxy:
+ * A small HTTP forward proxy on loopback, behaving like squid in its default configuration:
  * absolute-form requests (`POST http://host:port/path`) are forwarded, `CONNECT`
  * is tunnelled only to the SSL ports (443, 563) and refused with 403 elsewhere,
  * and, given credentials, anything without them gets 407.
@@ -88,7 +88,7 @@ export async function startProxy(options: ProxyOptions = {}): Promise<ForwardPro
       return;
     }
     record(req, 0);
-    const seen = requests[requests.length - 1];
+    const seen = requests[requests.length - 1]!;
     const headers = { ...req.headers };
     for (const name of HOP_BY_HOP) delete headers[name];
     const upstream = httpRequest(
@@ -171,8 +171,9 @@ export interface Tinyproxy {
 }
 
 /**
- * Debian's tinyproxy in the foreground on a free loopback port, with the stock
- * SSL-only CONNECT rule (`ConnectPort 443`, `ConnectPort 563`). Resolves once it
+ * Debian's tinyproxy in the foreground on a free loopback port, with the SSL-only
+ * CONNECT rule of tinyproxy's sample configuration (`ConnectPort 443`, `ConnectPort 563`;
+ * Debian 12's packaged /etc/tinyproxy/tinyproxy.conf leaves them commented out). Resolves once it
  * says it is listening.
  */
 export async function startTinyproxy(binary: string): Promise<Tinyproxy> {
