@@ -22,7 +22,7 @@ export interface Tender {
 
 const DAY = 86_400_000;
 /** Publication dates span the two years up to this day. */
-const NEWEST = Date.UTC(2026, 10, 23);
+export const NEWEST = Date.UTC(2026, 10, 23);
 const SPAN_DAYS = 730;
 /** The newest tenders get these titles, so the first page of a default search shows them. */
 const HOSTILE_FIRST = HOSTILE_TITLES.length;
@@ -88,6 +88,11 @@ export class TenderGenerator {
     this.buyers = makeBuyers(this.#random);
   }
 
+  /** How many tenders were generated: the number in the newest id. */
+  get count(): number {
+    return this.#count;
+  }
+
   /** The initial data set: the newest tenders carry the hostile titles. */
   initial(size: number): Tender[] {
     const tenders: Tender[] = [];
@@ -96,9 +101,8 @@ export class TenderGenerator {
     return tenders;
   }
 
-  /** One more tender, published at `published` (default: the newest day). */
-  next(published = NEWEST): Tender {
-    const r = this.#random;
+  /** One more tender, published at `published` (default: the newest day), drawn from `r` (default: the seed's own sequence). */
+  next(published = NEWEST, r: Random = this.#random): Tender {
     const id = `T-${String(++this.#count).padStart(7, '0')}`;
     const buyer = r.pick(this.buyers);
     const country = this.#countries.get(buyer.country)!;

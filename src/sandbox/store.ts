@@ -1,5 +1,6 @@
 import type { Position } from './cursor.js';
-import { TenderGenerator, type Buyer, type Tender } from './data.js';
+import { NEWEST, TenderGenerator, type Buyer, type Tender } from './data.js';
+import type { Random } from './random.js';
 import type { OrgFilters, SortBy, SortOrder, TenderFilters } from './request.js';
 
 const TOTAL_CAP = 10_000;
@@ -14,13 +15,26 @@ export interface Total {
  * A tender with its JSON rendered once, when first sent (rendering them all
  * would be most of the start-up): a page is a join of strings.
  */
-class Row {
+export class Row {
   #json: string | undefined;
+  #tender: Tender;
 
-  constructor(readonly tender: Tender) {}
+  constructor(tender: Tender) {
+    this.#tender = tender;
+  }
+
+  get tender(): Tender {
+    return this.#tender;
+  }
+
+  /** Replaces the tender (a changed copy): its JSON is rendered again when next sent. */
+  set tender(tender: Tender) {
+    this.#tender = tender;
+    this.#json = undefined;
+  }
 
   get json(): string {
-    return (this.#json ??= JSON.stringify(this.tender));
+    return (this.#json ??= JSON.stringify(this.#tender));
   }
 }
 
@@ -32,8 +46,10 @@ export interface Organisation {
 }
 
 type Key = string | number;
+const ORDERS: SortOrder[] = ['asc', 'desc'];
+const DAY = 86_400_000;
 
-function sortKey(tender: Tender, sortBy: SortBy): Key | null {
+export function sortKey(tender: Tender, sortBy: SortBy): Key | null {
   if (sortBy === 'publicationDate') return tender.publicationDate;
   if (sortBy === 'deadline') return tender.deadline;
   return tender.estimatedValue?.amountEur ?? null;
@@ -59,11 +75,13 @@ function seek<T>(list: T[], pos: Position, keyOf: (item: T) => [Key, string], or
   return lo;
 }
 
+const rowKey = (sortBy: SortBy) => (r: Row): [Key, string] => [sortKey(r.tender, sortBy)!, r.tender.id];
+
 /**
  * The rows that have the field, in ascending (key, id) order. `rows` are in id
  * order and the sort is stable, so comparing keys alone gives that order.
  */
-function sortedRows(rows: Row[], sortBy: SortBy): Row[] {
+function sortedRows(rows: Iterable<Row>, sortBy: SortBy): Row[] {
   const keyed: { key: Key; row: Row }[] = [];
   for (const row of rows) {
     const key = sortKey(row.tender, sortBy);
@@ -103,15 +121,19 @@ export function orgMatcher(filters: OrgFilters): (o: Organisation) => boolean {
 /**
  * The data set with one index per (sort field, order), each holding only the
  * tenders that have the field (spec 3.2 exclusions). Pages seek by keyset.
+ * Changes move single rows in and out of the indexes (binary search and
+ * splice): nothing is sorted again after the start.
  */
 export class Store {
-  readonly #rows: Row[] = [];
+  /** Every row by id, in id order (ids only grow, Maps keep insertion order). */
   readonly #byId = new Map<string, Row>();
   readonly #indexes = new Map<string, Row[]>();
   readonly #counts = new Map<string, Total>();
   readonly #orgs: Organisation[];
   readonly #orgById: Map<string, Organisation>;
   readonly #generator: TenderGenerator;
+  /** The newest publication date ever present (ms): inserts are published on it or after it. */
+  #newestDay: number;
   /** Bumped on every change: caches keyed by it go stale. */
   version = 0;
 
@@ -121,20 +143,33 @@ export class Store {
       .map((b: Buyer) => ({ ...b, tenderCount: 0 }))
       .sort((a, b) => compare(a.name, a.id, b.name, b.id));
     this.#orgById = new Map(this.#orgs.map((o) => [o.id, o]));
-    for (const tender of this.#generator.initial(size)) this.#add(tender);
+    let newest = '';
+    for (const tender of this.#generator.initial(size)) {
+      this.#add(tender);
+      if (tender.publicationDate > newest) newest = tender.publicationDate;
+    }
+    this.#newestDay = newest ? Date.parse(newest) : NEWEST;
     for (const sortBy of SORT_FIELDS) {
-      const asc = sortedRows(this.#rows, sortBy);
+      const asc = sortedRows(this.#byId.values(), sortBy);
       this.#indexes.set(`${sortBy}:asc`, asc);
       this.#indexes.set(`${sortBy}:desc`, [...asc].reverse());
     }
   }
 
+  get size(): number {
+    return this.#byId.size;
+  }
+
+  /** How many tenders were ever generated: the number in the newest id. */
+  get generated(): number {
+    return this.#generator.count;
+  }
+
   /** Up to `limit` rows after `after` (or from the start), and whether more follow. */
   page(sortBy: SortBy, order: SortOrder, match: (t: Tender) => boolean, limit: number, after?: Position) {
     const index = this.#indexes.get(`${sortBy}:${order}`)!;
-    const keyOf = (r: Row): [Key, string] => [sortKey(r.tender, sortBy)!, r.tender.id];
     const rows: Row[] = [];
-    let i = after ? seek(index, after, keyOf, order) : 0;
+    let i = after ? seek(index, after, rowKey(sortBy), order) : 0;
     for (; i < index.length && rows.length <= limit; i++) if (match(index[i]!.tender)) rows.push(index[i]!);
     const more = rows.length > limit;
     if (more) rows.pop();
@@ -158,10 +193,15 @@ export class Store {
     return this.#byId.get(id);
   }
 
+  /** Every row, in id order. */
+  rows(): IterableIterator<Row> {
+    return this.#byId.values();
+  }
+
   /** Straightforward filter and sort, independent of the indexes: the truth tests compare against. */
   truth(sortBy: SortBy, order: SortOrder, match: (t: Tender) => boolean): Tender[] {
     const sign = order === 'asc' ? 1 : -1;
-    return this.#rows
+    return [...this.#byId.values()]
       .map((r) => r.tender)
       .filter((t) => sortKey(t, sortBy) !== null && match(t))
       .sort((a, b) => sign * compare(sortKey(a, sortBy)!, a.id, sortKey(b, sortBy)!, b.id));
@@ -194,28 +234,107 @@ export class Store {
 
   /** New tenders, published on the newest day, placed into every index: data changing under a reader. */
   insert(count: number): void {
-    for (let n = 0; n < count; n++) {
-      const row = this.#add(this.#generator.next());
-      for (const sortBy of SORT_FIELDS) {
-        const key = sortKey(row.tender, sortBy);
-        if (key === null) continue;
-        const keyOf = (r: Row): [Key, string] => [sortKey(r.tender, sortBy)!, r.tender.id];
-        const pos = { key, id: row.tender.id };
-        const asc = this.#indexes.get(`${sortBy}:asc`)!;
-        asc.splice(seek(asc, pos, keyOf, 'asc'), 0, row);
-        const desc = this.#indexes.get(`${sortBy}:desc`)!;
-        desc.splice(seek(desc, pos, keyOf, 'desc'), 0, row);
-      }
-    }
+    const rows: Row[] = [];
+    for (let n = 0; n < count; n++) rows.push(this.#add(this.#generator.next(this.#newestDay)));
+    this.#indexAll(rows);
+    this.#changed();
+  }
+
+  /**
+   * New tenders published the day after the newest present (so a walk by
+   * publicationDate desc meets them first), drawn from `random`. Their ids.
+   */
+  publish(count: number, random: Random): string[] {
+    if (count === 0) return [];
+    this.#newestDay += DAY;
+    const rows: Row[] = [];
+    for (let n = 0; n < count; n++) rows.push(this.#add(this.#generator.next(this.#newestDay, random)));
+    this.#indexAll(rows);
+    this.#changed();
+    return rows.map((r) => r.tender.id);
+  }
+
+  /** Replaces a tender by a changed copy (same id), moving it in the indexes whose key changed. */
+  update(id: string, change: (t: Tender) => Tender): void {
+    const row = this.#byId.get(id);
+    if (!row) throw new Error(`no tender ${id}`);
+    const before = row.tender;
+    const after = change(structuredClone(before));
+    if (after.id !== id || after.buyer.id !== before.buyer.id) throw new Error('an update keeps the id and the buyer');
+    const moved = SORT_FIELDS.filter((f) => sortKey(before, f) !== sortKey(after, f));
+    this.#index(row, false, moved);
+    row.tender = after;
+    this.#index(row, true, moved);
+    this.#changed();
+  }
+
+  /** Deletes a tender from the data and every index. */
+  remove(id: string): void {
+    const row = this.#byId.get(id);
+    if (!row) throw new Error(`no tender ${id}`);
+    this.#index(row, false);
+    this.#byId.delete(id);
+    this.#orgById.get(row.tender.buyer.id)!.tenderCount--;
+    this.#changed();
+  }
+
+  #changed(): void {
     this.#counts.clear();
     this.version++;
   }
 
   #add(tender: Tender): Row {
     const row = new Row(tender);
-    this.#rows.push(row);
     this.#byId.set(tender.id, row);
     this.#orgById.get(tender.buyer.id)!.tenderCount++;
     return row;
+  }
+
+  /**
+   * Puts new rows into every index: one splice each when few, else one copy of
+   * each index with the new rows at the places a binary search found for them.
+   */
+  #indexAll(rows: Row[]): void {
+    if (rows.length <= 32) {
+      for (const row of rows) this.#index(row);
+      return;
+    }
+    for (const sortBy of SORT_FIELDS) {
+      const asc = sortedRows(rows, sortBy);
+      if (asc.length === 0) continue;
+      const keyOf = rowKey(sortBy);
+      for (const order of ORDERS) {
+        const list = this.#indexes.get(`${sortBy}:${order}`)!;
+        const added = order === 'asc' ? asc : [...asc].reverse();
+        const merged: Row[] = new Array(list.length + added.length);
+        let i = 0;
+        let k = 0;
+        for (const row of added) {
+          // Non-decreasing, as `added` is in the index's order.
+          const at = seek(list, { key: sortKey(row.tender, sortBy)!, id: row.tender.id }, keyOf, order);
+          while (i < at) merged[k++] = list[i++]!;
+          merged[k++] = row;
+        }
+        while (i < list.length) merged[k++] = list[i++]!;
+        this.#indexes.set(`${sortBy}:${order}`, merged);
+      }
+    }
+  }
+
+  /** Puts `row` into (or takes it out of) the indexes of `fields` it has a key for. */
+  #index(row: Row, add = true, fields: SortBy[] = SORT_FIELDS): void {
+    for (const sortBy of fields) {
+      const key = sortKey(row.tender, sortBy);
+      if (key === null) continue;
+      const pos = { key, id: row.tender.id };
+      for (const order of ORDERS) {
+        const list = this.#indexes.get(`${sortBy}:${order}`)!;
+        // The first index past `pos`: the row itself, when present, is just before it.
+        const at = seek(list, pos, rowKey(sortBy), order);
+        if (add) list.splice(at, 0, row);
+        else if (list[at - 1] === row) list.splice(at - 1, 1);
+        else throw new Error(`the ${sortBy}:${order} index lost ${row.tender.id}`);
+      }
+    }
   }
 }
