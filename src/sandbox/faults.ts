@@ -5,7 +5,7 @@ export const MALFORMED_KINDS: MalformedKind[] = ['html', 'nopage', 'noresults', 
 export interface Faults {
   latencyMs?: number;
   rateLimitEvery?: number;
-  /** Retry-After: seconds ("1" by default), or "date" for an HTTP date about a second ahead. */
+  /** Retry-After: seconds ("1" by default), "date" for an HTTP date about a second ahead, or "none" for no header. */
   retryAfter?: string;
   errorEvery?: number;
   errorStatus?: number;
@@ -21,13 +21,28 @@ export interface Faults {
   repeatOverlap?: boolean;
   insertPerRequest?: number;
   resultsKey?: string;
+  /**
+   * From the Nth request on, the first one that carries a cursor is answered
+   * with that same cursor as nextCursor, and so is every later request that
+   * carries it: a client that follows nextCursor blindly pages forever.
+   */
+  cursorCycleAt?: number;
+  /** Send every answer's body `trickleBytes` (default 8) bytes at a time, one chunk every MS; the headers at once. */
+  trickleMs?: number;
+  trickleBytes?: number;
+  /** Every tenth tender (by id number) carries EXOTIC_FIELDS: numbers a double cannot hold, keys named like Object.prototype's. */
+  exoticFields?: boolean;
+  /** Answers to requests after the Kth give every tender a DRIFT_FIELD earlier pages did not have. */
+  driftAfter?: number;
+  /** Pages out of the requested order: the first item swapped with the last whose sort key differs from it. */
+  missort?: boolean;
 }
 
 export type FaultDecision =
   | { kind: 'fail'; status: number }
   | { kind: 'drop' }
   | { kind: 'cut' }
-  | { kind: 'rateLimit'; retryAfter: string }
+  | { kind: 'rateLimit'; retryAfter: string | undefined }
   | { kind: 'error'; status: number }
   | { kind: 'stall'; ms: number }
   | { kind: 'malformed'; malformed: MalformedKind }
@@ -41,7 +56,7 @@ export function decideFault(f: Faults, n: number): FaultDecision {
   if (every(n, f.dropEvery)) return { kind: 'drop' };
   if (every(n, f.cutEvery)) return { kind: 'cut' };
   if (every(n, f.rateLimitEvery)) {
-    const retryAfter = f.retryAfter === 'date' ? new Date(Date.now() + 1500).toUTCString() : (f.retryAfter ?? '1');
+    const retryAfter = f.retryAfter === 'date' ? new Date(Date.now() + 1500).toUTCString() : f.retryAfter === 'none' ? undefined : (f.retryAfter ?? '1');
     return { kind: 'rateLimit', retryAfter };
   }
   if (every(n, f.errorEvery)) return { kind: 'error', status: f.errorStatus ?? 503 };
@@ -83,4 +98,40 @@ export function* hugeBody(bytes: number): Generator<string> {
     left -= n;
   }
   yield tail;
+}
+
+/**
+ * The raw fields of an exotic tender, as JSON text: an integer beyond 64 bits, one
+ * beyond 2^53, a decimal with more digits than a double keeps, and keys that
+ * shadow Object.prototype (`__proto__` as an own field of the text).
+ */
+export const EXOTIC_FIELDS =
+  '"bigRef":12345678901234567890,"exactAmount":9007199254740993,"precise":0.10000000000000000555,' +
+  '"toString":"plain data","constructor":{"name":"plain data"},"hasOwnProperty":false,"__proto__":{"polluted":true}';
+
+/** Which tenders are exotic: every tenth by the number in its id, so it never changes with the data. */
+export function isExotic(id: string): boolean {
+  return Number(id.slice(id.indexOf('-') + 1)) % 10 === 0;
+}
+
+/** The field schema drift adds to every tender. */
+export const DRIFT_FIELD = '"amendment":{"number":1,"reason":"Corrigendum: clarification of the tender documents"}';
+
+/** A JSON object's text with raw `fields` text added as its last members. */
+export function withRawFields(json: string, fields: string): string {
+  return `${json.slice(0, -1)}${json.length > 2 ? ',' : ''}${fields}}`;
+}
+
+/**
+ * Puts a page out of order in place: swaps its first item with the last one whose
+ * sort key differs from the first's (the last item when all keys are equal), so
+ * a client comparing sort keys sees the order broken whenever a page has two keys.
+ */
+export function missort<T>(items: T[], keyOf: (item: T) => unknown): void {
+  if (items.length < 2) return;
+  const first = keyOf(items[0]!);
+  let j = items.length - 1;
+  while (j > 0 && keyOf(items[j]!) === first) j--;
+  if (j === 0) j = items.length - 1;
+  [items[0], items[j]] = [items[j]!, items[0]!];
 }

@@ -17,7 +17,9 @@ Options:
 Faults ("every N" counts requests from 1):
   --latency MS             delay every response
   --rate-limit-every N     answer 429 with Retry-After
-  --retry-after S|date     Retry-After in seconds (default 1) or as an HTTP date
+  --retry-after S|date|none
+                           Retry-After in seconds (default 1), as an HTTP date about a
+                           second ahead, or none: a 429 without the header
   --error-every N          answer --error-status (default 503)
   --drop-every N           close the connection without a response
   --cut-every N            send the headers and half the body, then close the connection
@@ -28,13 +30,39 @@ Faults ("every N" counts requests from 1):
   --repeat-overlap         start each cursor page with the previous page's last tender
   --insert-per-request N   insert N new tenders after each request
   --results-key KEY        put tender results under KEY instead of "tenders"
+  --cursor-cycle-at N      from the Nth request on, answer the first request that carries a
+                           cursor (and every later one carrying it) with that same cursor as
+                           nextCursor: a client that follows nextCursor blindly pages forever
+  --trickle-ms MS          send every body --trickle-bytes (default 8) bytes at a time, one
+                           chunk every MS; the headers at once
+  --trickle-bytes N        chunk size of --trickle-ms (default 8)
+  --exotic-fields          every tenth tender carries raw JSON fields a double cannot hold
+                           (bigRef, exactAmount, precise) and keys named toString,
+                           constructor, hasOwnProperty and __proto__
+  --drift-after K          answers to requests after the Kth give every tender a new field,
+                           "amendment", earlier pages did not have
+  --missort                pages out of the requested order (first item swapped with the last
+                           whose sort key differs)
   -h, --help               show this help
+
+Sandbox only (the CLI never calls it): POST /__sandbox/mutate with a JSON body
+{"insert":N,"update":M,"close":K,"remove":R,"seed":S} (every field optional) publishes
+N tenders newer than all others, changes the deadline, value and/or title of M open
+ones, closes K open ones and deletes R, picked by the seed; it answers
+{"inserted":[ids],"updated":[ids],"closed":[ids],"removed":[ids]}. It is not in the
+request log and not counted for faults.
 `;
 
 const int = (name: string, value: string | undefined): number | undefined => {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new Error(`--${name} takes a whole number, not '${value}'`);
   return Number(value);
+};
+
+const positive = (name: string, value: string | undefined): number | undefined => {
+  const n = int(name, value);
+  if (n === 0) throw new Error(`--${name} takes a whole number above 0`);
+  return n;
 };
 
 const status = (name: string, value: string | undefined): number | undefined => {
@@ -44,7 +72,9 @@ const status = (name: string, value: string | undefined): number | undefined => 
 };
 
 const retryAfter = (value: string | undefined): string | undefined => {
-  if (value !== undefined && value !== 'date' && !/^\d+$/.test(value)) throw new Error(`--retry-after takes seconds or 'date', not '${value}'`);
+  if (value !== undefined && value !== 'date' && value !== 'none' && !/^\d+$/.test(value)) {
+    throw new Error(`--retry-after takes seconds, 'date' or 'none', not '${value}'`);
+  }
   return value;
 };
 
@@ -66,7 +96,9 @@ function options(argv: string[]): SandboxOptions | 'help' {
       'malformed-every': { type: 'string' }, malformed: { type: 'string' },
       'fail-after': { type: 'string' }, 'fail-status': { type: 'string' },
       'repeat-overlap': { type: 'boolean' }, 'insert-per-request': { type: 'string' },
-      'results-key': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'results-key': { type: 'string' }, 'cursor-cycle-at': { type: 'string' },
+      'trickle-ms': { type: 'string' }, 'trickle-bytes': { type: 'string' }, 'exotic-fields': { type: 'boolean' },
+      'drift-after': { type: 'string' }, missort: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
@@ -88,6 +120,12 @@ function options(argv: string[]): SandboxOptions | 'help' {
     repeatOverlap: values['repeat-overlap'],
     insertPerRequest: int('insert-per-request', values['insert-per-request']),
     resultsKey: values['results-key'],
+    cursorCycleAt: int('cursor-cycle-at', values['cursor-cycle-at']),
+    trickleMs: int('trickle-ms', values['trickle-ms']),
+    trickleBytes: positive('trickle-bytes', values['trickle-bytes']),
+    exoticFields: values['exotic-fields'],
+    driftAfter: int('drift-after', values['drift-after']),
+    missort: values.missort,
   };
   return {
     port: int('port', values.port),

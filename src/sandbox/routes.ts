@@ -1,6 +1,7 @@
 import { CursorCodec, queryFingerprint, type Position } from './cursor.js';
 import { BadRequest, parseOrgQuery, parseTenderQuery } from './request.js';
-import { orgMatcher, tenderMatcher, type Store, type Total } from './store.js';
+import { DRIFT_FIELD, EXOTIC_FIELDS, isExotic, missort, withRawFields } from './faults.js';
+import { orgMatcher, sortKey, tenderMatcher, type Row, type Store, type Total } from './store.js';
 
 export const TENDERS_PATH = '/api/v1/tenders/search';
 export const ORGS_PATH = '/api/v1/organisations/search';
@@ -12,10 +13,20 @@ export interface ApiResponse {
   headers?: Record<string, string>;
 }
 
-/** How to render a page: results key, and whether to repeat the previous page's last item. */
+/** How to render a page: the faults that change a page rather than replace it. */
 export interface RenderOptions {
+  /** Tender results under this key instead of "tenders". */
   resultsKey?: string;
+  /** Start each cursor page with the previous page's last tender. */
   repeatOverlap?: boolean;
+  /** Send this as page.nextCursor instead of the real one (a cursor cycle). */
+  nextCursor?: string;
+  /** Give every tenth tender the raw JSON fields of EXOTIC_FIELDS. */
+  exoticFields?: boolean;
+  /** Give every tender the DRIFT_FIELD it did not have before. */
+  drift?: boolean;
+  /** Put each page out of the requested order. */
+  missort?: boolean;
 }
 
 /** An error answer: the service's error bodies are `{"message": ...}`. */
@@ -58,7 +69,7 @@ export class Routes {
   handle(path: string, body: unknown, render: RenderOptions = {}): ApiResponse {
     try {
       if (path === TENDERS_PATH) return this.#tenders(body, undefined, render);
-      if (path === ORGS_PATH) return this.#orgs(body);
+      if (path === ORGS_PATH) return this.#orgs(body, render);
       const orgId = orgIdOf(path);
       if (!this.store.org(orgId)) return errorResponse(404, `organisation not found: ${orgId}`);
       return this.#tenders(body, orgId, render);
@@ -90,24 +101,35 @@ export class Routes {
     const after = this.#position(q.cursor, fingerprint);
     const match = tenderMatcher(q.filters, orgId);
     const { rows, next } = this.store.page(q.sortBy, q.sortOrder, match, q.limit, after);
-    const items = rows.map((r) => r.json);
     if (render.repeatOverlap && after) {
       const previous = this.store.row(after.id);
-      if (previous) items.unshift(previous.json);
+      if (previous) rows.unshift(previous);
     }
+    if (render.missort) missort(rows, (r) => sortKey(r.tender, q.sortBy));
+    const items = rows.map((r) => this.#json(r, render));
     const total = after ? null : this.store.count(fingerprint, q.sortBy, match);
-    const nextCursor = next && this.#codec.encode(next, fingerprint);
+    const nextCursor = render.nextCursor ?? (next && this.#codec.encode(next, fingerprint));
     return { status: 200, body: pageBody(render.resultsKey ?? 'tenders', items, nextCursor, total) };
   }
 
-  #orgs(body: unknown): ApiResponse {
+  /** A tender's JSON text, with the raw fields of the faults that add some. */
+  #json(row: Row, render: RenderOptions): string {
+    let json = row.json;
+    if (render.exoticFields && isExotic(row.tender.id)) json = withRawFields(json, EXOTIC_FIELDS);
+    if (render.drift) json = withRawFields(json, DRIFT_FIELD);
+    return json;
+  }
+
+  #orgs(body: unknown, render: RenderOptions): ApiResponse {
     const q = parseOrgQuery(body);
     const fingerprint = queryFingerprint({ op: 'organisations', ...q.filters });
     const after = this.#position(q.cursor, fingerprint);
     const match = orgMatcher(q.filters);
     const { orgs, next } = this.store.orgPage(match, q.limit, after);
+    if (render.missort) missort(orgs, (o) => o.name);
     const total = after ? null : this.store.orgCount(match);
     const items = orgs.map((o) => JSON.stringify(o));
-    return { status: 200, body: pageBody('organisations', items, next && this.#codec.encode(next, fingerprint), total) };
+    const nextCursor = render.nextCursor ?? (next && this.#codec.encode(next, fingerprint));
+    return { status: 200, body: pageBody('organisations', items, nextCursor, total) };
   }
 }

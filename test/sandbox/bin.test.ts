@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
-import { post, TENDERS } from './http.js';
+import { MUTATE, post, results, TENDERS } from './http.js';
 
 // Runs the built bin: `npm test` builds first (pretest).
 const BIN = 'bin/tenders-sandbox.js';
@@ -34,11 +34,42 @@ describe('tenders-sandbox bin', () => {
     expect(code).toBe(0);
     expect(stdout).toBe(`${url}\n`);
     expect(stderr).toMatch(/^tenders-sandbox: 100 tenders \(seed 3\) at http/);
-    const lines = readFileSync(log, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as unknown);
+    const lines = readFileSync(log, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { t: number });
     expect(lines).toEqual([
-      { n: 1, method: 'POST', path: TENDERS, body: { limit: 3 }, status: 200 },
-      { n: 2, method: 'POST', path: TENDERS, body: {}, status: 503, fault: 'error' },
+      { n: 1, t: expect.any(Number), method: 'POST', path: TENDERS, body: { limit: 3 }, status: 200 },
+      { n: 2, t: expect.any(Number), method: 'POST', path: TENDERS, body: {}, status: 503, fault: 'error' },
     ]);
+    // Arrival times in milliseconds since the epoch, in order.
+    expect(lines[0]!.t).toBeGreaterThan(Date.parse('2020-01-01'));
+    expect(lines[1]!.t).toBeGreaterThanOrEqual(lines[0]!.t);
+  });
+
+  it('takes the second-round fault flags and serves POST /__sandbox/mutate', async () => {
+    const { child, exit } = run([
+      '--size', '200', '--exotic-fields', '--missort', '--drift-after', '1', '--cursor-cycle-at', '3',
+      '--rate-limit-every', '2', '--retry-after', 'none', '--trickle-ms', '1', '--trickle-bytes', '512',
+    ]);
+    const url = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+    const first = await post(url, TENDERS, { limit: 20, sortBy: 'estimatedValue' });
+    expect(first.text).toContain('"bigRef":12345678901234567890');
+    expect(first.text).toContain('"__proto__":{"polluted":true}');
+    expect(first.text).not.toContain('"amendment"');
+    const values = results(first.json()).map((t) => (t.estimatedValue as { amountEur: number }).amountEur);
+    expect(values).not.toEqual([...values].sort((a, b) => b - a));
+    const limited = await post(url, TENDERS, {});
+    expect(limited.status).toBe(429);
+    expect(limited.headers.has('retry-after')).toBe(false);
+    const cursor = first.json().page.nextCursor!;
+    const third = await post(url, TENDERS, { limit: 20, sortBy: 'estimatedValue', cursor });
+    expect(third.json().page.nextCursor).toBe(cursor);
+    expect(third.text).toContain('"amendment"');
+    const mutated = await post(url, MUTATE, { insert: 2, update: 3, close: 1, remove: 1, seed: 9 });
+    expect(mutated.status).toBe(200);
+    expect(Object.values(JSON.parse(mutated.text) as Record<string, string[]>).map((ids) => ids.length)).toEqual([2, 3, 1, 1]);
+    // The 4th service request (a 429): the mutate route is not counted, else it would be the 5th.
+    expect((await post(url, TENDERS, { limit: 1 })).status).toBe(429);
+    child.kill('SIGTERM');
+    expect((await exit).code).toBe(0);
   });
 
   it('stops on SIGINT too', async () => {
@@ -55,6 +86,11 @@ describe('tenders-sandbox bin', () => {
     [['--malformed', 'weird']],
     [['--retry-after', 'soon']],
     [['--error-status', '42']],
+    [['--retry-after', 'never']],
+    [['--cursor-cycle-at', 'x']],
+    [['--trickle-bytes', '0']],
+    [['--drift-after', '-1']],
+    [['--missort', 'yes']],
   ])('refuses %j with exit 2 and a message on stderr', async (args) => {
     const { code, stdout, stderr } = await run(args).exit;
     expect(code).toBe(2);

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 
 export const TENDERS = '/api/v1/tenders/search';
 export const ORGS = '/api/v1/organisations/search';
+export const MUTATE = '/__sandbox/mutate';
 export const orgTenders = (id: string) => `/api/v1/organisations/${encodeURIComponent(id)}/tenders/search`;
 
 export type Item = Record<string, unknown>;
