@@ -10,8 +10,8 @@ export interface CountryInfo {
 }
 
 export const COUNTRIES: CountryInfo[] = [
-  { code: 'DEU', currency: 'EUR', lang: 'de', places: ['Köln', 'München', 'Berlin', 'Leipzig', 'Hamburg'], buyers: ['Stadt {p}', 'Landkreis {p}', 'Universitätsklinikum {p}', 'Stadtwerke {p} GmbH'] },
-  { code: 'AUT', currency: 'EUR', lang: 'de', places: ['Wien', 'Graz', 'Linz', 'Salzburg'], buyers: ['Magistrat {p}', 'Landeskrankenhaus {p}', 'Gemeinde {p}'] },
+  { code: 'DEU', currency: 'EUR', lang: 'de', places: ['Köln', 'München', 'Berlin', 'Leipzig', 'Hamburg'], buyers: ['Stadt {p}', 'Landkreis {p}', 'Universitätsklinikum {p}', 'Stadtwerke {p} GmbH', 'St. Josef-Hospital {p}'] },
+  { code: 'AUT', currency: 'EUR', lang: 'de', places: ['Wien', 'Graz', 'Linz', 'Salzburg'], buyers: ['Magistrat {p}', 'Landeskrankenhaus {p}', 'Gemeinde {p}', 'Hospital der Barmherzigen Brüder {p}'] },
   { code: 'CHE', currency: 'CHF', lang: 'de', places: ['Zürich', 'Bern', 'Basel', 'Genève'], buyers: ['Stadt {p}', 'Kanton {p}', 'Spital {p}'] },
   { code: 'FRA', currency: 'EUR', lang: 'fr', places: ['Lyon', 'Marseille', 'Lille', 'Nantes', 'Paris'], buyers: ['Ville de {p}', 'Métropole de {p}', 'CHU de {p}', 'Région {p}'] },
   { code: 'BEL', currency: 'EUR', lang: 'fr', places: ['Bruxelles', 'Liège', 'Gent', 'Antwerpen'], buyers: ['Ville de {p}', 'Stad {p}', 'CPAS de {p}'] },
@@ -51,11 +51,11 @@ export const EUR_RATES: Record<string, number> = {
 
 /** Procurement subjects by language; {p} is a place. */
 export const SUBJECTS: Record<string, string[]> = {
-  de: ['Neubau einer Grundschule in {p}', 'Lieferung von Streusalz', 'Sanierung der Brücke über die Bahnlinie', 'Reinigung von Verwaltungsgebäuden', 'IT-Dienstleistungen für das Bürgeramt {p}', 'Lieferung medizinischer Geräte'],
-  fr: ['Construction d\'un gymnase à {p}', 'Fourniture de repas scolaires', 'Entretien des espaces verts', 'Travaux de voirie, rue de la Gare', 'Maintenance des ascenseurs'],
+  de: ['Neubau einer Grundschule in {p}', 'Lieferung von Streusalz', 'Sanierung der Brücke über die Bahnlinie', 'Reinigung von Verwaltungsgebäuden', 'IT-Dienstleistungen für das Bürgeramt {p}', 'Lieferung medizinischer Geräte', 'Erweiterung des Krankenhauses {p}'],
+  fr: ['Construction d\'un gymnase à {p}', 'Fourniture de repas scolaires', 'Entretien des espaces verts', 'Travaux de voirie, rue de la Gare', 'Maintenance des ascenseurs', 'Blanchisserie du centre hospitalier de {p}'],
   it: ['Manutenzione stradale a {p}', 'Fornitura di arredi scolastici', 'Servizio di pulizia degli uffici comunali', 'Lavori di ristrutturazione del municipio'],
-  es: ['Obras de urbanización en {p}', 'Suministro de material sanitario', 'Servicio de limpieza viaria', 'Mantenimiento de alumbrado público'],
-  pt: ['Empreitada de requalificação urbana em {p}', 'Fornecimento de refeições escolares'],
+  es: ['Obras de urbanización en {p}', 'Suministro de material sanitario', 'Servicio de limpieza viaria', 'Mantenimiento de alumbrado público', 'Suministro de camas para el Hospital de {p}'],
+  pt: ['Empreitada de requalificação urbana em {p}', 'Fornecimento de refeições escolares', 'Ampliação do hospital de {p}'],
   nl: ['Onderhoud openbare verlichting {p}', 'Levering van schoolmeubilair', 'Renovatie van het gemeentehuis'],
   pl: ['Budowa ścieżki rowerowej w {p}', 'Dostawa sprzętu komputerowego', 'Remont budynku szkoły podstawowej', 'Odbiór odpadów komunalnych'],
   cs: ['Rekonstrukce mostu v {p}', 'Dodávka zdravotnického materiálu'],
@@ -68,13 +68,13 @@ export const SUBJECTS: Record<string, string[]> = {
   hr: ['Rekonstrukcija ulica u {p}', 'Nabava medicinske opreme'],
   sl: ['Obnova ceste v {p}', 'Dobava šolske opreme'],
   sv: ['Ombyggnad av förskola i {p}', 'Leverans av snöröjningstjänster', 'Upphandling av skolskjuts'],
-  da: ['Renovering af skole i {p}', 'Levering af kontorartikler'],
+  da: ['Renovering af skole i {p}', 'Levering af kontorartikler', 'Rengøring på {p} Universitetshospital'],
   no: ['Bygging av ny barnehage i {p}', 'Levering av IT-utstyr'],
   fi: ['Koulun peruskorjaus, {p}', 'Lumityöpalvelut'],
   et: ['{p} tänavate remont', 'Meditsiiniseadmete hange'],
   lv: ['Ielu pārbūve {p}', 'Medicīnas iekārtu piegāde'],
   lt: ['Gatvių rekonstrukcija {p}', 'Medicininės įrangos pirkimas'],
-  en: ['Resurfacing of roads in {p}', 'Supply of school furniture', 'Cleaning services for council offices', 'Framework for IT support, {p}', 'Design and build of a new library'],
+  en: ['Resurfacing of roads in {p}', 'Supply of school furniture', 'Cleaning services for council offices', 'Framework for IT support, {p}', 'Design and build of a new library', 'Hospital catering services, {p}', 'Supply of hospital beds and mattresses'],
   ja: ['{p}庁舎の改修工事', '学校給食の調達', '道路維持管理業務'],
 };
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EUR_RATES, HOSTILE_TITLES } from '../../src/sandbox/catalogue.js';
 import { TenderGenerator, type Tender } from '../../src/sandbox/data.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { TENDERS } from './http.js';
+import { ORGS, TENDERS } from './http.js';
 
 describe('generated data', () => {
   const tenders = new TenderGenerator(1).initial(3000);
@@ -52,6 +52,25 @@ describe('generated data', () => {
       for (const kind of [/,.*"|",/, /\n/, /\r\n/, /\u001b\[/, /\u0007/, /\u009b/, /\t/, /[\u0370-\u03ff]/, /[\u0400-\u04ff]/, /[\u3040-\u30ff]/, /[\u0600-\u06ff]/, /\p{Extended_Pictographic}/u, /^=/, /^\+/, /^-/, /^@/]) {
         expect(titles.some((t) => kind.test(t)), String(kind)).toBe(true);
       }
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('has something for the README examples at the default size and seed: hospitals', async () => {
+    const sb = await startSandbox();
+    try {
+      // tenders search --filter query=hospital
+      const hospitals = sb.truth(TENDERS, { query: 'hospital' }) as Tender[];
+      expect(hospitals.length).toBeGreaterThan(100);
+      expect(hospitals.length).toBeLessThan(500);
+      expect(new Set(hospitals.map((t) => t.buyer.country)).size).toBeGreaterThanOrEqual(5);
+      expect(sb.truth(TENDERS, { query: 'Krankenhaus' }).length).toBeGreaterThan(10);
+      // tenders orgs search --query hospital --country DEU,AUT
+      const orgs = sb.truth(ORGS, { query: 'hospital', countries: ['DEU', 'AUT'] }) as { country: string }[];
+      expect(orgs.length).toBeGreaterThanOrEqual(3);
+      expect(orgs.length).toBeLessThanOrEqual(25);
+      expect(new Set(orgs.map((o) => o.country))).toEqual(new Set(['DEU', 'AUT']));
     } finally {
       await sb.close();
     }
