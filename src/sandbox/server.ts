@@ -46,7 +46,7 @@ export interface Sandbox {
   url: string;
   /** Every service request since start or clearRequests(), in order of arrival (MUTATE_PATH requests are not in it). */
   readonly requests: RequestLogEntry[];
-  /** Empties `requests` (the same array) and the count of requests in flight is kept. */
+  /** Empties `requests` in place (the same array). Request numbers `n` go on; setFaults restarts them. */
   clearRequests(): void;
   /** Replaces the faults; "every N" counts start again from 1. */
   setFaults(faults: Faults): void;
