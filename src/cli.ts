@@ -8,6 +8,7 @@ import { searchSpec } from './commands/search.js';
 import { registerPaged } from './commands/spec.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor } from './errors.js';
 import { processIO, type ColorMode, type IO } from './io.js';
+import { escapeControls } from './output/sanitize.js';
 import { OutputClosedError } from './output/sink.js';
 import { VERSION } from './version.js';
 
@@ -23,7 +24,7 @@ function buildProgram(ctx: CommandContext): Command {
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
       outputError: (message, write) =>
-        write(`tenders: ${message.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')} (see 'tenders --help')\n`),
+        write(`tenders: ${escapeControls(message.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' '))} (see 'tenders --help')\n`),
     });
   // Root options first, so they are accepted after a subcommand too.
   addGlobalFlags(program);
@@ -107,7 +108,8 @@ function report(io: IO, err: unknown, verbose: boolean): number {
     if (err.code === 'commander.help') io.stderr.write('tenders: missing command: choose one of those above\n');
     return EXIT.usage;
   }
-  const say = (line: string) => io.stderr.write(`tenders: ${line}\n`);
+  // Messages carry text from the service (its error message, a body excerpt): spelled out, one line.
+  const say = (line: string) => io.stderr.write(`tenders: ${escapeControls(line)}\n`);
   if (err instanceof InterruptedError) {
     say(err.message);
     return exitCodeFor(err.signal);
@@ -118,6 +120,6 @@ function report(io: IO, err: unknown, verbose: boolean): number {
   }
   if (err instanceof RunError) say(err.message);
   else say(`unexpected error: ${(err as Error)?.message ?? String(err)}${verbose ? '' : ' (run with --verbose for details)'}`);
-  if (verbose && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+  if (verbose && err instanceof Error && err.stack) io.stderr.write(`${err.stack.split('\n').map(escapeControls).join('\n')}\n`);
   return EXIT.failure;
 }

@@ -2,9 +2,12 @@ import { RunError } from '../errors.js';
 
 const EXCERPT_CHARS = 120;
 
-/** A short, single-line, printable excerpt of a response body for error messages. */
+/**
+ * A short excerpt of a response body for error messages, whitespace folded.
+ * Other control characters stay: the CLI spells them out where it prints.
+ */
 export function excerpt(text: string): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }
 

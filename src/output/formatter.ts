@@ -27,10 +27,29 @@ export interface FormatOptions {
   /** Table: the terminal width and whether to use colour. */
   width: number;
   color: boolean;
+  /** The output is a terminal: control characters in the data must not reach it raw. */
+  terminal?: boolean;
 }
 
-/** Loads only the module the chosen format needs (start-up time matters). */
+/**
+ * Loads only the module the chosen format needs (start-up time matters). On a
+ * terminal, CSV and JSON text is neutralised as a whole (the table cleans its
+ * own cells and keeps its bold header); elsewhere the service's bytes pass
+ * unchanged.
+ */
 export async function createFormatter(format: Format, opts: FormatOptions, resume?: FormatterState): Promise<Formatter> {
+  const formatter = await loadFormatter(format, opts, resume);
+  if (!opts.terminal || format === 'table') return formatter;
+  const { neutralizeForTerminal } = await import('./sanitize.js');
+  const json = format !== 'csv';
+  return {
+    page: (items) => neutralizeForTerminal(formatter.page(items), json),
+    end: () => neutralizeForTerminal(formatter.end(), json),
+    state: () => formatter.state(),
+  };
+}
+
+async function loadFormatter(format: Format, opts: FormatOptions, resume?: FormatterState): Promise<Formatter> {
   switch (format) {
     case 'csv':
       return new (await import('./csv.js')).CsvFormatter(opts, resume);

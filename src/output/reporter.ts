@@ -1,4 +1,5 @@
 import type { IO } from '../io.js';
+import { escapeControls } from './sanitize.js';
 
 /** Everything that is not data goes to stderr, through here. */
 export interface Reporter {
@@ -13,8 +14,9 @@ export interface Reporter {
 }
 
 export function createReporter(io: IO, opts: { quiet: boolean; verbose: boolean }): Reporter {
+  // Hints and warnings carry text from the service (a cursor, a field name): spelled out, one line.
   const write = (line: string) => {
-    io.stderr.write(`${line}\n`);
+    io.stderr.write(`${escapeControls(line)}\n`);
   };
   const hints = !opts.quiet && (io.stderrIsTTY || opts.verbose);
   return {

@@ -1,10 +1,50 @@
 import { stripVTControlCharacters } from 'node:util';
 
-// C0/C1 controls left after stripping escape sequences (BEL, lone ESC, CSI as
-// U+009B...), and bidirectional overrides that reorder what the terminal shows.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g;
+/**
+ * What can drive or deceive a terminal, defined once for every output: C0
+ * controls (ESC starts escape sequences, BEL, CR overwrites a line), DEL, C1
+ * controls (U+009B is a one-character CSI), and the bidirectional marks and
+ * overrides that reorder what is shown.
+ */
+const CONTROL = '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+const CONTROL_RUNS = new RegExp(`[${CONTROL}]+`, 'g');
+const ANY_CONTROL = new RegExp(`[${CONTROL}]`, 'g');
+/** The same but for TAB and LF: line breaks and tabs lay CSV out; they cannot drive anything. */
+const CONTROL_BUT_LAYOUT = new RegExp(`[${CONTROL.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b-\\u001f')}]`, 'g');
+/** What JSON.stringify leaves unescaped (it escapes C0 itself). */
+const CONTROL_PAST_JSON = new RegExp(`[${CONTROL.replace('\\u0000-\\u001f', '')}]`, 'g');
 
-/** Text from the service made safe and single-line for a terminal cell. */
+const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** `\n`, `\x1b`, `\u202e`: the character spelled out as in a JavaScript string. */
+function spell(char: string): string {
+  const code = char.charCodeAt(0);
+  return SHORT[char] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+}
+
+/** The JSON escape of the character: the text still parses to the same value. */
+const jsonEscape = (char: string): string => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** Text from the service made safe and single-line for a terminal table cell: sequences removed, controls as spaces. */
 export function sanitizeForTerminal(text: string): string {
-  return stripVTControlCharacters(text).replace(CONTROL, ' ').trim();
+  return stripVTControlCharacters(text).replace(CONTROL_RUNS, ' ').trim();
+}
+
+/**
+ * A line for stderr: every control character spelled out (`\x1b[31m`, `\n`),
+ * so text from the service shows what it is, cannot drive the terminal and
+ * cannot break the one-line rule of messages.
+ */
+export function escapeControls(text: string): string {
+  return text.replace(ANY_CONTROL, spell);
+}
+
+/**
+ * Formatted data (CSV, NDJSON, JSON) on its way to a terminal. CSV keeps its
+ * line breaks and tabs and spells out the rest; JSON gets JSON escapes for
+ * what JSON.stringify leaves raw (DEL, C1, bidi), so it still parses to the
+ * service's exact values.
+ */
+export function neutralizeForTerminal(text: string, json: boolean): string {
+  return json ? text.replace(CONTROL_PAST_JSON, jsonEscape) : text.replace(CONTROL_BUT_LAYOUT, spell);
 }
