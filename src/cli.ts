@@ -8,6 +8,7 @@ import { searchSpec } from './commands/search.js';
 import { registerPaged } from './commands/spec.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor } from './errors.js';
 import { processIO, type ColorMode, type IO } from './io.js';
+import { releaseHeldLocksSync } from './output/lock.js';
 import { escapeControls } from './output/sanitize.js';
 import { OutputClosedError } from './output/sink.js';
 import { VERSION } from './version.js';
@@ -64,10 +65,10 @@ const undiciClient =
 export async function execute(
   argv: string[],
   io: IO,
-  opts: { signal?: AbortSignal; createClient?: CommandContext['createClient'] } = {},
+  opts: { signal?: AbortSignal; createClient?: CommandContext['createClient']; fs?: CommandContext['fs'] } = {},
 ): Promise<number> {
   const signal = opts.signal ?? new AbortController().signal;
-  const program = buildProgram({ io, signal, createClient: opts.createClient ?? undiciClient(io) });
+  const program = buildProgram({ io, signal, createClient: opts.createClient ?? undiciClient(io), fs: opts.fs });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
@@ -81,7 +82,11 @@ export async function main(argv: string[]): Promise<number> {
   const controller = new AbortController();
   let interrupted = false;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupted) process.exit(exitCodeFor(signal)); // a second Ctrl-C: stop now
+    if (interrupted) {
+      // A second Ctrl-C: stop now, without the unwinding that would release the output's lock.
+      releaseHeldLocksSync();
+      process.exit(exitCodeFor(signal));
+    }
     interrupted = true;
     controller.abort(new InterruptedError(signal));
   };

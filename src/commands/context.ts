@@ -1,5 +1,6 @@
 import type { Client } from '../api/client.js';
 import type { IO } from '../io.js';
+import type { FileSystem } from '../output/fs.js';
 import { createReporter } from '../output/reporter.js';
 import type { ConnectionPlan, RunDeps } from '../run/plan.js';
 
@@ -10,6 +11,8 @@ export interface CommandContext {
   signal: AbortSignal;
   /** The HTTP client of a run: undici's for the CLI, a fake or a MockAgent one in tests. */
   createClient(connection: ConnectionPlan, log?: (line: string) => void): Promise<Client>;
+  /** The file system of output files: Node's unless a test injects failures. */
+  fs?: FileSystem;
 }
 
 /** Runs `run` with a client for `connection`, closed afterwards (dropped when the run failed). */
@@ -22,7 +25,7 @@ export async function withClient(
   const client = await ctx.createClient(connection, connection.verbose ? say.debug : undefined);
   let ok = false;
   try {
-    await run({ io: ctx.io, client, signal: ctx.signal });
+    await run({ io: ctx.io, client, signal: ctx.signal, fs: ctx.fs });
     ok = true;
   } finally {
     await client.close(!ok);

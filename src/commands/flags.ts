@@ -61,7 +61,7 @@ export function addOutputFlags(cmd: Command, defaultFormat: string): void {
     .option('--columns <paths>', 'fields to print, as dot paths (e.g. id,buyer.name,estimatedValue.amountEur)')
     .option('--no-header', 'CSV without its header row')
     .option('--excel-safe', 'CSV: guard cells starting with = + - @ against formula injection')
-    .option('-o, --output <file>', 'write to FILE atomically instead of stdout')
+    .option('-o, --output <file>', 'write to FILE atomically instead of stdout (- is stdout; devices and FIFOs are written straight through)')
     .option('--max <n>', 'stop after N results');
 }
 

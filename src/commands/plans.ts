@@ -18,15 +18,21 @@ export function connectionPlan(flags: GlobalFlags, io: IO): ConnectionPlan {
   };
 }
 
+/** The file -o names; `-o -` is stdout, as in curl and tar. */
+export function outputFile(flags: OutputFlags): string | undefined {
+  return flags.output === '-' ? undefined : flags.output;
+}
+
 export function outputPlan(flags: OutputFlags, defaultFormat: Format): OutputPlan {
-  if (flags.resume && !flags.output) throw new UsageError('--resume continues an export into a file: use it with -o FILE');
-  if (flags.output !== undefined && flags.output.trim() === '') throw new UsageError('-o takes a file name');
+  const file = outputFile(flags);
+  if (flags.resume && !file) throw new UsageError('--resume continues an export into a file: use it with -o FILE');
+  if (file !== undefined && file.trim() === '') throw new UsageError('-o takes a file name');
   return {
     format: (flags.format as Format | undefined) ?? defaultFormat,
     columns: flags.columns !== undefined ? parseColumns(flags.columns) : undefined,
     header: flags.header,
     excelSafe: Boolean(flags.excelSafe),
-    file: flags.output,
+    file,
     resume: Boolean(flags.resume),
   };
 }

@@ -4,7 +4,7 @@ import { endpointPath, PAGE_SIZE_MAX, type Endpoint } from '../query/endpoints.j
 import type { WalkPlan } from '../run/plan.js';
 import { withClient, type CommandContext } from './context.js';
 import { addOutputFlags, allOption, cursorOption, examples, pathOption, resumeOption, type GlobalFlags, type OutputFlags } from './flags.js';
-import { connectionPlan, interactiveFormat, outputPlan, parseMax } from './plans.js';
+import { connectionPlan, interactiveFormat, outputFile, outputPlan, parseMax } from './plans.js';
 
 /** The flags of a paged command, as commander parsed them: its filters plus paging and output. */
 export type PagedFlags<F> = F & OutputFlags & { all?: boolean; cursor?: string; path?: string };
@@ -65,7 +65,7 @@ export function walkPlan<F>(
   const pageSize = max !== undefined ? Math.min(max, spec.pageSize ?? PAGE_SIZE_MAX, PAGE_SIZE_MAX) : spec.pageSize;
   const path = endpointPath(spec.endpoint, ctx.io.env, flags.path, id);
   const exporting = spec.mode === 'export';
-  const defaultFormat: Format = exporting ? 'csv' : interactiveFormat(ctx.io, flags.output);
+  const defaultFormat: Format = exporting ? 'csv' : interactiveFormat(ctx.io, outputFile(flags));
   return {
     connection,
     query: { path, body: spec.body(flags, pageSize), noun: spec.endpoint.noun },

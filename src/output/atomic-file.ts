@@ -1,6 +1,8 @@
-import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
-import { RunError } from '../errors.js';
+import type { FileHandle } from 'node:fs/promises';
+import { createExclusive, openRegular, removeName } from './exclusive-file.js';
+import { nodeFs, type FileSystem } from './fs.js';
 import type { OutputTarget } from './sink.js';
+import { writeFailure } from './write-error.js';
 
 /** The partial output of `-o FILE` lives beside FILE until the export is complete. */
 export function partialPath(target: string): string {
@@ -9,35 +11,34 @@ export function partialPath(target: string): string {
 
 /**
  * Writes FILE atomically: everything goes to FILE.partial, which is renamed
- * onto FILE only by `commit()`. Until then FILE stays as it was.
+ * onto FILE only by `finish()`. Until then FILE stays as it was. The partial
+ * file is created exclusively, or (resume) reopened only if it is a regular
+ * file: never written through a link planted at its name.
  */
 export class AtomicFileOutput implements OutputTarget {
   readonly kind = 'file';
+  readonly terminal = false;
   bytes: number;
 
   private constructor(
     readonly target: string,
     private readonly handle: FileHandle,
     bytes: number,
+    private readonly fs: FileSystem,
   ) {
     this.bytes = bytes;
   }
 
-  /** Opens FILE.partial afresh, or keeps its first `keepBytes` bytes (resume). */
-  static async open(target: string, keepBytes = 0): Promise<AtomicFileOutput> {
+  /** Creates FILE.partial afresh, or keeps its first `keepBytes` bytes (resume). */
+  static async open(target: string, keepBytes = 0, fs: FileSystem = nodeFs): Promise<AtomicFileOutput> {
     const path = partialPath(target);
     try {
-      const handle = await open(path, keepBytes > 0 ? 'r+' : 'w');
+      const handle = keepBytes > 0 ? await openRegular(path, true, fs) : await createExclusive(path, fs);
       if (keepBytes > 0) await handle.truncate(keepBytes);
-      return new AtomicFileOutput(target, handle, keepBytes);
+      return new AtomicFileOutput(target, handle, keepBytes, fs);
     } catch (err) {
-      throw writeError(path, err);
+      throw writeFailure(path, err);
     }
-  }
-
-  /** Bytes in FILE.partial now, or -1 when it is absent. */
-  static async partialSize(target: string): Promise<number> {
-    return stat(partialPath(target)).then((s) => s.size, () => -1);
   }
 
   async write(chunk: string): Promise<void> {
@@ -46,7 +47,7 @@ export class AtomicFileOutput implements OutputTarget {
     try {
       await this.handle.write(data, 0, data.length, this.bytes);
     } catch (err) {
-      throw writeError(partialPath(this.target), err);
+      throw writeFailure(partialPath(this.target), err);
     }
     this.bytes += data.length;
   }
@@ -56,19 +57,19 @@ export class AtomicFileOutput implements OutputTarget {
     try {
       await this.handle.sync();
       await this.handle.close();
-      await rename(partialPath(this.target), this.target);
     } catch (err) {
-      throw writeError(this.target, err);
+      throw writeFailure(partialPath(this.target), err);
+    }
+    try {
+      await this.fs.rename(partialPath(this.target), this.target);
+    } catch (err) {
+      throw writeFailure(this.target, err);
     }
   }
 
   /** Stops writing; the partial file stays for --resume only when asked. */
   async abandon(keepPartial: boolean): Promise<void> {
     await this.handle.close().catch(() => undefined);
-    if (!keepPartial) await rm(partialPath(this.target), { force: true });
+    if (!keepPartial) await removeName(partialPath(this.target), this.fs).catch(() => undefined);
   }
-}
-
-function writeError(path: string, err: unknown): RunError {
-  return new RunError(`cannot write ${path}: ${(err as Error).message}`, { cause: err });
 }

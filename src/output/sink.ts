@@ -1,4 +1,4 @@
-import { RunError } from '../errors.js';
+import { writeFailure } from './write-error.js';
 
 /**
  * Where formatted output goes. `write` resolves once the chunk is accepted;
@@ -7,6 +7,8 @@ import { RunError } from '../errors.js';
  */
 export interface OutputTarget {
   readonly kind: 'stream' | 'file';
+  /** A terminal reads it: control characters in the data must be neutralised. */
+  readonly terminal: boolean;
   write(chunk: string): Promise<void>;
   finish(): Promise<void>;
   abandon(keepPartial: boolean): Promise<void>;
@@ -18,10 +20,10 @@ export class OutputClosedError extends Error {
 }
 
 /**
- * Writes to a stream (stdout) honouring backpressure. EPIPE ends the run
- * quietly (OutputClosedError, which the CLI maps to exit 0); any other write
- * error (a full disk) fails it; a signal stops a write that waits on a reader
- * who does not read.
+ * Writes to a stream (stdout, a device) honouring backpressure. EPIPE ends
+ * the run quietly (OutputClosedError, which the CLI maps to exit 0); any other
+ * write error (a full disk) fails it, said in words; a signal stops a write
+ * that waits on a reader who does not read.
  */
 export class StreamOutput implements OutputTarget {
   readonly kind = 'stream';
@@ -31,6 +33,9 @@ export class StreamOutput implements OutputTarget {
   constructor(
     private readonly stream: NodeJS.WritableStream,
     private readonly signal?: AbortSignal,
+    readonly terminal = false,
+    /** How error lines name it: "the output", or a device's path. */
+    private readonly name = 'the output',
   ) {
     stream.on('error', (err) => this.#fail(err));
   }
@@ -54,7 +59,7 @@ export class StreamOutput implements OutputTarget {
     this.#failure ??=
       err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED'
         ? new OutputClosedError('output closed')
-        : new RunError(`cannot write the output: ${err.message}`);
+        : writeFailure(this.name, err);
     this.#waiting?.(this.#failure);
   }
 

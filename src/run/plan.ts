@@ -1,5 +1,6 @@
 import type { Client } from '../api/client.js';
 import type { IO } from '../io.js';
+import type { FileSystem } from '../output/fs.js';
 import type { Format } from '../output/formatter.js';
 
 /** What a run is given rather than builds: the terminal, the service, the stop signal. */
@@ -8,6 +9,8 @@ export interface RunDeps {
   client: Client;
   /** Aborted on SIGINT/SIGTERM. */
   signal: AbortSignal;
+  /** Output files' file system: Node's, or one that fails on purpose in a test. */
+  fs?: FileSystem;
 }
 
 /** How to reach the service; from the global flags and environment. */

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import type { RecentIds } from './dedupe.js';
 import type { Total } from '../api/page.js';
+import { readRegular, removeName, writeFileAtomic } from '../output/exclusive-file.js';
 import type { FormatterState } from '../output/formatter.js';
+import type { FileSystem } from '../output/fs.js';
 import type { OutputPlan, QueryPlan } from './plan.js';
 
 /** What an interrupted `export -o FILE` needs to continue exactly where it stopped. */
@@ -35,9 +36,10 @@ export function fingerprint(query: QueryPlan, output: OutputPlan, max: number | 
   return createHash('sha256').update(identity).digest('hex');
 }
 
-export async function loadState(target: string): Promise<ResumeState | undefined> {
+/** The saved state, or undefined when there is none (or it is a link, not ours to read). */
+export async function loadState(target: string, fs?: FileSystem): Promise<ResumeState | undefined> {
   try {
-    const state = JSON.parse(await readFile(statePath(target), 'utf8')) as ResumeState;
+    const state = JSON.parse((await readRegular(statePath(target), fs)) ?? '') as ResumeState;
     return state.version === 1 && typeof state.bytes === 'number' && Array.isArray(state.recentIds?.[1]) ? state : undefined;
   } catch {
     return undefined;
@@ -45,12 +47,10 @@ export async function loadState(target: string): Promise<ResumeState | undefined
 }
 
 /** Replaces the state file atomically, so a kill never leaves half a state. */
-export async function saveState(target: string, state: ResumeState): Promise<void> {
-  const path = statePath(target);
-  await writeFile(`${path}.tmp`, JSON.stringify(state));
-  await rename(`${path}.tmp`, path);
+export async function saveState(target: string, state: ResumeState, fs?: FileSystem): Promise<void> {
+  await writeFileAtomic(statePath(target), JSON.stringify(state), { fs });
 }
 
-export async function removeState(target: string): Promise<void> {
-  await rm(statePath(target), { force: true });
+export async function removeState(target: string, fs?: FileSystem): Promise<void> {
+  await removeName(statePath(target), fs);
 }

@@ -1,8 +1,10 @@
 import { BoundaryDeduper } from './dedupe.js';
 import type { Total } from '../api/page.js';
 import { walkPages } from '../api/pager.js';
-import { AtomicFileOutput, partialPath } from '../output/atomic-file.js';
-import { openOutput, type Output } from '../output/target.js';
+import { partialPath } from '../output/atomic-file.js';
+import { nodeFs, type FileSystem } from '../output/fs.js';
+import { acquireLock } from '../output/lock.js';
+import { openOutput, resolveTarget, type Output, type Target } from '../output/target.js';
 import { createFormatter, type Formatter } from '../output/formatter.js';
 import { formatCount, formatTotal } from '../output/numbers.js';
 import { createProgress } from '../output/progress.js';
@@ -14,38 +16,53 @@ const TABLE_FALLBACK_WIDTH = 120;
 
 /**
  * Runs a search or export: pages from the pager, boundary duplicates dropped,
- * each page formatted and written as one chunk as it arrives. With -o the
- * output is atomic and, for exports, resumable after a page-level checkpoint.
+ * each page formatted and written as one chunk as it arrives. What -o names is
+ * decided (and refused, exit 2) before any request; a file is written
+ * atomically by one process at a time (a lock beside it) and, for exports, is
+ * resumable after a page-level checkpoint.
  */
-export async function runWalk(plan: WalkPlan, { io, client, signal }: RunDeps): Promise<void> {
-  const { connection, query, output } = plan;
-  const say = createReporter(io, connection);
-  const file = output.file;
-  const print = fingerprint(query, output, plan.max);
-  const saved = file && output.resume ? await usableState(file, print, say) : undefined;
-  const toTerminal = !file && io.stdoutIsTTY;
-
-  const formatter = await createFormatter(
-    output.format,
-    {
-      columns: output.columns,
-      defaultColumns: output.defaultColumns,
-      header: output.header,
-      excelSafe: output.excelSafe,
-      width: (!file && io.stdoutWidth()) || TABLE_FALLBACK_WIDTH,
-      color: !file && io.colorStdout(),
-    },
-    saved?.formatter,
-  );
-  const out = await openOutput(io.stdout, file, signal, saved?.bytes ?? 0);
-  const resumable = out.kind === 'file' && plan.resumable;
-  if (file && plan.resumable && !saved) await removeState(file);
-
-  const progress = await createProgress(io, !connection.quiet && !connection.verbose && !toTerminal, query.noun);
-  const walk = new WalkState(plan, formatter, out, saved);
-  let checkpointed = Boolean(saved);
-  let finished = false;
+export async function runWalk(plan: WalkPlan, deps: RunDeps): Promise<void> {
+  const fs = deps.fs ?? nodeFs;
+  const say = createReporter(deps.io, plan.connection);
+  const target = await resolveTarget(plan.output.file, plan.output.resume, fs);
+  const release = target.kind === 'file' ? await acquireLock(target.path, { fs, log: say.debug }) : undefined;
   try {
+    await walkInto(target, plan, deps, say, fs);
+  } finally {
+    await release?.();
+  }
+}
+
+async function walkInto(target: Target, plan: WalkPlan, { io, client, signal }: RunDeps, say: Reporter, fs: FileSystem): Promise<void> {
+  const { connection, query, output } = plan;
+  const file = target.kind === 'file' ? target.path : undefined;
+  const toStdout = target.kind === 'stdout';
+  const print = fingerprint(query, output, plan.max);
+  const saved = file && output.resume ? await usableState(file, print, say, fs) : undefined;
+  const resumable = file !== undefined && plan.resumable;
+  const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, keepBytes: saved?.bytes, fs });
+  let checkpointed = Boolean(saved);
+  // Rows a --resume keeps: those of the last checkpoint, not a page written after it.
+  let kept = saved?.formatter.rows ?? 0;
+  let finished = false;
+  let walk: WalkState | undefined;
+  const progress = await createProgress(io, !connection.quiet && !connection.verbose && !(toStdout && io.stdoutIsTTY), query.noun);
+  try {
+    const formatter = await createFormatter(
+      output.format,
+      {
+        columns: output.columns,
+        defaultColumns: output.defaultColumns,
+        header: output.header,
+        excelSafe: output.excelSafe,
+        width: (toStdout && io.stdoutWidth()) || TABLE_FALLBACK_WIDTH,
+        color: toStdout && io.colorStdout(),
+        terminal: out.terminal,
+      },
+      saved?.formatter,
+    );
+    if (resumable && !saved) await removeState(file, fs);
+    walk = new WalkState(plan, formatter, out, saved);
     if (walk.nextCursor !== null) {
       for await (const page of walkPages(client, {
         path: query.path,
@@ -57,8 +74,9 @@ export async function runWalk(plan: WalkPlan, { io, client, signal }: RunDeps): 
       })) {
         const done = await walk.add(page.items, page.nextCursor, page.total);
         if (resumable && out.kind === 'file') {
-          await saveState(file!, walk.checkpoint(print, out.bytes));
+          await saveState(file, walk.checkpoint(print, out.bytes), fs);
           checkpointed = true;
+          kept = walk.rows;
         }
         progress.update(walk);
         if (signal.aborted) throw signal.reason;
@@ -67,11 +85,11 @@ export async function runWalk(plan: WalkPlan, { io, client, signal }: RunDeps): 
     }
     await out.write(formatter.end());
     await out.finish();
-    if (resumable) await removeState(file!);
+    if (resumable) await removeState(file, fs);
     finished = true;
   } catch (err) {
     if (resumable && checkpointed) {
-      (err as Error).message += `; the ${formatCount(walk.rows)} ${query.noun} written so far are kept in ${partialPath(file!)}: run the same command with --resume to continue`;
+      (err as Error).message += `; the ${formatCount(kept)} ${query.noun} written so far are kept in ${partialPath(file)}: run the same command with --resume to continue`;
     }
     throw err;
   } finally {
@@ -82,16 +100,18 @@ export async function runWalk(plan: WalkPlan, { io, client, signal }: RunDeps): 
 }
 
 /** A saved state that belongs to this very export, else undefined (and why, on stderr). */
-async function usableState(file: string, print: string, say: Reporter): Promise<ResumeState | undefined> {
-  const state = await loadState(file);
-  const partial = await AtomicFileOutput.partialSize(file);
+async function usableState(file: string, print: string, say: Reporter, fs: FileSystem): Promise<ResumeState | undefined> {
+  const state = await loadState(file, fs);
+  const partial = await fs.lstat(partialPath(file)).catch(() => undefined);
   const why = !state
     ? `no interrupted export of ${file} to resume`
     : state.fingerprint !== print
       ? `the interrupted export of ${file} was of a different query or format`
-      : partial < state.bytes
-        ? `${partialPath(file)} is missing or shorter than its saved state`
-        : undefined;
+      : partial && !partial.isFile()
+        ? `${partialPath(file)} is not a regular file (a link?), so it is not continued`
+        : (partial?.size ?? -1) < state.bytes
+          ? `${partialPath(file)} is missing or shorter than its saved state`
+          : undefined;
   if (why) {
     say.warn(`${why}; starting afresh`);
     return undefined;

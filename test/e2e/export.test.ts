@@ -117,8 +117,8 @@ describe('tenders export', () => {
   it('fails before any request when FILE cannot be written', async () => {
     const before = sb.requests.length;
     const r = await runCli(['export', '-o', join(dir, 'missing', 'x.csv')], sb.url);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^tenders: cannot write .*x\.csv\.partial/);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^tenders: cannot write -o .*x\.csv: the directory .*missing does not exist\n$/);
     expect(sb.requests.length).toBe(before);
   });
 });

@@ -68,6 +68,39 @@ describe.skipIf(!hasScript)('in a terminal', () => {
   });
 });
 
+describe.skipIf(!hasScript)('terminal safety in every format', () => {
+  const args = (format: string) => ['export', '--max', '20', '--columns', 'id,title', '-f', format];
+  // What may drive a terminal; the pty turns each LF into CR LF, so those pairs are the line ends.
+  const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+
+  it.each([
+    ['csv', '\\x1b[31mURGENT\\x1b[0m repair of the \\x1b]0;pwned\\x07 old bridge', 'a bell\\x07 and CSI \\x9b2J'],
+    ['ndjson', '\\u001b[31mURGENT\\u001b[0m repair of the \\u001b]0;pwned\\u0007 old bridge', 'a bell\\u0007 and CSI \\u009b2J'],
+    ['json', '\\u001b[31mURGENT\\u001b[0m repair of the \\u001b]0;pwned\\u0007 old bridge', 'a bell\\u0007 and CSI \\u009b2J'],
+  ])('%s on a terminal shows control characters spelled out; piped, the bytes are the service\'s', async (format, title, bell) => {
+    const r = await inTerminal(args(format));
+    expect(r.code).toBe(0);
+    const screen = r.screen.replace(/\r\n/g, '\n');
+    expect(screen).not.toMatch(RAW_CONTROL);
+    expect(screen).toContain(title);
+    expect(screen).toContain(bell);
+    const piped = await runCli(args(format), sb.url);
+    const truth = (sb.truth(PATH, {}) as Record<string, unknown>[]).slice(0, 20).map((t) => ({ id: t.id, title: t.title }));
+    if (format === 'csv') expect(piped.stdout).toContain('\u001b[31mURGENT\u001b[0m repair of the \u001b]0;pwned\u0007 old bridge');
+    else expect(format === 'json' ? JSON.parse(piped.stdout) : ndjson(piped.stdout)).toEqual(truth);
+    if (format !== 'csv') expect(format === 'json' ? JSON.parse(screen) : ndjson(screen)).toEqual(truth);
+  });
+
+  it('text from the service in a tenders: line is spelled out, on a terminal and in a pipe', async () => {
+    const filter = ['export', '--filter', 'x\u001b]0;pwned\u0007=1'];
+    const line = `tenders: the service answered 400 to POST ${PATH}: unknown field: x\\x1b]0;pwned\\x07`;
+    expect((await runCli(filter, sb.url)).stderr).toBe(`${line}\n`);
+    const shown = await inTerminal(filter);
+    expect(shown.code).toBe(1);
+    expect(shown.screen).toBe(`${line}\r\n`);
+  });
+});
+
 describe('output that cannot be written', () => {
   it.skipIf(!existsSync('/dev/full'))('a full disk is exit 1 with a tenders: line, for count and export', async () => {
     for (const args of [['count'], ['export', '--max', '5']]) {
@@ -75,7 +108,7 @@ describe('output that cannot be written', () => {
       const r = await run(process.execPath, [BIN, ...args], cliEnv(sb.url), out);
       closeSync(out);
       expect(r.code, args.join(' ')).toBe(1);
-      expect(r.stderr).toMatch(/^tenders: cannot write the output: ENOSPC/);
+      expect(r.stderr).toBe('tenders: disk full while writing the output: free some space and run again\n');
     }
   });
 

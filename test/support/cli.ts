@@ -15,6 +15,9 @@ export interface CliOptions {
   cwd?: string;
   /** Called once the process is spawned, e.g. to send it a signal later. */
   onSpawn?: (child: ChildProcess) => void;
+  /** Run as this user (the tests run as root, for whom every directory is writable). */
+  uid?: number;
+  gid?: number;
 }
 
 /** The environment of a user with no proxy and no colour, pointed at `baseUrl`. */
@@ -42,7 +45,7 @@ export function runShell(script: string, baseUrl: string, opts: CliOptions = {})
 
 function runCommand(file: string, args: string[], opts: CliOptions & { env: NodeJS.ProcessEnv }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { env: opts.env, cwd: opts.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { env: opts.env, cwd: opts.cwd, uid: opts.uid, gid: opts.gid, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -1,0 +1,210 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { ndjson, runCli } from '../support/cli.js';
+
+// Every file these tests make or name lives in a fresh temporary directory:
+// devices are nodes made there (or links to /dev/null and /dev/full), so even
+// a CLI that replaced what -o names could not touch a real device.
+
+const PATH = '/api/v1/tenders/search';
+let sb: Sandbox;
+let root: string;
+let dir: string;
+
+beforeAll(async () => {
+  sb = await startSandbox({ size: 2500, seed: 8 });
+  root = await mkdtemp(join(tmpdir(), 'tenders-targets-'));
+});
+afterAll(async () => {
+  await sb.close();
+});
+beforeEach(async (ctx) => {
+  sb.setFaults({});
+  dir = await mkdtemp(join(root, `${ctx.task.name.slice(0, 20).replace(/\W+/g, '-')}-`));
+});
+
+const requestsSince = (before: number) => sb.requests.slice(before);
+const isRoot = process.getuid?.() === 0;
+
+/** A device node in the temporary directory when we may make one, else a link to the real device. */
+function device(name: string, major: number, minor: number, real: string): string {
+  const path = join(dir, name);
+  if (spawnSync('mknod', [path, 'c', String(major), String(minor)]).status !== 0) spawnSync('ln', ['-s', real, path]);
+  return path;
+}
+
+describe('devices, FIFOs and links are written through or followed, never replaced', () => {
+  it('a null device is written through and stays a device; nothing is left beside it', async () => {
+    const nul = device('null', 1, 3, '/dev/null');
+    const r = await runCli(['export', '-o', nul], sb.url);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect((await stat(nul)).isCharacterDevice()).toBe(true);
+    expect(await readdir(dir)).toEqual(['null']);
+  });
+
+  it('a full device fails in words, exit 1, stays a device, and leaves no partial or state', async () => {
+    const full = device('full', 1, 7, '/dev/full');
+    const r = await runCli(['export', '-o', full], sb.url);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`tenders: disk full while writing ${full}: free some space and run again\n`);
+    expect((await stat(full)).isCharacterDevice()).toBe(true);
+    expect(await readdir(dir)).toEqual(['full']);
+  });
+
+  it('--resume with a device is a usage error before any request', async () => {
+    const nul = device('null', 1, 3, '/dev/null');
+    const before = sb.requests.length;
+    const r = await runCli(['export', '-o', nul, '--resume'], sb.url);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`tenders: --resume needs a file: -o ${nul} is a device or FIFO, written straight through\n`);
+    expect(requestsSince(before)).toEqual([]);
+  });
+
+  it('a FIFO is written straight into for its reader and stays a FIFO', async () => {
+    const fifo = join(dir, 'fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const reader = spawn('cat', [fifo], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let read = '';
+    reader.stdout.setEncoding('utf8').on('data', (d: string) => (read += d));
+    const closed = new Promise((resolve) => reader.on('close', resolve));
+    const r = await runCli(['export', '-f', 'ndjson', '-c', 'DEU', '-o', fifo], sb.url);
+    const stillFifo = (await lstat(fifo)).isFIFO();
+    if (!stillFifo) reader.kill(); // replaced: its reader would wait for a writer forever
+    await closed;
+    expect(stillFifo).toBe(true);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(ndjson(read)).toEqual(sb.truth(PATH, { buyerCountries: ['DEU'] }));
+    expect(await readdir(dir)).toEqual(['fifo']);
+  });
+
+  it('a link is followed: the export lands in its target, the link stays, partial and state sit beside the target', async () => {
+    await mkdir(join(dir, 'real'));
+    const link = join(dir, 'latest.csv');
+    await symlink(join(dir, 'real', 'export.csv'), link);
+    sb.setFaults({ failAfter: 3, failStatus: 503 });
+    const failed = await runCli(['export', '-o', link, '--retries', '0'], sb.url);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(`kept in ${join(dir, 'real', 'export.csv.partial')}: run the same command with --resume`);
+    expect((await readdir(join(dir, 'real'))).sort()).toEqual(['export.csv.partial', 'export.csv.resume.json']);
+    expect((await readdir(dir)).sort()).toEqual(['latest.csv', 'real']);
+    sb.setFaults({});
+    const resumed = await runCli(['export', '-o', link, '--resume'], sb.url);
+    expect(resumed).toMatchObject({ code: 0, stderr: '' });
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect(await readFile(link, 'utf8')).toBe((await runCli(['export'], sb.url)).stdout);
+    expect(await readdir(join(dir, 'real'))).toEqual(['export.csv']);
+  });
+
+  it('-o - is stdout, and no file named -', async () => {
+    const r = await runCli(['export', '-f', 'ndjson', '-c', 'FRA', '-o', '-'], sb.url, { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)).toEqual(sb.truth(PATH, { buyerCountries: ['FRA'] }));
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('links planted beside FILE', () => {
+  it.each([[[]], [['--resume']]])('are never written through (flags %j): the victim is unchanged', async (flags) => {
+    const file = join(dir, 'out.csv');
+    const victims = ['victim-partial', 'victim-state', 'victim-tmp'].map((v) => join(dir, v));
+    for (const v of victims) await writeFile(v, 'root:x:0:0:root:/root:/bin/sh\n');
+    await symlink(victims[0]!, `${file}.partial`);
+    await symlink(victims[1]!, `${file}.resume.json`);
+    await symlink(victims[2]!, `${file}.resume.json.tmp`);
+    const r = await runCli(['export', '-c', 'DEU', '-o', file, ...flags], sb.url);
+    expect(r.code).toBe(0);
+    for (const v of victims) expect(await readFile(v, 'utf8')).toBe('root:x:0:0:root:/root:/bin/sh\n');
+    expect(await readFile(file, 'utf8')).toBe((await runCli(['export', '-c', 'DEU'], sb.url)).stdout);
+    expect((await readdir(dir)).sort()).toEqual(['out.csv', 'victim-partial', 'victim-state', 'victim-tmp']);
+  });
+});
+
+describe('a target that cannot work fails before the first request, exit 2, one line', () => {
+  it.each([
+    ['a directory', () => dir, 'is a directory: give a file name inside it'],
+    ['a name ending in /', () => `${dir}/new/`, 'names a directory: give a file name'],
+    ['a missing directory', () => join(dir, 'missing', 'x.csv'), 'does not exist'],
+    ['a file as directory', () => join(dir, 'plain', 'x.csv'), 'is not a directory'],
+  ])('%s', async (_what, file, words) => {
+    await writeFile(join(dir, 'plain'), '');
+    const before = sb.requests.length;
+    const r = await runCli(['export', '-o', file()], sb.url);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^tenders: [^\n]+\n$/);
+    expect(r.stderr).toContain(words);
+    expect(requestsSince(before)).toEqual([]);
+    expect((await readdir(dir)).sort()).toEqual(['plain']);
+  });
+
+  it.skipIf(!isRoot)('a directory the user may not write (run as nobody)', async () => {
+    await chmod(root, 0o755);
+    await chmod(dir, 0o755);
+    const before = sb.requests.length;
+    const r = await runCli(['export', '-o', join(dir, 'x.csv')], sb.url, { uid: 65534, gid: 65534 });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`tenders: cannot write -o ${join(dir, 'x.csv')}: the directory ${dir} is not writable (permission denied)\n`);
+    expect(requestsSince(before)).toEqual([]);
+  });
+});
+
+describe('one writer per FILE', () => {
+  it('a second run exits 1 at once naming the first one\'s pid; Ctrl-C releases the lock', async () => {
+    const file = join(dir, 'x.csv');
+    sb.setFaults({ latencyMs: 40 });
+    let first: { pid?: number; kill(signal: NodeJS.Signals): boolean } | undefined;
+    const locked = new Promise<void>((resolve) => {
+      const poll = () => void lstat(`${file}.lock`).then(() => resolve(), () => setTimeout(poll, 5));
+      poll();
+    });
+    const running = runCli(['export', '-o', file], sb.url, { onSpawn: (child) => (first = child) });
+    await locked;
+    const before = sb.requests.length;
+    const second = await runCli(['export', '-o', file, '-c', 'DEU'], sb.url);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toMatch(
+      new RegExp(`^tenders: ${file} is being written by another tenders process \\(pid ${first!.pid}, since [^)]+\\): wait for it to finish, or remove ${file}\\.lock if that process is not running\\n$`),
+    );
+    expect(requestsSince(before).filter((q) => JSON.stringify(q.body).includes('DEU'))).toEqual([]);
+    first!.kill('SIGINT');
+    const stopped = await running;
+    expect(stopped.code).toBe(130);
+    expect(await readdir(dir)).not.toContain('x.csv.lock');
+  });
+
+  it('a lock left by a process that is gone is taken over, said with --verbose', async () => {
+    const file = join(dir, 'x.csv');
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    await writeFile(`${file}.lock`, JSON.stringify({ pid: dead, host: hostname(), started: '2024-05-01T03:10:00.000Z' }));
+    const r = await runCli(['export', '-c', 'DEU', '-o', file, '-v'], sb.url);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`* took over ${file}.lock: pid ${dead} that held it (since 2024-05-01T03:10:00.000Z) is no longer running\n`);
+    expect(await readdir(dir)).toEqual(['x.csv']);
+    const quiet = await runCli(['export', '-c', 'DEU', '-o', file], sb.url);
+    expect(quiet).toMatchObject({ code: 0, stderr: '' });
+  });
+});
+
+describe('a full disk on the file side', () => {
+  // A one-block tmpfs mounted inside the temporary directory, when we may mount one.
+  it.skipIf(!isRoot)('says so in words, exit 1, the previous FILE intact, nothing else left', async (ctx) => {
+    const disk = join(dir, 'disk');
+    await mkdir(disk);
+    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=8k', 'tmpfs', disk]).status !== 0) return ctx.skip();
+    try {
+      const file = join(disk, 'x.csv');
+      await writeFile(file, 'previous export\n');
+      const r = await runCli(['export', '-o', file], sb.url);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`tenders: disk full while writing ${file}.partial: free some space and run again\n`);
+      expect(await readFile(file, 'utf8')).toBe('previous export\n');
+      expect(await readdir(disk)).toEqual(['x.csv']);
+    } finally {
+      expect(spawnSync('umount', [disk]).status).toBe(0);
+      await rm(disk, { recursive: true });
+    }
+  });
+});

@@ -1,0 +1,133 @@
+import { spawnSync } from 'node:child_process';
+import { constants } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import type { FileSystem } from '../../src/output/fs.js';
+import { openOutput, resolveTarget } from '../../src/output/target.js';
+import { errno } from '../support/failing-fs.js';
+import { Capture } from '../support/io.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tenders-target-'));
+});
+
+const usage = (promise: Promise<unknown>) => expect(promise).rejects.toBeInstanceOf(UsageError);
+
+describe('what -o names', () => {
+  it('no -o and `-o -` are stdout', async () => {
+    expect(await resolveTarget(undefined, false)).toEqual({ kind: 'stdout' });
+    expect(await resolveTarget('-', false)).toEqual({ kind: 'stdout' });
+  });
+
+  it('an absent or regular file is written atomically where it is', async () => {
+    expect(await resolveTarget(join(dir, 'new.csv'), true)).toEqual({ kind: 'file', path: join(dir, 'new.csv') });
+    await writeFile(join(dir, 'old.csv'), 'old');
+    expect(await resolveTarget(join(dir, 'old.csv'), true)).toEqual({ kind: 'file', path: join(dir, 'old.csv') });
+  });
+
+  it('a symbolic link is followed to where it leads, through chains and to files still to be made', async () => {
+    await mkdir(join(dir, 'real'));
+    await writeFile(join(dir, 'real', 'data.csv'), 'x');
+    await symlink('real/data.csv', join(dir, 'rel-link.csv'));
+    await symlink(join(dir, 'rel-link.csv'), join(dir, 'chain.csv'));
+    await symlink('real/later.csv', join(dir, 'dangling.csv'));
+    expect(await resolveTarget(join(dir, 'rel-link.csv'), false)).toEqual({ kind: 'file', path: join(dir, 'real', 'data.csv') });
+    expect(await resolveTarget(join(dir, 'chain.csv'), false)).toEqual({ kind: 'file', path: join(dir, 'real', 'data.csv') });
+    expect(await resolveTarget(join(dir, 'dangling.csv'), false)).toEqual({ kind: 'file', path: join(dir, 'real', 'later.csv') });
+  });
+
+  it('a device or FIFO is written straight through; --resume with one is a usage error', async () => {
+    expect(await resolveTarget('/dev/null', false)).toEqual({ kind: 'device', path: '/dev/null' });
+    await symlink('/dev/null', join(dir, 'null-link'));
+    expect(await resolveTarget(join(dir, 'null-link'), false)).toEqual({ kind: 'device', path: join(dir, 'null-link') });
+    const fifo = join(dir, 'fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    expect(await resolveTarget(fifo, false)).toEqual({ kind: 'device', path: fifo });
+    await expect(resolveTarget(fifo, true)).rejects.toThrow(/--resume needs a file: -o .*fifo is a device or FIFO/);
+  });
+
+  it('refuses before any request what cannot work: a directory, a trailing slash, a missing or non-directory parent, a socket', async () => {
+    await expect(resolveTarget(dir, false)).rejects.toThrow(`-o ${dir} is a directory: give a file name inside it`);
+    await expect(resolveTarget(`${dir}/`, false)).rejects.toThrow(/names a directory/);
+    await expect(resolveTarget('nowhere/', false)).rejects.toThrow(/names a directory/);
+    await expect(resolveTarget(join(dir, 'missing', 'x.csv'), false)).rejects.toThrow(/the directory .*missing does not exist/);
+    await writeFile(join(dir, 'plain'), '');
+    await usage(resolveTarget(join(dir, 'plain', 'x.csv'), false));
+    await symlink('loop-b', join(dir, 'loop-a'));
+    await symlink('loop-a', join(dir, 'loop-b'));
+    await expect(resolveTarget(join(dir, 'loop-a'), false)).rejects.toThrow(/too many levels of symbolic links/);
+    const socket = join(dir, 'sock');
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      await expect(resolveTarget(socket, false)).rejects.toThrow(/is a socket/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('refuses a directory it may not write or that is read-only (as root, access() is what tells)', async () => {
+    for (const [code, words] of [
+      ['EACCES', /the directory .* is not writable \(permission denied\)/],
+      ['EROFS', /the directory .* is on a read-only file system/],
+      ['EIO', /cannot write -o .*: EIO: failed/],
+    ] as const) {
+      const fs: FileSystem = { ...fsp, access: async () => Promise.reject(errno(code)) };
+      await expect(resolveTarget(join(dir, 'x.csv'), false, fs)).rejects.toThrow(words);
+    }
+    const denied: FileSystem = { ...fsp, stat: async () => Promise.reject(errno('EACCES')) };
+    await expect(resolveTarget(join(dir, 'x.csv'), false, denied)).rejects.toThrow(/x\.csv is not writable \(permission denied\)/);
+  });
+});
+
+describe('opening a device or FIFO', () => {
+  const signal = new AbortController().signal;
+  let fifo: string;
+  afterAll(async () => {
+    // Free any writer still waiting for a reader.
+    await fsp.open(fifo, constants.O_RDONLY | constants.O_NONBLOCK).then((h) => h.close(), () => undefined);
+  });
+
+  it('writes through a FIFO as a stream, leaving it a FIFO', async () => {
+    fifo = join(dir, 'through');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const reading = readFile(fifo, 'utf8');
+    const out = await openOutput({ kind: 'device', path: fifo }, { stdout: new Capture(), stdoutIsTTY: false, signal });
+    expect(out.kind).toBe('stream');
+    expect(out.terminal).toBe(false);
+    await out.write('a,b\n');
+    await out.finish();
+    expect(await reading).toBe('a,b\n');
+    expect((await fsp.lstat(fifo)).isFIFO()).toBe(true);
+  });
+
+  it('a full device fails in words; Ctrl-C stops a wait for a FIFO reader', async () => {
+    const full = await openOutput({ kind: 'device', path: '/dev/full' }, { stdout: new Capture(), stdoutIsTTY: false, signal });
+    await expect(full.write('x'.repeat(70_000)).then(() => full.finish())).rejects.toThrow('disk full while writing /dev/full');
+    await full.abandon(false);
+
+    const waiting = join(dir, 'no-reader');
+    fifo = waiting;
+    expect(spawnSync('mkfifo', [waiting]).status).toBe(0);
+    const controller = new AbortController();
+    const opening = openOutput({ kind: 'device', path: waiting }, { stdout: new Capture(), stdoutIsTTY: false, signal: controller.signal });
+    controller.abort(new Error('interrupted by SIGINT'));
+    await expect(opening).rejects.toThrow('interrupted by SIGINT');
+    await expect(openOutput({ kind: 'device', path: waiting }, { stdout: new Capture(), stdoutIsTTY: false, signal: controller.signal })).rejects.toThrow(
+      'interrupted by SIGINT',
+    );
+  });
+
+  it('a device that cannot be opened is said in words', async () => {
+    const fs: FileSystem = { ...fsp, open: async () => Promise.reject(errno('EACCES')) };
+    await expect(openOutput({ kind: 'device', path: '/dev/null' }, { stdout: new Capture(), stdoutIsTTY: false, signal, fs })).rejects.toThrow(
+      'permission denied writing /dev/null',
+    );
+  });
+});
