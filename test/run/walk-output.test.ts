@@ -9,27 +9,22 @@ import { execute } from '../../src/cli.js';
 import type { FileSystem } from '../../src/output/fs.js';
 import { FakeClient, pagedTenders, type Responder } from '../support/fake-client.js';
 import { errno, failingWrites } from '../support/failing-fs.js';
-import { memoryIO, type MemoryIOOptions } from '../support/io.js';
+import { memoryIO } from '../support/io.js';
+import { BASE_ENV, runInProcess } from '../support/run.js';
 
-const BASE = { TENDERS_BASE_URL: 'http://service.test' };
 let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tenders-walk-output-'));
 });
 
-function run(argv: string[], client: FakeClient, opts: MemoryIOOptions & { fs?: FileSystem } = {}) {
-  const t = memoryIO({ env: BASE, ...opts });
-  return execute(argv, t.io, { createClient: async () => client, fs: opts.fs }).then((code) => ({ code, stdout: t.stdout.text, stderr: t.stderr.text }));
-}
-
 describe('-o targets, in-process', () => {
   it('`-o -` is stdout: a table on a terminal, data in a pipe', async () => {
-    const piped = await run(['export', '-o', '-', '-f', 'ndjson'], new FakeClient(pagedTenders(3)));
+    const piped = await runInProcess(['export', '-o', '-', '-f', 'ndjson'], new FakeClient(pagedTenders(3)));
     expect(piped.code).toBe(0);
     expect(piped.stdout.trim().split('\n')).toHaveLength(3);
-    const shown = await run(['search', '-o', '-'], new FakeClient(pagedTenders(3)), { stdoutTTY: true, columns: 80, env: { ...BASE, NO_COLOR: '1' } });
+    const shown = await runInProcess(['search', '-o', '-'], new FakeClient(pagedTenders(3)), { stdoutTTY: true, columns: 80, env: { NO_COLOR: '1' } });
     expect(shown.stdout).toMatch(/^id\s+title\n/);
-    const resume = await run(['export', '-o', '-', '--resume'], new FakeClient(pagedTenders(3)));
+    const resume = await runInProcess(['export', '-o', '-', '--resume'], new FakeClient(pagedTenders(3)));
     expect(resume).toMatchObject({ code: 2, stderr: 'tenders: --resume continues an export into a file: use it with -o FILE\n' });
   });
 
@@ -39,17 +34,17 @@ describe('-o targets, in-process', () => {
     ['a missing directory', () => join(dir, 'missing', 'x.csv'), /^tenders: cannot write -o .*x\.csv: the directory .*missing does not exist\n$/],
   ])('refuses %s with exit 2 before any request', async (_what, file, line) => {
     const client = new FakeClient(pagedTenders(3));
-    const r = await run(['export', '-o', file()], client);
+    const r = await runInProcess(['export', '-o', file()], client);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(line);
     expect(client.requests).toHaveLength(0);
   });
 
   it('refuses a read-only or unwritable directory with exit 2 before any request', async () => {
-    for (const [code, words] of [['EROFS', 'is on a read-only file system'], ['EACCES', 'is not writable (permission denied)']]) {
+    for (const [code, words] of [['EROFS', 'is on a read-only file system'], ['EACCES', 'is not writable (permission denied)']] as const) {
       const client = new FakeClient(pagedTenders(3));
       const fs: FileSystem = { ...fsp, access: async () => Promise.reject(errno(code)) };
-      const r = await run(['export', '-o', join(dir, 'x.csv')], client, { fs });
+      const r = await runInProcess(['export', '-o', join(dir, 'x.csv')], client, { fs });
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(`tenders: cannot write -o ${join(dir, 'x.csv')}: the directory ${dir} ${words}\n`);
       expect(client.requests).toHaveLength(0);
@@ -58,11 +53,11 @@ describe('-o targets, in-process', () => {
 
   it('writes through a device, never replacing it; --resume with one is exit 2', async () => {
     await symlink('/dev/null', join(dir, 'null'));
-    const r = await run(['export', '-o', join(dir, 'null')], new FakeClient(pagedTenders(150)));
-    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+    const r = await runInProcess(['export', '-o', join(dir, 'null')], new FakeClient(pagedTenders(150)));
+    expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(await readdir(dir)).toEqual(['null']);
     const client = new FakeClient(pagedTenders(3));
-    const resumed = await run(['export', '-o', join(dir, 'null'), '--resume'], client);
+    const resumed = await runInProcess(['export', '-o', join(dir, 'null'), '--resume'], client);
     expect(resumed.code).toBe(2);
     expect(resumed.stderr).toMatch(/--resume needs a file: -o .*null is a device or FIFO, written straight through/);
     expect(client.requests).toHaveLength(0);
@@ -71,7 +66,7 @@ describe('-o targets, in-process', () => {
   it('follows a link to its target and writes there atomically, the link left in place', async () => {
     await mkdir(join(dir, 'real'));
     await symlink('real/out.csv', join(dir, 'latest.csv'));
-    const r = await run(['export', '-o', join(dir, 'latest.csv'), '-f', 'ndjson'], new FakeClient(pagedTenders(3)));
+    const r = await runInProcess(['export', '-o', join(dir, 'latest.csv'), '-f', 'ndjson'], new FakeClient(pagedTenders(3)));
     expect(r.code).toBe(0);
     expect((await lstat(join(dir, 'latest.csv'))).isSymbolicLink()).toBe(true);
     expect((await readFile(join(dir, 'real', 'out.csv'), 'utf8')).split('\n')).toHaveLength(4);
@@ -86,7 +81,7 @@ describe('-o targets, in-process', () => {
     await symlink(victims[0]!, `${file}.partial`);
     await symlink(victims[1]!, `${file}.resume.json`);
     await symlink(victims[2]!, `${file}.resume.json.tmp`);
-    const r = await run(['export', '-o', file, '--resume'], new FakeClient(pagedTenders(250)));
+    const r = await runInProcess(['export', '-o', file, '--resume'], new FakeClient(pagedTenders(250)));
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/no interrupted export of .*out\.csv to resume; starting afresh/);
     for (const v of victims) expect(await readFile(v, 'utf8')).toBe('precious');
@@ -97,12 +92,12 @@ describe('-o targets, in-process', () => {
   it('does not resume through a partial that a link replaced', async () => {
     const file = join(dir, 'out.csv');
     const fs = failingWrites('ENOSPC', { suffix: 'out.csv.partial', after: 2 });
-    const failed = await run(['export', '-o', file, '-n', '10'], new FakeClient(pagedTenders(50)), { fs });
+    const failed = await runInProcess(['export', '-o', file, '-n', '10'], new FakeClient(pagedTenders(50)), { fs });
     expect(failed.code).toBe(1);
     await fsp.rename(`${file}.partial`, join(dir, 'victim'));
     await symlink(join(dir, 'victim'), `${file}.partial`);
     const victim = await readFile(join(dir, 'victim'), 'utf8');
-    const r = await run(['export', '-o', file, '-n', '10', '--resume'], new FakeClient(pagedTenders(50)));
+    const r = await runInProcess(['export', '-o', file, '-n', '10', '--resume'], new FakeClient(pagedTenders(50)));
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/out\.csv\.partial is not a regular file \(a link\?\), so it is not continued; starting afresh/);
     expect(await readFile(join(dir, 'victim'), 'utf8')).toBe(victim);
@@ -118,7 +113,7 @@ describe('full disk, read-only file system, permission denied, in-process', () =
   ])('%s on the partial file: one line in words, exit 1, the previous FILE intact, nothing left beside it', async (code, words, tail) => {
     const file = join(dir, 'x.csv');
     await writeFile(file, 'previous export\n');
-    const r = await run(['export', '-o', file], new FakeClient(pagedTenders(250)), { fs: failingWrites(code, { suffix: 'x.csv.partial' }) });
+    const r = await runInProcess(['export', '-o', file], new FakeClient(pagedTenders(250)), { fs: failingWrites(code, { suffix: 'x.csv.partial' }) });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`tenders: ${words} ${file}.partial${tail}\n`);
     expect(await readFile(file, 'utf8')).toBe('previous export\n');
@@ -128,22 +123,22 @@ describe('full disk, read-only file system, permission denied, in-process', () =
   it('a disk that fills up after some pages keeps them for --resume, and no temporary state', async () => {
     const file = join(dir, 'x.csv');
     const fs = failingWrites('ENOSPC', { suffix: 'x.csv.resume.json.tmp', after: 2 });
-    const r = await run(['export', '-o', file, '-n', '10'], new FakeClient(pagedTenders(50)), { fs });
+    const r = await runInProcess(['export', '-o', file, '-n', '10'], new FakeClient(pagedTenders(50)), { fs });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /^tenders: disk full while writing .*x\.csv\.resume\.json: free some space and run again; the 20 tenders written so far are kept in .*x\.csv\.partial: run the same command with --resume to continue\n$/,
     );
     expect((await readdir(dir)).sort()).toEqual(['x.csv.partial', 'x.csv.resume.json']);
-    const resumed = await run(['export', '-o', file, '-n', '10', '--resume'], new FakeClient(pagedTenders(50)));
+    const resumed = await runInProcess(['export', '-o', file, '-n', '10', '--resume'], new FakeClient(pagedTenders(50)));
     expect(resumed).toMatchObject({ code: 0, stderr: '' });
-    expect(await readFile(file, 'utf8')).toBe((await run(['export', '-n', '10'], new FakeClient(pagedTenders(50)))).stdout);
+    expect(await readFile(file, 'utf8')).toBe((await runInProcess(['export', '-n', '10'], new FakeClient(pagedTenders(50)))).stdout);
   });
 
   it('a rename that is refused is said in words, the previous FILE intact', async () => {
     const file = join(dir, 'x.csv');
     await writeFile(file, 'previous export\n');
     const fs: FileSystem = { ...fsp, rename: async (from, to) => (String(to) === file ? Promise.reject(errno('EPERM')) : fsp.rename(from, to)) };
-    const r = await run(['export', '-o', file], new FakeClient(pagedTenders(5)), { fs });
+    const r = await runInProcess(['export', '-o', file], new FakeClient(pagedTenders(5)), { fs });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^tenders: permission denied writing .*x\.csv; the 5 tenders written so far are kept in/);
     expect(await readFile(file, 'utf8')).toBe('previous export\n');
@@ -162,10 +157,10 @@ describe('one writer per FILE, in-process', () => {
       await gate;
       return pagedTenders(150)(request, n);
     };
-    const first = run(['export', '-o', file], new FakeClient(slow));
+    const first = runInProcess(['export', '-o', file], new FakeClient(slow));
     await inside;
     const client = new FakeClient(pagedTenders(3));
-    const second = await run(['export', '-o', file, '-c', 'DEU'], client);
+    const second = await runInProcess(['export', '-o', file, '-c', 'DEU'], client);
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(
       new RegExp(`^tenders: .*x\\.csv is being written by another tenders process \\(pid ${process.pid}, since [^)]+\\): wait for it to finish, or remove .*x\\.csv\\.lock if that process is not running\\n$`),
@@ -178,10 +173,10 @@ describe('one writer per FILE, in-process', () => {
 
   it('the lock goes on failure and on interruption too', async () => {
     const file = join(dir, 'x.csv');
-    const failing = await run(['export', '-o', file], new FakeClient(() => ({ status: 503, json: { message: 'down' } })));
+    const failing = await runInProcess(['export', '-o', file], new FakeClient(() => ({ status: 503, json: { message: 'down' } })));
     expect(failing.code).toBe(1);
     const controller = new AbortController();
-    const t = memoryIO({ env: BASE });
+    const t = memoryIO({ env: BASE_ENV });
     const interrupted = execute(['export', '-o', file], t.io, {
       signal: controller.signal,
       createClient: async () =>
@@ -198,7 +193,7 @@ describe('one writer per FILE, in-process', () => {
     const file = join(dir, 'x.csv');
     const pid = spawnSync(process.execPath, ['-e', '0']).pid!;
     await writeFile(`${file}.lock`, JSON.stringify({ pid, host: hostname(), started: '2024-05-01T03:10:00.000Z' }));
-    const r = await run(['export', '-o', file, '-v'], new FakeClient(pagedTenders(3)));
+    const r = await runInProcess(['export', '-o', file, '-v'], new FakeClient(pagedTenders(3)));
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`* took over ${file}.lock: pid ${pid} that held it (since 2024-05-01T03:10:00.000Z) is no longer running\n`);
     expect(await readdir(dir)).toEqual(['x.csv']);
@@ -214,32 +209,32 @@ describe('terminal safety, in-process', () => {
     ['ndjson', '{"id":"T-1","title":"\\u001b[31mRED\\u001b[0m \\u001b]0;pwned\\u0007 \\u009b2J \\u007f \\u202eevil"}\n'],
     ['json', '[\n{"id":"T-1","title":"\\u001b[31mRED\\u001b[0m \\u001b]0;pwned\\u0007 \\u009b2J \\u007f \\u202eevil"}'],
   ])('%s on a terminal spells control characters out; in a pipe the bytes are the service\'s', async (format, shown) => {
-    const tty = await run(['export', '-f', format, '--no-header'], client(), { stdoutTTY: true, columns: 80 });
+    const tty = await runInProcess(['export', '-f', format, '--no-header'], client(), { stdoutTTY: true, columns: 80 });
     expect(tty.code).toBe(0);
     expect(tty.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     expect(tty.stdout.startsWith(shown)).toBe(true);
     if (format !== 'csv') expect(format === 'json' ? JSON.parse(tty.stdout) : JSON.parse(tty.stdout.split('\n')[0]!)).toMatchObject(format === 'json' ? [hostile, hostile] : hostile);
-    const piped = await run(['export', '-f', format, '--no-header'], client());
+    const piped = await runInProcess(['export', '-f', format, '--no-header'], client());
     expect(piped.stdout).toContain(format === 'csv' ? hostile.title : JSON.stringify(hostile.title));
   });
 
   it('the table removes them', async () => {
-    const r = await run(['search'], client(), { stdoutTTY: true, columns: 80, env: { ...BASE, NO_COLOR: '1' } });
+    const r = await runInProcess(['search'], client(), { stdoutTTY: true, columns: 80, env: { NO_COLOR: '1' } });
     expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     expect(r.stdout).toContain('RED');
   });
 
   it('text from the service in error lines, warnings and hints is spelled out, one line', async () => {
-    const error = await run(['export'], new FakeClient(({ path }) => {
+    const error = await runInProcess(['export'], new FakeClient(({ path }) => {
       throw new ServiceError(422, path, 'bad \u001b]0;pwned\u0007\nfilter\u009b', '');
     }));
     expect(error.code).toBe(1);
     expect(error.stderr).toBe('tenders: the service answered 422 to POST /api/v1/tenders/search: bad \\x1b]0;pwned\\x07\\nfilter\\x9b\n');
-    const hint = await run(['search', '-n', '1'], new FakeClient(() => ({ json: { tenders: [{ id: 'a' }], page: { nextCursor: 'c\u001b[2J\n', total: null } } })), {
+    const hint = await runInProcess(['search', '-n', '1'], new FakeClient(() => ({ json: { tenders: [{ id: 'a' }], page: { nextCursor: 'c\u001b[2J\n', total: null } } })), {
       stderrTTY: true,
     });
     expect(hint.stderr).toContain('Next page: add --cursor c\\x1b[2J\\n\n');
-    const garbage = await run(['export'], new FakeClient(() => ({ json: 'not a page' })), { stderrTTY: true });
+    const garbage = await runInProcess(['export'], new FakeClient(() => ({ json: 'not a page' })), { stderrTTY: true });
     expect(garbage.stderr.split('\n')).toHaveLength(2);
   });
 });

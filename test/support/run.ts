@@ -1,4 +1,5 @@
 import { execute } from '../../src/cli.js';
+import type { FileSystem } from '../../src/output/fs.js';
 import { FakeClient, type Responder } from './fake-client.js';
 import { memoryIO, type MemoryIOOptions } from './io.js';
 
@@ -15,10 +16,10 @@ export interface InProcessResult {
 export async function runInProcess(
   argv: string[],
   respond: Responder | FakeClient,
-  opts: MemoryIOOptions & { signal?: AbortSignal } = {},
+  opts: MemoryIOOptions & { signal?: AbortSignal; fs?: FileSystem } = {},
 ): Promise<InProcessResult> {
   const client = respond instanceof FakeClient ? respond : new FakeClient(respond);
   const t = memoryIO({ ...opts, env: { ...BASE_ENV, ...opts.env } });
-  const code = await execute(argv, t.io, { signal: opts.signal, createClient: async () => client });
+  const code = await execute(argv, t.io, { signal: opts.signal, createClient: async () => client, fs: opts.fs });
   return { code, stdout: t.stdout.text, stderr: t.stderr.text, client };
 }
