@@ -6,7 +6,7 @@ import { addGlobalFlags, describeOption, examples } from './commands/flags.js';
 import { orgsGroup, orgsSearchSpec, orgTendersSpec } from './commands/orgs.js';
 import { searchSpec } from './commands/search.js';
 import { registerPaged } from './commands/spec.js';
-import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor } from './errors.js';
+import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf } from './errors.js';
 import { processIO, type ColorMode, type IO } from './io.js';
 import { releaseHeldLocksSync } from './output/lock.js';
 import { escapeControls } from './output/sanitize.js';
@@ -68,7 +68,7 @@ export async function execute(
   opts: { signal?: AbortSignal; createClient?: CommandContext['createClient']; fs?: CommandContext['fs'] } = {},
 ): Promise<number> {
   const signal = opts.signal ?? new AbortController().signal;
-  const program = buildProgram({ io, signal, createClient: opts.createClient ?? undiciClient(io), fs: opts.fs });
+  const program = buildProgram({ io, signal, argv, createClient: opts.createClient ?? undiciClient(io), fs: opts.fs });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
@@ -115,16 +115,9 @@ function report(io: IO, err: unknown, verbose: boolean): number {
   }
   // Messages carry text from the service (its error message, a body excerpt): spelled out, one line.
   const say = (line: string) => io.stderr.write(`tenders: ${escapeControls(line)}\n`);
-  if (err instanceof InterruptedError) {
-    say(err.message);
-    return exitCodeFor(err.signal);
-  }
-  if (err instanceof UsageError) {
-    say(err.message);
-    return EXIT.usage;
-  }
-  if (err instanceof RunError) say(err.message);
+  const code = exitCodeOf(err);
+  if (err instanceof InterruptedError || err instanceof UsageError || err instanceof RunError) say(err.message);
   else say(`unexpected error: ${(err as Error)?.message ?? String(err)}${verbose ? '' : ' (run with --verbose for details)'}`);
-  if (verbose && err instanceof Error && err.stack) io.stderr.write(`${err.stack.split('\n').map(escapeControls).join('\n')}\n`);
-  return EXIT.failure;
+  if (code === EXIT.failure && verbose && err instanceof Error && err.stack) io.stderr.write(`${err.stack.split('\n').map(escapeControls).join('\n')}\n`);
+  return code;
 }

@@ -24,3 +24,9 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 export function exitCodeFor(signal: NodeJS.Signals): number {
   return signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 1;
 }
+
+/** The exit code of what ended a run: 130/143 for a signal, 2 for a usage error, else 1. */
+export function exitCodeOf(err: unknown): number {
+  if (err instanceof InterruptedError) return exitCodeFor(err.signal);
+  return err instanceof UsageError ? EXIT.usage : EXIT.failure;
+}

@@ -1,25 +1,55 @@
 import { Option, type Command } from 'commander';
+import { UsageError } from '../errors.js';
+import type { CountFormat } from '../output/counts.js';
 import { TENDERS, endpointPath } from '../query/endpoints.js';
 import { tenderBody, type TenderFilterFlags } from '../query/tender-body.js';
+import { DIMENSIONS, partitionBy, type Dimension } from '../run/partition.js';
 import { withClient, type CommandContext } from './context.js';
-import { addTenderFilters, examples, type GlobalFlags } from './flags.js';
-import { connectionPlan } from './plans.js';
+import { addTenderFilters, examples, parallelOption, type GlobalFlags } from './flags.js';
+import { connectionPlan, parseParallel } from './plans.js';
+
+const FORMATS: CountFormat[] = ['text', 'table', 'csv', 'ndjson', 'json'];
+const FLAG_OF: Record<Dimension, string> = { country: '-c DEU,FRA,ITA', status: '-s open,closed' };
+
+type CountFlags = TenderFilterFlags & { format: CountFormat; by?: Dimension; parallel?: string };
 
 export function registerCount(program: Command, ctx: CommandContext): void {
   const cmd = program
     .command('count')
-    .summary('print how many tenders match')
-    .description('Print the number of matching tenders from the first page\'s page.total; "10000+" when the service stops counting.');
+    .summary('print how many tenders match (per country or status with --by)')
+    .description(
+      'Print the number of matching tenders from the first page\'s page.total; "10000+" when the service stops counting. ' +
+        'With --by, one count per country (or status) given and their sum, exact past 10 000 while no part is capped.',
+    );
   addTenderFilters(cmd);
-  cmd.addOption(new Option('-f, --format <format>', 'text, or json: {"count":N,"capped":B}').choices(['text', 'json']).default('text'));
+  cmd
+    .addOption(new Option('--by <dimension>', 'one count per country given with -c, or per status given with -s').choices(Object.keys(DIMENSIONS)))
+    .addOption(parallelOption())
+    .addOption(
+      new Option('-f, --format <format>', 'text; json: {"count":N,"capped":B}; with --by also table, csv, ndjson').choices(FORMATS).default('text'),
+    );
   cmd.addHelpText(
     'after',
-    examples(['tenders count --country DEU --status open', 'tenders count -c FRA,ITA --format json | jq .count']),
+    examples([
+      'tenders count --country DEU --status open',
+      'tenders count -c FRA,ITA --format json | jq .count',
+      'tenders count -c DEU,FRA,ITA,ESP,POL --by country --parallel 4',
+      'tenders count -s open,closed,awarded --by status -f csv',
+    ]),
   );
-  cmd.action(async (flags: TenderFilterFlags & { format: string }, command: Command) => {
+  cmd.action(async (flags: CountFlags, command: Command) => {
     const connection = connectionPlan(command.optsWithGlobals<GlobalFlags>(), ctx.io);
     const query = { path: endpointPath(TENDERS, ctx.io.env), body: tenderBody(flags), noun: TENDERS.noun };
-    const { runCount } = await import('../run/count.js');
-    await withClient(ctx, connection, (deps) => runCount(query, flags.format === 'json', deps));
+    const parallel = parseParallel(flags.parallel);
+    const { by, format } = flags;
+    if (!by) {
+      if (format !== 'text' && format !== 'json') throw new UsageError(`count --format ${format} is for one count per part: add --by country or --by status`);
+      const { runCount } = await import('../run/count.js');
+      return withClient(ctx, connection, (deps) => runCount(query, format === 'json', deps));
+    }
+    const partitions = partitionBy(query.body, by);
+    if (partitions.length === 0) throw new UsageError(`count --by ${by} counts each ${by} you name: list them, e.g. ${FLAG_OF[by]}`);
+    const { runCountBy } = await import('../run/count.js');
+    await withClient(ctx, connection, (deps) => runCountBy(query, by, partitions, format, parallel, deps));
   });
 }

@@ -20,6 +20,7 @@ export const exportSpec: PagedCommandSpec<TenderFilterFlags> = {
   filters: addTenderFilters,
   body: tenderBody,
   mode: 'export',
+  partitionable: true,
   // Exports ask for the largest page the service allows: fewer round trips.
   pageSize: PAGE_SIZE_MAX,
 };

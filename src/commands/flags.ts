@@ -24,6 +24,14 @@ export const filterOption = () =>
 export const cursorOption = () => new Option('--cursor <cursor>', 'start from this page (from a previous "Next page" hint)');
 export const allOption = () => new Option('--all', 'follow nextCursor to the last page');
 export const resumeOption = () => new Option('--resume', 'with -o: continue an interrupted export of the same query');
+export const parallelOption = () =>
+  described(
+    new Option('--parallel <n>', 'one cursor chain per country (else per status) at once, at most N requests in flight, merged in sort order'),
+    '1: one chain',
+  );
+export const sortPathOption = () =>
+  new Option('--sort-path <field=path>', 'with --parallel: where results hold the value they are sorted by (repeatable; env TENDERS_SORT_PATHS)').argParser(collect);
+export const receiptOption = () => new Option('--receipt <file>', 'when the run ends, write a JSON record of it to FILE: counts, completeness, SHA-256');
 export const pathOption = (envName: string, fallback: string) =>
   described(new Option('--path <template>', `API path of this operation (env ${envName})`), fallback);
 

@@ -35,6 +35,7 @@ export const orgTendersSpec: PagedCommandSpec<TenderFilterFlags> = {
   body: tenderBody,
   mode: 'search',
   pathFlag: true,
+  partitionable: true,
 };
 
 /** The `orgs` group: its paged commands are registered by the CLI from the specs above. */

@@ -3,6 +3,7 @@ import type { IO } from '../io.js';
 import type { Format } from '../output/formatter.js';
 import { parseBaseUrl, parseColumns, parseInteger } from '../query/validate.js';
 import type { ConnectionPlan, OutputPlan } from '../run/plan.js';
+import type { ReceiptPlan } from '../run/receipt.js';
 import type { GlobalFlags, OutputFlags } from './flags.js';
 
 /** Parsed flags → plans, checked before any request is sent (UsageError: exit 2). */
@@ -37,6 +38,13 @@ export function outputPlan(flags: OutputFlags, defaultFormat: Format): OutputPla
   };
 }
 
+/** Ample for a dozen countries; a free service deserves no more. */
+export const MAX_PARALLEL = 16;
+
+export function parseParallel(value: string | undefined): number {
+  return value === undefined ? 1 : parseInteger('--parallel', value, 1, MAX_PARALLEL);
+}
+
 export function parseMax(flags: OutputFlags): number | undefined {
   return flags.max === undefined ? undefined : parseInteger('--max', flags.max, 1);
 }
@@ -44,4 +52,15 @@ export function parseMax(flags: OutputFlags): number | undefined {
 /** search and orgs: a table for a person at a terminal, NDJSON for a program or a file. */
 export function interactiveFormat(io: IO, file: string | undefined): Format {
   return io.stdoutIsTTY && file === undefined ? 'table' : 'ndjson';
+}
+
+/** --receipt FILE: where, and the command line it records (without credentials). */
+export function receiptPlan(file: string, line: { name: string; argv: readonly string[] }): ReceiptPlan {
+  if (file.trim() === '') throw new UsageError('--receipt takes a file name');
+  return { file, command: line.name, argv: redactArgv(line.argv) };
+}
+
+/** The arguments of a command line, safe to keep: a password in any URL among them is removed. */
+export function redactArgv(argv: readonly string[]): string[] {
+  return argv.map((arg) => arg.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1'));
 }

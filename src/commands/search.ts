@@ -18,4 +18,5 @@ export const searchSpec: PagedCommandSpec<TenderFilterFlags> = {
   filters: addTenderFilters,
   body: tenderBody,
   mode: 'search',
+  partitionable: true,
 };

@@ -1,13 +1,28 @@
 import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { parseSortPaths } from '../query/sort-paths.js';
 import type { Format } from '../output/formatter.js';
 import { endpointPath, PAGE_SIZE_MAX, type Endpoint } from '../query/endpoints.js';
 import type { WalkPlan } from '../run/plan.js';
 import { withClient, type CommandContext } from './context.js';
-import { addOutputFlags, allOption, cursorOption, examples, pathOption, resumeOption, type GlobalFlags, type OutputFlags } from './flags.js';
-import { connectionPlan, interactiveFormat, outputFile, outputPlan, parseMax } from './plans.js';
+import {
+  addOutputFlags,
+  allOption,
+  cursorOption,
+  examples,
+  parallelOption,
+  pathOption,
+  receiptOption,
+  resumeOption,
+  sortPathOption,
+  type GlobalFlags,
+  type OutputFlags,
+} from './flags.js';
+import { connectionPlan, interactiveFormat, outputFile, outputPlan, parseMax, parseParallel, receiptPlan } from './plans.js';
 
 /** The flags of a paged command, as commander parsed them: its filters plus paging and output. */
-export type PagedFlags<F> = F & OutputFlags & { all?: boolean; cursor?: string; path?: string };
+export type PagedFlags<F> = F &
+  OutputFlags & { all?: boolean; cursor?: string; path?: string; parallel?: string; sortPath?: string[]; receipt?: string };
 
 /**
  * A command that walks a search operation, declared rather than coded: adding
@@ -31,6 +46,8 @@ export interface PagedCommandSpec<F> {
   pageSize?: number;
   /** Whether --path may move the operation (the organisation operations are not in the spec). */
   pathFlag?: boolean;
+  /** Whether --parallel may split the query (tender queries: by country or status). */
+  partitionable?: boolean;
 }
 
 export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx: CommandContext): Command {
@@ -40,12 +57,16 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
   if (spec.mode === 'search') cmd.addOption(cursorOption()).addOption(allOption());
   if (spec.pathFlag && spec.endpoint.envName) cmd.addOption(pathOption(spec.endpoint.envName, spec.endpoint.path));
   addOutputFlags(cmd, spec.mode === 'export' ? 'csv' : 'table on a terminal, else ndjson');
-  if (spec.mode === 'export') cmd.addOption(resumeOption());
+  if (spec.partitionable) cmd.addOption(parallelOption()).addOption(sortPathOption());
+  if (spec.mode === 'export') cmd.addOption(resumeOption()).addOption(receiptOption());
   cmd.addHelpText('after', examples(spec.examples));
   cmd.action(async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
     const id = spec.argument ? (args[0] as string) : undefined;
-    const plan = walkPlan(spec, command.opts<PagedFlags<F>>(), command.optsWithGlobals<GlobalFlags>(), id, ctx);
+    const plan = walkPlan(spec, command.opts<PagedFlags<F>>(), command.optsWithGlobals<GlobalFlags>(), id, ctx, {
+      name: commandName(command),
+      argv: ctx.argv,
+    });
     const { runWalk } = await import('../run/walk.js');
     await withClient(ctx, plan.connection, (deps) => runWalk(plan, deps));
   });
@@ -59,6 +80,7 @@ export function walkPlan<F>(
   globals: GlobalFlags,
   id: string | undefined,
   ctx: Pick<CommandContext, 'io'>,
+  line: { name: string; argv: readonly string[] } = { name: spec.name, argv: [] },
 ): WalkPlan {
   const connection = connectionPlan(globals, ctx.io);
   const max = parseMax(flags);
@@ -66,6 +88,11 @@ export function walkPlan<F>(
   const path = endpointPath(spec.endpoint, ctx.io.env, flags.path, id);
   const exporting = spec.mode === 'export';
   const defaultFormat: Format = exporting ? 'csv' : interactiveFormat(ctx.io, outputFile(flags));
+  const parallel = parseParallel(flags.parallel);
+  if (parallel > 1 && flags.cursor !== undefined) throw new UsageError('--cursor continues one cursor chain: leave out --parallel');
+  if (parallel > 1 && !exporting && !flags.all && max === undefined) {
+    throw new UsageError('--parallel walks every page of each chain: use it with --all or --max');
+  }
   return {
     connection,
     query: { path, body: spec.body(flags, pageSize), noun: spec.endpoint.noun },
@@ -74,6 +101,16 @@ export function walkPlan<F>(
     max,
     hints: !exporting,
     resumable: exporting,
+    parallel,
+    sortPaths: parseSortPaths(flags.sortPath, ctx.io.env),
+    receipt: flags.receipt !== undefined ? receiptPlan(flags.receipt, line) : undefined,
     output: { ...outputPlan(flags, defaultFormat), defaultColumns: spec.endpoint.columns },
   };
+}
+
+/** The command's name under the root: "export", "orgs tenders". */
+export function commandName(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
 }

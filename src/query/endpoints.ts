@@ -3,6 +3,8 @@ import type { Env } from '../io.js';
 
 /** The largest page the service allows (spec section 8). */
 export const PAGE_SIZE_MAX = 100;
+/** The page size the service uses when a request names none (spec 2.1). */
+export const PAGE_SIZE_DEFAULT = 25;
 
 /** A search operation: where it is, what it returns, what a table shows of it. */
 export interface Endpoint {

@@ -1,16 +1,63 @@
+import type { Client } from '../api/client.js';
 import { BadResponseError } from '../api/errors.js';
-import { readPage } from '../api/page.js';
+import { readPage, type Total } from '../api/page.js';
+import type { CountFormat, CountRow } from '../output/counts.js';
 import { StreamOutput } from '../output/sink.js';
+import type { Partition } from './partition.js';
 import type { QueryPlan, RunDeps } from './plan.js';
 
 /** Prints the number of matches the first page reports (`page.total`). */
 export async function runCount(query: QueryPlan, json: boolean, { io, client, signal }: RunDeps): Promise<void> {
-  // One result is the cheapest page that still carries the total.
-  const { status, json: body } = await client.post(query.path, JSON.stringify({ ...query.body, limit: 1 }), signal);
-  const total = readPage(body, status, query.path).total;
-  if (!total) throw new BadResponseError(status, query.path, 'the first page has no "page.total"');
+  const total = await countOf(client, query.path, query.body, signal);
   const text = json ? JSON.stringify({ count: total.count, capped: total.capped }) : `${total.count}${total.capped ? '+' : ''}`;
-  const out = new StreamOutput(io.stdout, signal);
-  await out.write(`${text}\n`);
+  await print(io.stdout, signal, `${text}\n`);
+}
+
+/**
+ * `count --by`: one first-page request per partition, at most `parallel` at
+ * once through the run's one client, then each count and their sum. Past the
+ * service's 10 000 ceiling the sum stays exact while no partition is capped.
+ */
+export async function runCountBy(
+  query: QueryPlan,
+  by: string,
+  partitions: Partition[],
+  format: CountFormat,
+  parallel: number,
+  { io, client, signal }: RunDeps,
+): Promise<void> {
+  // `parallel` workers take the partitions in turn; after a failure none takes another.
+  const rows: CountRow[] = new Array(partitions.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < partitions.length) {
+      const i = next++;
+      const partition = partitions[i]!;
+      try {
+        rows[i] = { value: partition.value!, ...(await countOf(client, query.path, partition.body, signal)) };
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, partitions.length) }, worker));
+  const { renderCounts } = await import('../output/counts.js');
+  const table = { width: io.stdoutWidth() ?? 80, bars: io.stdoutIsTTY, color: io.colorStdout() };
+  await print(io.stdout, signal, renderCounts(by, rows, format, table));
+}
+
+/** The total of a query's first page; one result is the cheapest page that still carries it. */
+async function countOf(client: Client, path: string, body: Record<string, unknown>, signal: AbortSignal): Promise<Total> {
+  const { status, json } = await client.post(path, JSON.stringify({ ...body, limit: 1 }), signal);
+  const total = readPage(json, status, path).total;
+  if (!total) throw new BadResponseError(status, path, 'the first page has no "page.total"');
+  return total;
+}
+
+async function print(stdout: NodeJS.WritableStream, signal: AbortSignal, text: string): Promise<void> {
+  const out = new StreamOutput(stdout, signal);
+  await out.write(text);
   await out.finish();
 }

@@ -2,6 +2,8 @@ import type { Client } from '../api/client.js';
 import type { IO } from '../io.js';
 import type { FileSystem } from '../output/fs.js';
 import type { Format } from '../output/formatter.js';
+import type { SortPaths } from '../query/sort-paths.js';
+import type { ReceiptPlan } from './receipt.js';
 
 /** What a run is given rather than builds: the terminal, the service, the stop signal. */
 export interface RunDeps {
@@ -56,5 +58,11 @@ export interface WalkPlan {
   hints: boolean;
   /** Keep a resume state beside the output file (export -o). */
   resumable: boolean;
+  /** --parallel: requests in flight at most, one cursor chain per partition; 1 walks one chain. */
+  parallel: number;
+  /** --sort-path: where results carry their sort values, for the merge of partitions. */
+  sortPaths?: SortPaths;
+  /** --receipt FILE: a record of the run, written when it ends. */
+  receipt?: ReceiptPlan;
   output: OutputPlan;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RecentIds } from './dedupe.js';
+import type { ChainPosition } from './merge.js';
 import type { Total } from '../api/page.js';
 import { readRegular, removeName, writeFileAtomic } from '../output/exclusive-file.js';
 import type { FormatterState } from '../output/formatter.js';
@@ -20,6 +21,8 @@ export interface ResumeState {
   total: Total | null;
   /** Ids of the last two pages, to keep dropping boundary duplicates. */
   recentIds: RecentIds;
+  /** A partitioned export (--parallel): where each chain's unwritten results start, in partition order. */
+  partitions?: { position: ChainPosition; total: Total | null; pages: number }[];
 }
 
 export function statePath(target: string): string {
@@ -28,11 +31,12 @@ export function statePath(target: string): string {
 
 /**
  * The identity of an export: the query and every output option but where it
- * goes, so an option added to OutputPlan can never silently break --resume.
+ * goes, so an option added to OutputPlan can never silently break --resume;
+ * and --parallel above 1, which changes how the export walks (and its state).
  */
-export function fingerprint(query: QueryPlan, output: OutputPlan, max: number | undefined): string {
+export function fingerprint(query: QueryPlan, output: OutputPlan, max: number | undefined, parallel = 1): string {
   const { file: _file, resume: _resume, ...shape } = output;
-  const identity = JSON.stringify({ path: query.path, body: query.body, output: shape, max });
+  const identity = JSON.stringify({ path: query.path, body: query.body, output: shape, max, ...(parallel > 1 ? { parallel } : {}) });
   return createHash('sha256').update(identity).digest('hex');
 }
 

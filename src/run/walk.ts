@@ -1,16 +1,17 @@
-import { BoundaryDeduper } from './dedupe.js';
 import type { Total } from '../api/page.js';
-import { walkPages } from '../api/pager.js';
 import { partialPath } from '../output/atomic-file.js';
+import { OutputDigest } from '../output/digest.js';
 import { nodeFs, type FileSystem } from '../output/fs.js';
 import { acquireLock } from '../output/lock.js';
-import { openOutput, resolveTarget, type Output, type Target } from '../output/target.js';
+import { openOutput, resolveTarget, type Target } from '../output/target.js';
 import { createFormatter, type Formatter } from '../output/formatter.js';
 import { formatCount, formatTotal } from '../output/numbers.js';
 import { createProgress } from '../output/progress.js';
 import { createReporter, type Reporter } from '../output/reporter.js';
 import type { RunDeps, WalkPlan } from './plan.js';
+import { ReceiptBuilder } from './receipt.js';
 import { fingerprint, loadState, removeState, saveState, type ResumeState } from './resume-state.js';
+import { openSource, type ResultSource } from './source.js';
 
 const TABLE_FALLBACK_WIDTH = 120;
 
@@ -19,25 +20,40 @@ const TABLE_FALLBACK_WIDTH = 120;
  * each page formatted and written as one chunk as it arrives. What -o names is
  * decided (and refused, exit 2) before any request; a file is written
  * atomically by one process at a time (a lock beside it) and, for exports, is
- * resumable after a page-level checkpoint.
+ * resumable after a page-level checkpoint. With --receipt, a record of the
+ * run is written when it ends, however it ends.
  */
 export async function runWalk(plan: WalkPlan, deps: RunDeps): Promise<void> {
   const fs = deps.fs ?? nodeFs;
   const say = createReporter(deps.io, plan.connection);
   const target = await resolveTarget(plan.output.file, plan.output.resume, fs);
+  if (plan.receipt) await ReceiptBuilder.check(plan.receipt.file, fs);
+  const receipt = plan.receipt && new ReceiptBuilder(plan.receipt, plan.connection, plan.query, plan.parallel, deps.client);
   const release = target.kind === 'file' ? await acquireLock(target.path, { fs, log: say.debug }) : undefined;
   try {
-    await walkInto(target, plan, deps, say, fs);
+    await walkInto(target, plan, deps, say, fs, receipt);
+  } catch (err) {
+    // The run's own failure is the one to report; a receipt that cannot be written is said besides.
+    await receipt?.write(err, fs).catch((e: Error) => say.warn(e.message));
+    throw err;
   } finally {
     await release?.();
   }
+  await receipt?.write(undefined, fs);
 }
 
-async function walkInto(target: Target, plan: WalkPlan, { io, client, signal }: RunDeps, say: Reporter, fs: FileSystem): Promise<void> {
+async function walkInto(
+  target: Target,
+  plan: WalkPlan,
+  { io, client, signal }: RunDeps,
+  say: Reporter,
+  fs: FileSystem,
+  receipt: ReceiptBuilder | undefined,
+): Promise<void> {
   const { connection, query, output } = plan;
   const file = target.kind === 'file' ? target.path : undefined;
   const toStdout = target.kind === 'stdout';
-  const print = fingerprint(query, output, plan.max);
+  const print = fingerprint(query, output, plan.max, plan.parallel);
   const saved = file && output.resume ? await usableState(file, print, say, fs) : undefined;
   const resumable = file !== undefined && plan.resumable;
   const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, keepBytes: saved?.bytes, fs });
@@ -62,29 +78,48 @@ async function walkInto(target: Target, plan: WalkPlan, { io, client, signal }: 
       saved?.formatter,
     );
     if (resumable && !saved) await removeState(file, fs);
-    walk = new WalkState(plan, formatter, out, saved);
-    if (walk.nextCursor !== null) {
-      for await (const page of walkPages(client, {
-        path: query.path,
-        body: query.body,
-        cursor: walk.nextCursor,
-        maxItems: plan.max === undefined ? undefined : plan.max - walk.rows,
-        prefetch: plan.all || plan.max !== undefined, // a single page asks for no other
+    const source = openSource(
+      {
+        client,
+        query,
         signal,
-      })) {
-        const done = await walk.add(page.items, page.nextCursor, page.total);
-        if (resumable && out.kind === 'file') {
-          await saveState(file, walk.checkpoint(print, out.bytes), fs);
-          checkpointed = true;
-          kept = walk.rows;
+        cursor: plan.cursor,
+        maxItems: plan.max === undefined ? undefined : plan.max - (saved?.formatter.rows ?? 0),
+        prefetch: plan.all || plan.max !== undefined, // a single page asks for no other
+        saved: saved && { position: saved, total: saved.total, pages: saved.pages },
+        parallel: plan.parallel,
+        sortPaths: plan.sortPaths,
+      },
+      say,
+    );
+    const digest = receipt && (saved ? await OutputDigest.ofPrefix(partialPath(file!), saved.bytes) : new OutputDigest());
+    const write = digest
+      ? async (chunk: string) => {
+          await out.write(chunk);
+          digest.update(chunk);
         }
-        progress.update(walk);
-        if (signal.aborted) throw signal.reason;
-        if (done) break;
-      }
+      : (chunk: string) => out.write(chunk);
+    walk = new WalkState(plan, formatter, write, source, saved);
+    if (receipt) {
+      receipt.source = source;
+      receipt.output = { file: plan.output.file, committed: false, digest: digest! };
+      if (saved) receipt.resumed = { rows: saved.formatter.rows, pages: saved.pages };
     }
-    await out.write(formatter.end());
+    for await (const items of source.pages()) {
+      const done = await walk.add(items);
+      if (receipt) receipt.rows = walk.rows;
+      if (resumable && out.kind === 'file') {
+        await saveState(file, walk.checkpoint(print, out.bytes), fs);
+        checkpointed = true;
+        kept = walk.rows;
+      }
+      progress.update(walk);
+      if (signal.aborted) throw signal.reason;
+      if (done) break;
+    }
+    await write(formatter.end());
     await out.finish();
+    if (receipt) receipt.output!.committed = true;
     if (resumable) await removeState(file, fs);
     finished = true;
   } catch (err) {
@@ -120,41 +155,40 @@ async function usableState(file: string, print: string, say: Reporter, fs: FileS
   return state;
 }
 
-/** Counts, cursor and duplicate memory of one walk; what a checkpoint saves. */
+/** Rows written and where the walk stands; what a checkpoint saves. */
 class WalkState {
   rows: number;
-  pages: number;
-  total: Total | null;
-  nextCursor: string | null | undefined;
-  readonly #dedupe: BoundaryDeduper;
   readonly #started = performance.now();
-  #reachedEnd = false;
+  /** Nothing more is wanted: the end, or --max, was reached. */
+  #stopped = false;
 
   constructor(
     private readonly plan: WalkPlan,
     private readonly formatter: Formatter,
-    private readonly out: Output,
+    private readonly write: (chunk: string) => Promise<void>,
+    private readonly source: ResultSource,
     saved: ResumeState | undefined,
   ) {
     this.rows = saved?.formatter.rows ?? 0;
-    this.pages = saved?.pages ?? 0;
-    this.total = saved?.total ?? null;
-    this.nextCursor = saved ? saved.nextCursor : plan.cursor;
-    this.#dedupe = new BoundaryDeduper(saved?.recentIds);
   }
 
-  /** Writes one page; true when the walk should stop after it. */
-  async add(pageItems: Record<string, unknown>[], nextCursor: string | null, total: Total | null): Promise<boolean> {
+  get pages(): number {
+    return this.source.fetched;
+  }
+
+  get total(): Total | null {
+    return this.source.total;
+  }
+
+  /** Writes one page of results; true when the walk should stop after it. */
+  async add(pageItems: Record<string, unknown>[]): Promise<boolean> {
     const { max, all } = this.plan;
-    this.pages++;
-    if (this.pages === 1 && total) this.total = total;
-    let items = this.#dedupe.filter(pageItems);
-    if (max !== undefined && this.rows + items.length > max) items = items.slice(0, max - this.rows);
-    await this.out.write(this.formatter.page(items));
+    const items = max !== undefined && this.rows + pageItems.length > max ? pageItems.slice(0, max - this.rows) : pageItems;
+    await this.write(this.formatter.page(items));
     this.rows += items.length;
-    this.#reachedEnd = nextCursor === null;
-    const done = this.#reachedEnd || (max !== undefined ? this.rows >= max : !all);
-    this.nextCursor = done && (this.#reachedEnd || max !== undefined) ? null : nextCursor;
+    const end = this.source.complete;
+    const done = end || (max !== undefined ? this.rows >= max : !all);
+    this.#stopped = done && (end || max !== undefined);
     return done;
   }
 
@@ -162,32 +196,39 @@ class WalkState {
     return {
       version: 1,
       fingerprint: print,
-      nextCursor: this.nextCursor ?? null,
+      ...this.source.position(this.#stopped),
       bytes,
       pages: this.pages,
       formatter: this.formatter.state(),
       total: this.total,
-      recentIds: this.#dedupe.recentIds(),
     };
   }
 
   report(say: Reporter): void {
-    const { plan } = this;
+    const { plan, source } = this;
     const noun = plan.query.noun;
+    const total = this.total;
     if (plan.hints) {
       if (this.rows === 0) say.hint(`No ${noun} match.`);
-      else if (this.total && plan.cursor === undefined) {
-        say.hint(`Showing 1–${formatCount(this.rows)} of ${formatTotal(this.total)} ${noun}.`);
+      else if (total && plan.cursor === undefined) {
+        say.hint(`Showing 1–${formatCount(this.rows)} of ${formatTotal(total)} ${noun}.`);
       } else say.hint(`Showing ${formatCount(this.rows)} ${noun}.`);
-      if (this.nextCursor) say.hint(`Next page: add --cursor ${this.nextCursor}`);
+      if (!this.#stopped && source.nextCursor) say.hint(`Next page: add --cursor ${source.nextCursor}`);
     }
-    if (this.#reachedEnd && this.total && !this.total.capped && plan.max === undefined && plan.cursor === undefined && this.rows !== this.total.count) {
+    if (source.complete && total && !total.capped && plan.max === undefined && plan.cursor === undefined && this.rows !== total.count) {
       say.warn(
-        `the service counted ${formatCount(this.total.count)} ${noun} but ${formatCount(this.rows)} were written: the data changed while paging`,
+        `the service counted ${formatCount(total.count)} ${noun} but ${formatCount(this.rows)} were written: the data changed while paging`,
       );
     }
     if (!say.verbose) return; // formatting numbers loads ICU data: only when shown
     const seconds = ((performance.now() - this.#started) / 1000).toFixed(1);
-    say.debug(`${formatCount(this.rows)} ${noun} in ${this.pages} pages, ${this.#dedupe.dropped} duplicates dropped, ${seconds} s`);
+    say.debug(`${formatCount(this.rows)} ${noun} in ${this.pages} pages, ${source.dropped} duplicates dropped, ${seconds} s`);
+    const chains = source.chains();
+    if (chains.length > 1) {
+      for (const chain of chains) {
+        const of = chain.total ? `${formatTotal(chain.total)} ${noun} counted` : 'no count';
+        say.debug(`  ${chain.value}: ${of}, ${chain.pages} pages${chain.complete ? '' : ', not finished'}`);
+      }
+    }
   }
 }

@@ -1,0 +1,69 @@
+import { stringify } from 'csv-stringify/sync';
+import { formatTotal } from './numbers.js';
+
+/** One partition's count: `capped` when the service stopped counting at its ceiling. */
+export interface CountRow {
+  value: string;
+  count: number;
+  capped: boolean;
+}
+
+/** `text` is the table (count's default format); the others as for exports. */
+export type CountFormat = 'text' | 'table' | 'csv' | 'ndjson' | 'json';
+
+export interface CountTableOptions {
+  /** Columns to fit the bars into. */
+  width: number;
+  /** Draw a proportional bar per row (a terminal). */
+  bars: boolean;
+  color: boolean;
+}
+
+const BAR_MAX = 40;
+const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+
+/** The sum of the counts: exact unless a partition is capped, then a lower bound. */
+export function sumCounts(rows: readonly CountRow[]): { count: number; capped: boolean } {
+  return { count: rows.reduce((n, row) => n + row.count, 0), capped: rows.some((row) => row.capped) };
+}
+
+/**
+ * `count --by`: each partition's count and their sum. A table for people (with
+ * bars on a terminal); CSV and NDJSON a row per partition; JSON one object with
+ * the sum as plain `count --format json` gives it, and the partitions.
+ */
+export function renderCounts(by: string, rows: readonly CountRow[], format: CountFormat, table: CountTableOptions): string {
+  const record = (row: CountRow) => ({ [by]: row.value, count: row.count, capped: row.capped });
+  switch (format) {
+    case 'csv':
+      return stringify([[by, 'count', 'capped'], ...rows.map((row) => [row.value, row.count, row.capped])], { cast: { boolean: String } });
+    case 'ndjson':
+      return rows.map((row) => `${JSON.stringify(record(row))}\n`).join('');
+    case 'json':
+      return `${JSON.stringify({ by, ...sumCounts(rows), partitions: rows.map(record) })}\n`;
+    default:
+      return countTable(by, rows, table);
+  }
+}
+
+function countTable(by: string, rows: readonly CountRow[], opts: CountTableOptions): string {
+  const total = sumCounts(rows);
+  const lines = [...rows.map((row) => [row.value, formatTotal(row)]), ['total', formatTotal(total)]];
+  const labelWidth = Math.max(by.length, ...lines.map(([label]) => label!.length));
+  const countWidth = Math.max('count'.length, ...lines.map(([, count]) => count!.length));
+  const barWidth = Math.min(BAR_MAX, opts.width - labelWidth - countWidth - 4);
+  const bars = opts.bars && barWidth >= 5;
+  const most = Math.max(1, ...rows.map((row) => row.count));
+  const bar = (count: number) => {
+    const eighths = Math.round((count / most) * barWidth * 8);
+    const text = '█'.repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
+    return opts.color ? `\x1b[36m${text}\x1b[39m` : text;
+  };
+  const line = (label: string, count: string, extra = '') => `${label.padEnd(labelWidth)}  ${count.padStart(countWidth)}${extra}`.trimEnd();
+  const head = line(by, 'count');
+  return [
+    opts.color ? `\x1b[1m${head}\x1b[22m` : head,
+    ...rows.map((row, i) => line(row.value, lines[i]![1]!, bars ? `  ${bar(row.count)}` : '')),
+    line('total', lines.at(-1)![1]!),
+  ].join('\n') + '\n';
+}

@@ -1,0 +1,122 @@
+import { constants } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Client } from '../api/client.js';
+import type { Total } from '../api/page.js';
+import { RunError, UsageError, exitCodeOf } from '../errors.js';
+import type { OutputDigest } from '../output/digest.js';
+import { writeFileAtomic } from '../output/exclusive-file.js';
+import { nodeFs, type FileSystem } from '../output/fs.js';
+import { OutputClosedError } from '../output/sink.js';
+import { VERSION } from '../version.js';
+import type { Dimension } from './partition.js';
+import type { ConnectionPlan, QueryPlan } from './plan.js';
+import type { ChainReport } from './source.js';
+
+/** What a run with --receipt FILE is asked to record, beyond what it finds out while running. */
+export interface ReceiptPlan {
+  file: string;
+  /** The command's name ("export", "watch"). */
+  command: string;
+  /** The arguments as given, credentials in URLs removed. */
+  argv: string[];
+}
+
+/** What a source tells a receipt: pages, duplicates, totals, chains, completeness. */
+export interface ReceiptSource {
+  readonly fetched: number;
+  readonly dropped: number;
+  readonly total: Total | null;
+  readonly complete: boolean;
+  readonly by?: Dimension;
+  chains(): ChainReport[];
+}
+
+/**
+ * Builds the completeness receipt of one run (export, watch) as it goes, and
+ * writes it when the run ends, successful or not: the run fills in what it
+ * did, the receipt adds the client's requests and retries and the error.
+ */
+export class ReceiptBuilder {
+  readonly startedAt = new Date();
+  /** Rows in the output (with those an interrupted run wrote, when resumed). */
+  rows = 0;
+  source?: ReceiptSource;
+  /** CSV: fields that appeared after the columns were fixed, so are not in the file. */
+  csvFieldsDropped?: number;
+  /** What the output holds; `file` for -o, absent for stdout; `committed` once FILE is in place. */
+  output?: { file?: string; committed: boolean; digest: OutputDigest };
+  /** Rows and pages an interrupted run had written, when this run resumed it. */
+  resumed?: { rows: number; pages: number };
+  /** Fields of the command's own (watch's changes...), added as they are. */
+  extra: Record<string, unknown> = {};
+
+  constructor(
+    readonly plan: ReceiptPlan,
+    private readonly connection: ConnectionPlan,
+    private readonly query: QueryPlan,
+    private readonly parallel: number,
+    private readonly client: Client,
+  ) {}
+
+  /** Fails (exit 2, before any request) when FILE cannot be written. */
+  static async check(file: string, fs: FileSystem = nodeFs): Promise<void> {
+    const isDir = await fs.stat(file).then((s) => s.isDirectory(), () => false);
+    const writable = await fs.access(dirname(file), constants.W_OK).then(() => true, () => false);
+    if (isDir || !writable || file.endsWith('/')) {
+      throw new UsageError(`--receipt ${file}: ${isDir ? 'is a directory' : 'its directory is missing or not writable'}`);
+    }
+  }
+
+  /** The receipt as JSON; `error` is what ended the run, if anything did. */
+  build(error: unknown): Record<string, unknown> {
+    const { source, output } = this;
+    const base = new URL(this.connection.baseUrl);
+    base.username = '';
+    base.password = '';
+    return {
+      receipt: 1,
+      tool: 'tenders',
+      version: VERSION,
+      command: this.plan.command,
+      argv: this.plan.argv,
+      query: { baseUrl: base.href, path: this.query.path, body: this.query.body },
+      parallel: this.parallel,
+      startedAt: this.startedAt.toISOString(),
+      endedAt: new Date().toISOString(),
+      requests: this.client.stats?.requests ?? null,
+      retries: this.client.stats ? { ...this.client.stats.retries } : null,
+      pages: source?.fetched ?? 0,
+      rowsWritten: this.rows,
+      duplicatesDropped: source?.dropped ?? 0,
+      ...(this.csvFieldsDropped !== undefined ? { csvFieldsDropped: this.csvFieldsDropped } : {}),
+      expected: source?.total ?? null,
+      partitionedBy: source?.by ?? null,
+      partitions: (source?.chains() ?? []).map((chain) => ({
+        value: chain.value ?? null,
+        expected: chain.total,
+        pages: chain.pages,
+        complete: chain.complete,
+      })),
+      complete: Boolean(source?.complete) && error === undefined,
+      resumed: this.resumed ?? null,
+      error: error === undefined ? null : failure(error),
+      output: output
+        ? { ...(output.file !== undefined ? { file: output.file } : { stdout: true }), committed: output.committed, bytes: output.digest.bytes, sha256: output.digest.sha256() }
+        : null,
+      ...this.extra,
+    };
+  }
+
+  /** Writes the receipt atomically: a temporary file created exclusively, flushed, renamed onto FILE. */
+  async write(error: unknown, fs: FileSystem = nodeFs): Promise<void> {
+    const json = `${JSON.stringify(this.build(error), null, 2)}\n`;
+    await writeFileAtomic(this.plan.file, json, { fs, sync: true }).catch((err: Error) => {
+      throw new RunError(`the receipt: ${err.message}`, { cause: err });
+    });
+  }
+}
+
+function failure(error: unknown): { message: string; exitCode: number } {
+  if (error instanceof OutputClosedError) return { message: 'the reader of the output went away', exitCode: 0 };
+  return { message: error instanceof Error ? error.message : String(error), exitCode: exitCodeOf(error) };
+}
