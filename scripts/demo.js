@@ -30,10 +30,26 @@ try {
   tenders('how many match', ['count', '--status', 'open']);
   const file = join(dir, 'open-tenders.csv');
   tenders('every open tender, atomically into a file', ['export', '--status', 'open', '-o', file]);
-  const lines = readFileSync(file, 'utf8').split('\n');
-  console.log(`\n${file}: ${lines.length - 1} lines; the first ones:`);
-  console.log(lines.slice(0, 4).join('\n'));
+  const records = csvRecords(readFileSync(file, 'utf8'));
+  // Rows, not lines: titles with line breaks span several lines of the file.
+  console.log(`\n${file}: ${records.length - 1} rows (the count above) and a header; the first ones:`);
+  console.log(records.slice(0, 4).join('\n'));
 } finally {
   sandbox.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** The records of a CSV text: rows end at a line break outside quotes (RFC 4180). */
+function csvRecords(text) {
+  const records = [];
+  let start = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '"') quoted = !quoted;
+    else if (text[i] === '\n' && !quoted) {
+      records.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return records;
 }

@@ -84,7 +84,8 @@ export function walkPlan<F>(
 ): WalkPlan {
   const connection = connectionPlan(globals, ctx.io);
   const max = parseMax(flags);
-  const pageSize = max !== undefined ? Math.min(max, spec.pageSize ?? PAGE_SIZE_MAX, PAGE_SIZE_MAX) : spec.pageSize;
+  // A walk to the end (--all) asks for the largest pages, as exports do: fewer round trips.
+  const pageSize = max !== undefined ? Math.min(max, spec.pageSize ?? PAGE_SIZE_MAX, PAGE_SIZE_MAX) : flags.all ? PAGE_SIZE_MAX : spec.pageSize;
   const path = endpointPath(spec.endpoint, ctx.io.env, flags.path, id);
   const exporting = spec.mode === 'export';
   const defaultFormat: Format = exporting ? 'csv' : interactiveFormat(ctx.io, outputFile(flags));
