@@ -4,13 +4,18 @@
  * other module reads process.stdout, process.stderr, process.env or isTTY.
  */
 
+import { Writable } from 'node:stream';
+import { pagerCommand, pagerEnv, spawnPager, type PagerLauncher, type PagerProcess } from './pager.js';
+
 export const COLOR_MODES = ['auto', 'always', 'never'] as const;
 export type ColorMode = (typeof COLOR_MODES)[number];
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface IO {
+  /** While a pager runs, its input. */
   readonly stdout: NodeJS.WritableStream;
+  /** While a pager runs, held back until it exits (lines written under less would garble its screen). */
   readonly stderr: NodeJS.WritableStream;
   readonly env: Env;
   /** Whether each stream is a terminal. */
@@ -27,6 +32,14 @@ export interface IO {
   colorStderr(): boolean;
   /** Animations (spinners) on stderr: a terminal that is not dumb. */
   canAnimate(): boolean;
+  /**
+   * Sends stdout through a pager when stdout is a terminal that is not dumb
+   * and a pager is configured (see pagerCommand). Resolves to why the pager
+   * could not start, if it could not (stdout is then used directly).
+   */
+  startPager(): Promise<string | undefined>;
+  /** Ends the pager's input, waits until the user quits it, then writes what stderr held. */
+  stopPager(): Promise<void>;
 }
 
 /** A stream as Node gives it for a terminal: `isTTY` and `columns` when it is one. */
@@ -42,6 +55,8 @@ export interface IOParts {
   /** Override what the streams say (tests). */
   stdoutIsTTY?: boolean;
   stderrIsTTY?: boolean;
+  /** Starts the pager process (tests give a fake). */
+  launchPager?: PagerLauncher;
 }
 
 export function createIO(parts: IOParts): IO {
@@ -50,9 +65,15 @@ export function createIO(parts: IOParts): IO {
   const stderrIsTTY = parts.stderrIsTTY ?? Boolean(stderr.isTTY);
   const envColumns = Number(env.COLUMNS);
   const dumb = env.TERM === 'dumb';
+  const launch = parts.launchPager ?? spawnPager;
+  let pager: { child: PagerProcess; held: string[]; stderr: Writable } | undefined;
   const io: IO = {
-    stdout,
-    stderr,
+    get stdout() {
+      return pager?.child.input ?? stdout;
+    },
+    get stderr() {
+      return pager?.stderr ?? stderr;
+    },
     env,
     stdoutIsTTY,
     stderrIsTTY,
@@ -62,6 +83,32 @@ export function createIO(parts: IOParts): IO {
     colorStdout: () => colorFor(io.colorMode, stdoutIsTTY, env, dumb),
     colorStderr: () => colorFor(io.colorMode, stderrIsTTY, env, dumb),
     canAnimate: () => stderrIsTTY && !dumb && io.stderrWidth() > 0,
+    async startPager() {
+      const command = pagerCommand(env);
+      if (pager || !stdoutIsTTY || dumb || command === undefined) return undefined;
+      try {
+        const child = await launch(command, pagerEnv(env));
+        const held: string[] = [];
+        const hold = new Writable({
+          write(chunk: Buffer | string, _encoding, done) {
+            held.push(chunk.toString());
+            done();
+          },
+        });
+        pager = { child, held, stderr: hold };
+        return undefined;
+      } catch (err) {
+        return `cannot run the pager '${command}': ${(err as Error).message}`;
+      }
+    },
+    async stopPager() {
+      if (!pager) return;
+      const { child, held } = pager;
+      child.input.end();
+      await child.exited;
+      pager = undefined;
+      for (const text of held) stderr.write(text);
+    },
   };
   return io;
 }

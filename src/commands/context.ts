@@ -17,6 +17,21 @@ export interface CommandContext {
   fs?: FileSystem;
 }
 
+/**
+ * Runs `run` with stdout through a pager when `wanted` (no -o, no --no-pager)
+ * and the IO agrees (a terminal that is not dumb, a pager configured). The
+ * pager is waited for before anything else is said on stderr.
+ */
+export async function withPager(ctx: CommandContext, connection: ConnectionPlan, wanted: boolean, run: () => Promise<void>): Promise<void> {
+  const problem = wanted ? await ctx.io.startPager() : undefined;
+  if (problem) createReporter(ctx.io, connection).warn(`${problem}; printing directly`);
+  try {
+    await run();
+  } finally {
+    await ctx.io.stopPager();
+  }
+}
+
 /** Runs `run` with a client for `connection`, closed afterwards (dropped when the run failed). */
 export async function withClient(
   ctx: CommandContext,

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { FORMATS } from '../output/formatter.js';
+import { HEADER_STYLES } from '../output/header-style.js';
 import { COLOR_MODES } from '../io.js';
 import type { OrgFilterFlags } from '../query/org-body.js';
 import type { TenderFilterFlags } from '../query/tender-body.js';
@@ -57,6 +58,7 @@ export interface OutputFlags {
   format?: string;
   columns?: string;
   header: boolean;
+  headerStyle: string;
   excelSafe?: boolean;
   output?: string;
   resume?: boolean;
@@ -68,8 +70,13 @@ export function addOutputFlags(cmd: Command, defaultFormat: string): void {
     .addOption(described(new Option('-f, --format <format>', 'output format').choices(FORMATS), defaultFormat))
     .option('--columns <paths>', 'fields to print, as dot paths (e.g. id,buyer.name,estimatedValue.amountEur)')
     .option('--no-header', 'CSV without its header row')
+    .addOption(
+      new Option('--header-style <style>', 'CSV and table headers as dot paths (buyer.name) or snake_case (buyer_name)')
+        .choices(HEADER_STYLES)
+        .default('path'),
+    )
     .option('--excel-safe', 'CSV: guard cells starting with = + - @ against formula injection')
-    .option('-o, --output <file>', 'write to FILE atomically instead of stdout (- is stdout; devices and FIFOs are written straight through)')
+    .option('-o, --output <file>', 'write to FILE atomically instead of stdout (- is stdout; devices and FIFOs are written straight through); .csv, .ndjson, .jsonl, .json set the format')
     .option('--max <n>', 'stop after N results');
 }
 
@@ -80,6 +87,8 @@ export interface GlobalFlags {
   quiet?: boolean;
   verbose?: boolean;
   color: string;
+  /** --no-pager makes it false. */
+  pager: boolean;
 }
 
 export function addGlobalFlags(cmd: Command): void {
@@ -88,6 +97,7 @@ export function addGlobalFlags(cmd: Command): void {
     .addOption(described(new Option('--timeout <ms>', 'time limit per request attempt, in milliseconds').default('30000'), '30000'))
     .addOption(described(new Option('--retries <n>', 'retries of a failed request (429, 5xx, timeouts, connection errors)').default('5'), '5'))
     .addOption(new Option('--color <when>', 'colour on the terminal').choices(COLOR_MODES).default('auto'))
+    .option('--no-pager', 'print to the terminal directly, not through $TENDERS_PAGER, $PAGER or less')
     .option('-q, --quiet', 'no progress, hints or warnings on stderr (errors still)')
     .option('-v, --verbose', 'one line per HTTP request on stderr, and stack traces');
 }

@@ -1,6 +1,8 @@
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
+import { formatOfFile } from '../output/file-format.js';
 import type { Format } from '../output/formatter.js';
+import type { HeaderStyle } from '../output/header-style.js';
 import { parseBaseUrl, parseColumns, parseInteger } from '../query/validate.js';
 import type { ConnectionPlan, OutputPlan } from '../run/plan.js';
 import type { ReceiptPlan } from '../run/receipt.js';
@@ -29,9 +31,10 @@ export function outputPlan(flags: OutputFlags, defaultFormat: Format): OutputPla
   if (flags.resume && !file) throw new UsageError('--resume continues an export into a file: use it with -o FILE');
   if (file !== undefined && file.trim() === '') throw new UsageError('-o takes a file name');
   return {
-    format: (flags.format as Format | undefined) ?? defaultFormat,
+    format: chooseFormat(flags, defaultFormat),
     columns: flags.columns !== undefined ? parseColumns(flags.columns) : undefined,
     header: flags.header,
+    headerStyle: flags.headerStyle as HeaderStyle,
     excelSafe: Boolean(flags.excelSafe),
     file,
     resume: Boolean(flags.resume),
@@ -43,6 +46,16 @@ export const MAX_PARALLEL = 16;
 
 export function parseParallel(value: string | undefined): number {
   return value === undefined ? 1 : parseInteger('--parallel', value, 1, MAX_PARALLEL);
+}
+
+/** --format, else what -o's extension says (.csv, .ndjson, .jsonl, .json), else the command's default. */
+function chooseFormat(flags: OutputFlags, defaultFormat: Format): Format {
+  const named = flags.format as Format | undefined;
+  const implied = flags.output === undefined ? undefined : formatOfFile(flags.output);
+  if (named && implied && named !== implied) {
+    throw new UsageError(`-o ${flags.output} names a ${implied} file but --format is ${named}: drop --format or rename the file`);
+  }
+  return named ?? implied ?? defaultFormat;
 }
 
 export function parseMax(flags: OutputFlags): number | undefined {

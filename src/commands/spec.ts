@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { parseSortPaths } from '../query/sort-paths.js';
+import { parseSortPaths, type SortPaths } from '../query/sort-paths.js';
 import type { Format } from '../output/formatter.js';
 import { endpointPath, PAGE_SIZE_MAX, type Endpoint } from '../query/endpoints.js';
 import type { WalkPlan } from '../run/plan.js';
-import { withClient, type CommandContext } from './context.js';
+import { ResultOrder } from '../run/sort-order.js';
+import { withClient, withPager, type CommandContext } from './context.js';
 import {
   addOutputFlags,
   allOption,
@@ -63,12 +64,15 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
   cmd.action(async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
     const id = spec.argument ? (args[0] as string) : undefined;
-    const plan = walkPlan(spec, command.opts<PagedFlags<F>>(), command.optsWithGlobals<GlobalFlags>(), id, ctx, {
+    const globals = command.optsWithGlobals<GlobalFlags>();
+    const plan = walkPlan(spec, command.opts<PagedFlags<F>>(), globals, id, ctx, {
       name: commandName(command),
       argv: ctx.argv,
     });
     const { runWalk } = await import('../run/walk.js');
-    await withClient(ctx, plan.connection, (deps) => runWalk(plan, deps));
+    await withPager(ctx, plan.connection, globals.pager && !plan.output.file, () =>
+      withClient(ctx, plan.connection, (deps) => runWalk(plan, deps)),
+    );
   });
   return cmd;
 }
@@ -94,19 +98,26 @@ export function walkPlan<F>(
   if (parallel > 1 && !exporting && !flags.all && max === undefined) {
     throw new UsageError('--parallel walks every page of each chain: use it with --all or --max');
   }
+  const body = spec.body(flags, pageSize);
+  const sortPaths = parseSortPaths(flags.sortPath, ctx.io.env);
   return {
     connection,
-    query: { path, body: spec.body(flags, pageSize), noun: spec.endpoint.noun },
+    query: { path, body, noun: spec.endpoint.noun, fieldsCommand: spec.endpoint.fieldsCommand },
     cursor: flags.cursor,
     all: exporting || Boolean(flags.all),
     max,
     hints: !exporting,
     resumable: exporting,
     parallel,
-    sortPaths: parseSortPaths(flags.sortPath, ctx.io.env),
+    sortPaths,
     receipt: flags.receipt !== undefined ? receiptPlan(flags.receipt, line) : undefined,
-    output: { ...outputPlan(flags, defaultFormat), defaultColumns: spec.endpoint.columns },
+    output: { ...outputPlan(flags, defaultFormat), defaultColumns: spec.endpoint.columns, sortColumn: sortedBy(spec.endpoint, body, sortPaths) },
   };
+}
+
+/** The field a table of the results is sorted by, to keep in view. */
+function sortedBy(endpoint: Endpoint, body: Record<string, unknown>, paths: SortPaths): string | undefined {
+  return endpoint.sortable ? new ResultOrder(body, paths).path : undefined;
 }
 
 /** The command's name under the root: "export", "orgs tenders". */

@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
+import { headerNames, type HeaderStyle } from './header-style.js';
 import { cellText, compilePaths, discoverPaths, valueAt } from './paths.js';
 
 /**
@@ -12,11 +13,13 @@ export class CsvFormatter implements Formatter {
   #paths: string[][] | undefined;
   #rows: number;
   readonly #header: boolean;
+  readonly #headerStyle: HeaderStyle;
   readonly #excelSafe: boolean;
 
   constructor(opts: FormatOptions, resume?: FormatterState) {
     this.#rows = resume?.rows ?? 0;
     this.#header = opts.header && this.#rows === 0;
+    this.#headerStyle = opts.headerStyle;
     this.#excelSafe = opts.excelSafe;
     this.#setColumns(resume?.columns ?? opts.columns);
   }
@@ -25,7 +28,7 @@ export class CsvFormatter implements Formatter {
     if (items.length === 0) return '';
     if (!this.#columns) this.#setColumns(discoverPaths(items));
     const paths = this.#paths!;
-    const records: string[][] = this.#rows === 0 && this.#header ? [this.#columns!] : [];
+    const records: string[][] = this.#rows === 0 && this.#header ? [this.#headerRow()] : [];
     for (const item of items) {
       const row = new Array<string>(paths.length);
       for (let i = 0; i < paths.length; i++) row[i] = cellText(valueAt(item, paths[i]!));
@@ -38,7 +41,11 @@ export class CsvFormatter implements Formatter {
   /** An empty export still gets its header when the columns are known. */
   end(): string {
     if (this.#rows > 0 || !this.#header || !this.#columns) return '';
-    return stringify([this.#columns], { escape_formulas: this.#excelSafe });
+    return stringify([this.#headerRow()], { escape_formulas: this.#excelSafe });
+  }
+
+  #headerRow(): string[] {
+    return headerNames(this.#columns!, this.#headerStyle);
   }
 
   state(): FormatterState {

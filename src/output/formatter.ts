@@ -1,3 +1,6 @@
+import type { HeaderStyle } from './header-style.js';
+import type { ColumnSpec } from './table-columns.js';
+
 export const FORMATS = ['table', 'csv', 'ndjson', 'json'] as const;
 export type Format = (typeof FORMATS)[number];
 
@@ -5,8 +8,9 @@ export type Format = (typeof FORMATS)[number];
 export interface FormatterState {
   rows: number;
   columns?: string[];
-  /** Table: the column widths the first page set. */
+  /** Table: the column widths the first page set, and which columns are right-aligned. */
   widths?: number[];
+  rightAligned?: boolean[];
 }
 
 /** Turns pages of results into text, a page at a time (one chunk per page). */
@@ -15,19 +19,25 @@ export interface Formatter {
   /** Text after the last page (closing bracket, header of an empty CSV...). */
   end(): string;
   state(): FormatterState;
+  /** Lines for a person on stderr once the output is written (the table's hidden columns). */
+  hints?(): string[];
 }
 
 export interface FormatOptions {
   /** --columns: which dot paths to print or project. */
   columns?: string[];
   /** Table columns when --columns is not given; the first page decides otherwise. */
-  defaultColumns?: string[];
+  defaultColumns?: readonly ColumnSpec[];
+  /** Table: the field the results are sorted by, kept longest after the first column. */
+  sortColumn?: string;
   header: boolean;
+  /** CSV and table: dot-path headers as paths or snake_case. */
+  headerStyle: HeaderStyle;
   excelSafe: boolean;
-  /** Table: the terminal width and whether to use colour. */
-  width: number;
+  /** Table: the width to fit (undefined: as wide as the data) and whether to use colour. */
+  width?: number;
   color: boolean;
-  /** The output is a terminal: control characters in the data must not reach it raw. */
+  /** The output is a terminal: control characters in the data must not reach it raw; the table groups thousands. */
   terminal?: boolean;
 }
 

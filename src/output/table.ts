@@ -1,15 +1,10 @@
 import Table from 'cli-table3';
+import stringWidth from 'string-width';
 import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
-import { cellText, compilePaths, discoverPaths, valueAt } from './paths.js';
+import { compilePaths, valueAt } from './paths.js';
 import { sanitizeForTerminal } from './sanitize.js';
-import { displayWidth, truncateToWidth } from './text-width.js';
-
-const GAP = 2;
-const MAX_NATURAL = 60;
-const MIN_COLUMN = 4;
-const SOFT_FLOOR = 20;
-const SOFT_FLOOR_MIN = 8;
-const MAX_DISCOVERED = 8;
+import { cellFor, tableColumns } from './table-columns.js';
+import { fitColumns, GAP } from './table-fit.js';
 
 // Borderless, like `gh` and `kubectl`: pages rendered one after another read as one table.
 const CHARS = {
@@ -19,54 +14,60 @@ const CHARS = {
   middle: ' '.repeat(GAP),
 };
 
+/** What a resumed table needs to go on under the same header: its columns, widths and alignment. */
+interface TableLayout {
+  columns: string[];
+  widths: number[];
+  right: boolean[];
+}
+
 /**
- * A readable table fitted to the terminal width. Column widths are set from
- * the first page and kept, so later pages stream out under the same header.
+ * A readable table fitted to the terminal width. The first page settles the
+ * columns (dropping those that do not fit), their widths and alignment; later
+ * pages stream out under the same header. cli-table3 cuts cells to their
+ * column with an ellipsis.
  */
 export class TableFormatter implements Formatter {
-  #columns: string[] | undefined;
+  #layout: TableLayout | undefined;
   #paths: string[][] = [];
-  #widths: number[] = [];
+  #hidden: string[] = [];
   #rows = 0;
+  /** Per shown column: money, in whole units on a terminal. */
+  #amounts: boolean[] = [];
 
   constructor(
     private readonly opts: FormatOptions,
     resume?: FormatterState,
   ) {
     if (resume?.columns && resume.widths) {
-      this.#columns = resume.columns;
-      this.#paths = compilePaths(resume.columns);
-      this.#widths = resume.widths;
+      this.#setLayout({ columns: resume.columns, widths: resume.widths, right: resume.rightAligned ?? [] });
       this.#rows = resume.rows;
     }
   }
 
   page(items: readonly Record<string, unknown>[]): string {
     if (items.length === 0) return '';
-    const cells = (rows: readonly Record<string, unknown>[]) =>
-      rows.map((item) => this.#paths.map((path) => sanitizeForTerminal(cellText(valueAt(item, path)))));
-    const first = !this.#columns;
-    if (first) {
-      this.#columns = this.opts.columns ?? chooseColumns(items, this.opts.defaultColumns);
-      this.#paths = compilePaths(this.#columns);
-    }
-    const rows = cells(items);
-    if (first) this.#widths = fitWidths(this.#columns!, rows, this.opts.width);
-
+    const head = this.#layout ? undefined : this.#settle(items);
+    const layout = this.#layout!;
     const table = new Table({
-      head: first ? this.#columns!.map((c, i) => truncateToWidth(c, this.#widths[i]!)) : [],
-      colWidths: this.#widths,
+      head: head ?? [],
+      colWidths: layout.widths,
+      colAligns: layout.right.map((right) => (right ? 'right' : 'left')),
       wordWrap: false,
       chars: CHARS,
       style: { 'padding-left': 0, 'padding-right': 0, head: this.opts.color ? ['bold'] : [], border: [] },
     });
-    for (const row of rows) table.push(row.map((cell, i) => truncateToWidth(cell, this.#widths[i]!)));
+    for (const item of items) {
+      table.push(this.#paths.map((path, i) => this.#cell(valueAt(item, path), this.#amounts[i])));
+    }
     this.#rows += items.length;
-    return table
-      .toString()
-      .split('\n')
-      .map((line) => line.trimEnd())
-      .join('\n') + '\n';
+    return (
+      table
+        .toString()
+        .split('\n')
+        .map((line) => line.trimEnd())
+        .join('\n') + '\n'
+    );
   }
 
   end(): string {
@@ -74,43 +75,49 @@ export class TableFormatter implements Formatter {
   }
 
   state(): FormatterState {
-    return { rows: this.#rows, columns: this.#columns, widths: this.#widths };
+    const layout = this.#layout;
+    return { rows: this.#rows, columns: layout?.columns, widths: layout?.widths, rightAligned: layout?.right };
   }
-}
 
-/** The default columns the data has, else the first page's own (scalar) fields. */
-function chooseColumns(items: readonly Record<string, unknown>[], preferred: string[] | undefined): string[] {
-  const available = discoverPaths(items);
-  const present = (preferred ?? []).filter((column) => available.includes(column));
-  return present.length >= 2 ? present : available.slice(0, MAX_DISCOVERED);
-}
+  /** Said once, on stderr: what a narrow terminal left out. */
+  hints(): string[] {
+    if (this.#hidden.length === 0) return [];
+    const n = this.#hidden.length;
+    const remedy = this.opts.columns ? 'fewer --columns' : '--columns';
+    return [`${n} column${n === 1 ? '' : 's'} hidden at ${this.opts.width} columns: ${this.#hidden.join(', ')}; widen the terminal or use ${remedy}`];
+  }
 
-/**
- * Natural widths, then columns give way until the table fits, widest first:
- * first a header wider than its data (estimatedValue.amountEur), then data
- * beyond 20 columns, then anything down to a few columns.
- */
-export function fitWidths(columns: readonly string[], rows: readonly string[][], total: number): number[] {
-  const cellWidths = columns.map((_, i) => Math.max(0, ...rows.map((row) => displayWidth(row[i]!))));
-  const widths = columns.map((column, i) => Math.min(MAX_NATURAL, Math.max(displayWidth(column), cellWidths[i]!)));
-  const available = Math.max(total - GAP * (columns.length - 1), MIN_COLUMN * columns.length);
-  const floor = (limit: number) => widths.map((w, i) => Math.min(w, Math.max(SOFT_FLOOR_MIN, Math.min(cellWidths[i]!, limit))));
-  shrink(widths, floor(MAX_NATURAL), available);
-  shrink(widths, floor(SOFT_FLOOR), available);
-  shrink(widths, widths.map(() => MIN_COLUMN), available);
-  return widths;
-}
+  /** Chooses and fits the columns to the first page; returns the header. */
+  #settle(items: readonly Record<string, unknown>[]): string[] {
+    const columns = tableColumns(items, {
+      columns: this.opts.columns,
+      defaults: this.opts.defaultColumns,
+      sortColumn: this.opts.sortColumn,
+      headerStyle: this.opts.headerStyle,
+    });
+    const paths = compilePaths(columns.map((c) => c.path));
+    const fit = fitColumns(
+      columns.map((column, i) => ({
+        header: stringWidth(column.header),
+        data: Math.max(0, ...items.map((item) => stringWidth(this.#cell(valueAt(item, paths[i]!), column.amount)))),
+        cut: column.cut,
+        priority: column.priority,
+      })),
+      this.opts.width,
+    );
+    const shown = fit.shown.map((i) => columns[i]!);
+    this.#hidden = fit.hidden.map((i) => columns[i]!.path);
+    this.#amounts = shown.map((c) => Boolean(c.amount));
+    this.#setLayout({ columns: shown.map((c) => c.path), widths: fit.widths, right: shown.map((c) => c.numeric) });
+    return shown.map((c) => sanitizeForTerminal(c.header));
+  }
 
-/** Takes a column at a time off the widest column above its floor until the sum fits. */
-function shrink(widths: number[], floors: readonly number[], available: number): void {
-  let excess = widths.reduce((a, b) => a + b, 0) - available;
-  while (excess > 0) {
-    let widest = -1;
-    for (let i = 0; i < widths.length; i++) {
-      if (widths[i]! > floors[i]! && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
-    }
-    if (widest < 0) return;
-    widths[widest]!--;
-    excess--;
+  #cell(value: unknown, amount: boolean | undefined): string {
+    return sanitizeForTerminal(cellFor(value, amount, Boolean(this.opts.terminal)));
+  }
+
+  #setLayout(layout: TableLayout): void {
+    this.#layout = layout;
+    this.#paths = compilePaths(layout.columns);
   }
 }

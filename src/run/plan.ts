@@ -4,6 +4,8 @@ import type { FileSystem } from '../output/fs.js';
 import type { Format } from '../output/formatter.js';
 import type { SortPaths } from '../query/sort-paths.js';
 import type { ReceiptPlan } from './receipt.js';
+import type { HeaderStyle } from '../output/header-style.js';
+import type { ColumnSpec } from '../output/table-columns.js';
 
 /** What a run is given rather than builds: the terminal, the service, the stop signal. */
 export interface RunDeps {
@@ -30,13 +32,18 @@ export interface QueryPlan {
   body: Record<string, unknown>;
   /** Plural noun for messages: "tenders", "organisations". */
   noun: string;
+  /** The command that lists the fields of the results, for advice. */
+  fieldsCommand?: string;
 }
 
 export interface OutputPlan {
   format: Format;
   columns?: string[];
-  defaultColumns?: string[];
+  /** The table's columns without --columns, and the one the results are sorted by. */
+  defaultColumns?: readonly ColumnSpec[];
+  sortColumn?: string;
   header: boolean;
+  headerStyle: HeaderStyle;
   excelSafe: boolean;
   /** -o FILE; stdout when absent. */
   file?: string;

@@ -8,12 +8,11 @@ import { createFormatter, type Formatter } from '../output/formatter.js';
 import { formatCount, formatTotal } from '../output/numbers.js';
 import { createProgress } from '../output/progress.js';
 import { createReporter, type Reporter } from '../output/reporter.js';
+import { unknownColumnWarnings } from '../output/unknown-columns.js';
 import type { RunDeps, WalkPlan } from './plan.js';
 import { ReceiptBuilder } from './receipt.js';
 import { fingerprint, loadState, removeState, saveState, type ResumeState } from './resume-state.js';
 import { openSource, type ResultSource } from './source.js';
-
-const TABLE_FALLBACK_WIDTH = 120;
 
 /**
  * Runs a search or export: pages from the pager, boundary duplicates dropped,
@@ -69,9 +68,12 @@ async function walkInto(
       {
         columns: output.columns,
         defaultColumns: output.defaultColumns,
+        sortColumn: output.sortColumn,
         header: output.header,
+        headerStyle: output.headerStyle,
         excelSafe: output.excelSafe,
-        width: (toStdout && io.stdoutWidth()) || TABLE_FALLBACK_WIDTH,
+        // A file has no width: its table is as wide as its data.
+        width: toStdout ? io.stdoutWidth() : undefined,
         color: toStdout && io.colorStdout(),
         terminal: out.terminal,
       },
@@ -105,7 +107,10 @@ async function walkInto(
       receipt.output = { file: plan.output.file, committed: false, digest: digest! };
       if (saved) receipt.resumed = { rows: saved.formatter.rows, pages: saved.pages };
     }
+    let first = !saved;
     for await (const items of source.pages()) {
+      if (first) warnUnknownColumns(plan, items, say);
+      first = false;
       const done = await walk.add(items);
       if (receipt) receipt.rows = walk.rows;
       if (resumable && out.kind === 'file') {
@@ -132,6 +137,14 @@ async function walkInto(
     if (!finished) await out.abandon(checkpointed && resumable);
   }
   walk.report(say);
+}
+
+/** --columns that the first page has no field for: probably a typo, said before the empty cells. */
+function warnUnknownColumns(plan: WalkPlan, items: readonly Record<string, unknown>[], say: Reporter): void {
+  const { columns, defaultColumns } = plan.output;
+  if (!columns) return;
+  const aliases = new Map((defaultColumns ?? []).flatMap((c) => (c.header ? [[c.header.toLowerCase(), c.path] as const] : [])));
+  for (const line of unknownColumnWarnings(columns, items, plan.query.fieldsCommand ?? 'tenders fields', aliases)) say.warn(line);
 }
 
 /** A saved state that belongs to this very export, else undefined (and why, on stderr). */
@@ -207,6 +220,7 @@ class WalkState {
   report(say: Reporter): void {
     const { plan, source } = this;
     const noun = plan.query.noun;
+    for (const line of this.formatter.hints?.() ?? []) say.hint(line);
     const total = this.total;
     if (plan.hints) {
       if (this.rows === 0) say.hint(`No ${noun} match.`);

@@ -39,7 +39,7 @@ describe('tenders orgs search', () => {
 
   it('prints a table with the organisation columns', async () => {
     const r = await runCli(['orgs', 'search', '-f', 'table', '-n', '3'], sb.url);
-    expect(r.stdout.split('\n')[0]).toMatch(/^id\s+name\s+country\s+tenderCount$/);
+    expect(r.stdout.split('\n')[0]).toMatch(/^id\s+name\s+country\s+tenders$/);
   });
 
   it('rejects a forged cursor with the invalid-cursor advice', async () => {

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { BIN, cliEnv, ndjson, runCli } from '../support/cli.js';
+import { hasScript, inTerminal as inTerminalAt, spawnAsync } from '../support/terminal.js';
 
 const PATH = '/api/v1/tenders/search';
-const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
 let sb: Sandbox;
 let dir: string;
 
@@ -17,25 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-/** Spawns without blocking this process: the sandbox answers from it. */
-function run(file: string, args: string[], env: NodeJS.ProcessEnv, stdout: number | 'pipe' = 'pipe') {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(file, args, { env, stdio: ['ignore', stdout, 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-    child.on('close', (code) => resolve({ code, stdout: out, stderr: err }));
-  });
-}
-
-/** Runs the CLI with stdout and stderr on a pseudo-terminal (util-linux `script`), as a person would: not under CI, where colour libraries turn colour off. */
-async function inTerminal(args: string[], env: Record<string, string | undefined> = {}) {
-  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
-  // A pty starts at 0×0 when we have no terminal ourselves: give it a real size.
-  const r = await run('script', ['-qec', `stty cols 160 rows 50; ${command}`, '/dev/null'], { ...cliEnv(sb.url, { CI: undefined, ...env }), COLUMNS: '160', LINES: '50', TERM: 'xterm' });
-  return { code: r.code, screen: r.stdout };
-}
+const run = spawnAsync;
+const inTerminal = (args: string[], env: Record<string, string | undefined> = {}) => inTerminalAt(sb.url, args, { env });
 
 describe.skipIf(!hasScript)('in a terminal', () => {
   it('search shows a bold-headed table and the hints; NO_COLOR turns the bold off', async () => {

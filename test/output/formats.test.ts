@@ -3,10 +3,11 @@ import { CsvFormatter } from '../../src/output/csv.js';
 import type { FormatOptions } from '../../src/output/formatter.js';
 import { JsonFormatter } from '../../src/output/json.js';
 import { NdjsonFormatter } from '../../src/output/ndjson.js';
-import { fitWidths, TableFormatter } from '../../src/output/table.js';
+import { TableFormatter } from '../../src/output/table.js';
+import stringWidth from 'string-width';
 import { readCsvWithPython } from '../support/python-csv.js';
 
-const base: FormatOptions = { header: true, excelSafe: false, width: 80, color: false };
+const base: FormatOptions = { header: true, headerStyle: 'path', excelSafe: false, width: 80, color: false, terminal: false };
 const page1 = [
   { id: 'a', title: 'Comma, "quoted"\r\nline', value: null },
   { id: 'b', title: '=HYPERLINK("x")', value: { amount: 5, currency: 'EUR' } },
@@ -68,28 +69,65 @@ describe('NDJSON and JSON', () => {
 });
 
 describe('table', () => {
-  it('fits the width, truncates with an ellipsis and shows no control characters', () => {
-    const table = new TableFormatter({ ...base, width: 30, defaultColumns: ['id', 'title', 'value.amount'] });
+  const columns = [
+    { path: 'id', header: 'id', priority: 3 },
+    { path: 'title', header: 'title', priority: 2, cut: 8 },
+    { path: 'value.amount', header: 'amount', priority: 1, amount: true },
+  ];
+
+  it('fits the width, cuts text with an ellipsis and shows no control characters', () => {
+    const table = new TableFormatter({ ...base, width: 30, defaultColumns: columns });
     const text = table.page(page1) + table.page(page2);
     const lines = text.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^id\s+title\s+value\.a…$/);
+    expect(lines[0]).toMatch(/^id\s+title\s+amount$/);
     expect(lines).toHaveLength(4);
-    for (const line of lines) expect(line.length).toBeLessThanOrEqual(30);
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(30);
     expect(text).toContain('…');
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+    expect(table.hints()).toEqual([]);
   });
 
-  it('continues a resumed export under the same header and widths', () => {
-    const opts = { ...base, width: 30, defaultColumns: ['id', 'title'] };
+  it('continues a resumed export under the same header, widths and alignment', () => {
+    const opts = { ...base, width: 30, defaultColumns: columns };
     const first = new TableFormatter(opts);
     const head = first.page(page1);
     const whole = new TableFormatter(opts);
     expect(head + new TableFormatter(opts, first.state()).page(page2)).toBe(whole.page(page1) + whole.page(page2));
   });
 
-  it('shrinks the widest columns first, long headers before data', () => {
-    expect(fitWidths(['a', 'b'], [['x'.repeat(50), 'y'.repeat(10)]], 42)).toEqual([30, 10]);
-    expect(fitWidths(['a-long-header-name', 'b'], [['short', 'y'.repeat(30)]], 40)).toEqual([8, 30]);
-    expect(fitWidths(['a', 'b'], [['x'.repeat(50), 'y'.repeat(50)]], 12)).toEqual([5, 5]);
+  it('drops whole columns, lowest priority first, and says so once', () => {
+    const table = new TableFormatter({ ...base, width: 14, defaultColumns: columns });
+    const text = table.page(page1);
+    expect(text.split('\n')[0]).toMatch(/^id\s+title$/);
+    expect(table.hints()).toEqual(['1 column hidden at 14 columns: value.amount; widen the terminal or use --columns']);
+    const asked = new TableFormatter({ ...base, width: 4, columns: ['id', 'title'] });
+    asked.page(page1);
+    expect(asked.hints()).toEqual(['1 column hidden at 4 columns: title; widen the terminal or use fewer --columns']);
+  });
+
+  it('right-aligns numbers; groups thousands and rounds amounts only on a terminal', () => {
+    const items = [
+      { id: 'a', n: 1234567.25, value: { amount: 9876543.5 } },
+      { id: 'b', n: 5, value: { amount: 12 } },
+    ];
+    const opts = { ...base, columns: ['id', 'n'], defaultColumns: columns };
+    expect(new TableFormatter({ ...opts, terminal: true }).page(items)).toBe(`id${' '.repeat(13)}n\na   1,234,567.25\nb              5\n`);
+    expect(new TableFormatter(opts).page(items)).toBe(`id${' '.repeat(11)}n\na   1234567.25\nb            5\n`);
+    const money = new TableFormatter({ ...base, terminal: true, columns: ['value.amount'], defaultColumns: columns });
+    expect(money.page(items)).toBe('value.amount\n   9,876,544\n          12\n');
+  });
+
+  it('heads --columns with dot paths, snake_case on demand, and defaults with short headers', () => {
+    const items = [{ id: 'a', title: 't', value: { amount: 1 } }];
+    expect(new TableFormatter({ ...base, defaultColumns: columns }).page(items).split('\n')[0]).toBe('id  title  amount');
+    expect(new TableFormatter({ ...base, columns: ['value.amount'] }).page(items).split('\n')[0]).toBe('value.amount');
+    expect(new TableFormatter({ ...base, columns: ['value.amount'], headerStyle: 'snake' }).page(items).split('\n')[0]).toBe('value_amount');
+  });
+
+  it('measures emoji and wide characters as the terminal shows them', () => {
+    const items = [{ id: '👍🏽', title: '東京' }, { id: 'ab', title: 'xyzw' }];
+    expect(new TableFormatter({ ...base, columns: ['id', 'title'] }).page(items)).toBe('id  title\n👍🏽  東京\nab  xyzw\n');
+    const cut = new TableFormatter({ ...base, width: 11, columns: ['title'] }).page([{ title: '東京都庁舎の改修工事' }, { title: 'a longer title' }]);
+    expect(cut).toBe('title\n東京都庁舎…\na longer t…\n');
   });
 });

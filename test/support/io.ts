@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { createIO, type Env, type IO } from '../../src/io.js';
+import type { PagerLauncher } from '../../src/pager.js';
 
 /** A writable that keeps what it is given, sized like a terminal when asked. */
 export class Capture extends Writable {
@@ -18,19 +19,47 @@ export interface MemoryIOOptions {
   /** Terminal width of both streams. */
   columns?: number;
   env?: Env;
+  /** The pager; by default a fake that shows its input on stdout, as a pager shows it on the terminal. */
+  launchPager?: PagerLauncher;
+}
+
+/** The pagers a fake launcher started, and the environment each got. */
+export interface PagerLog {
+  launches: { command: string; env: Env }[];
+}
+
+/** A pager that passes its input to `screen` and exits when the input ends. */
+export function fakePager(screen: Writable, log: PagerLog): PagerLauncher {
+  return async (command, env) => {
+    log.launches.push({ command, env });
+    let exit!: () => void;
+    const exited = new Promise<void>((resolve) => (exit = resolve));
+    const input = new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        screen.write(chunk, done);
+      },
+      final(done) {
+        exit();
+        done();
+      },
+    });
+    return { input, exited };
+  };
 }
 
 /** An IO over in-memory streams, with chosen terminal-ness and width. */
-export function memoryIO(opts: MemoryIOOptions = {}): { io: IO; stdout: Capture; stderr: Capture } {
+export function memoryIO(opts: MemoryIOOptions = {}): { io: IO; stdout: Capture; stderr: Capture; pager: PagerLog } {
   const stdout = new Capture();
   const stderr = new Capture();
   stdout.columns = stderr.columns = opts.columns;
+  const pager: PagerLog = { launches: [] };
   const io = createIO({
     stdout,
     stderr,
     env: opts.env ?? {},
     stdoutIsTTY: opts.stdoutTTY ?? false,
     stderrIsTTY: opts.stderrTTY ?? false,
+    launchPager: opts.launchPager ?? fakePager(stdout, pager),
   });
-  return { io, stdout, stderr };
+  return { io, stdout, stderr, pager };
 }

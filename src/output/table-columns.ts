@@ -1,0 +1,89 @@
+import { headerNames, type HeaderStyle } from './header-style.js';
+import { cellText, discoverPaths, valueAt, compilePaths } from './paths.js';
+
+/** A column a table shows by default: its field, a short header for people, how it gives way. */
+export interface ColumnSpec {
+  path: string;
+  /** A short header for people; the dot path when absent. */
+  header?: string;
+  /** Higher stays longer on a narrow terminal. */
+  priority: number;
+  /** Text that may be cut (titles, names), down to this many columns. Absent: never cut. */
+  cut?: number;
+  /** Money: shown in whole units on a terminal. */
+  amount?: boolean;
+}
+
+/** A column of one table, as its first page settled it. */
+export interface TableColumn extends ColumnSpec {
+  header: string;
+  /** Every value of the first page a number: right-aligned, thousands separators on a terminal. */
+  numeric: boolean;
+}
+
+/** Text longer than this, or with spaces in it, is prose that may be cut; shorter tokens (ids, dates, codes) are not. */
+const TOKEN_MAX = 30;
+const PROSE_CUT = 12;
+/** Without defaults the data has, a table shows this many of the first page's fields. */
+const MAX_DISCOVERED = 8;
+
+export interface ColumnChoice {
+  /** --columns: headed by their dot paths, first given kept longest. */
+  columns?: readonly string[];
+  /** The command's default columns, used when the data has at least two of them. */
+  defaults?: readonly ColumnSpec[];
+  /** The path the results are sorted by: kept right after the most important column. */
+  sortColumn?: string;
+  headerStyle: HeaderStyle;
+}
+
+/** The columns of a table for its first page of `items`. */
+export function tableColumns(items: readonly Record<string, unknown>[], choice: ColumnChoice): TableColumn[] {
+  const known = new Map((choice.defaults ?? []).map((spec) => [spec.path, spec]));
+  let specs: ColumnSpec[];
+  let labelled = false;
+  if (choice.columns) {
+    specs = choice.columns.map((path, i, all) => ({ ...known.get(path), path, priority: all.length - i }));
+  } else {
+    const available = discoverPaths(items);
+    const present = (choice.defaults ?? []).filter((spec) => available.includes(spec.path));
+    labelled = present.length >= 2;
+    specs = labelled ? present : available.slice(0, MAX_DISCOVERED).map((path, i, all) => ({ path, priority: all.length - i }));
+  }
+  const paths = headerNames(
+    specs.map((spec) => spec.path),
+    choice.headerStyle,
+  );
+  const top = Math.max(...specs.map((spec) => spec.priority));
+  return specs.map((spec, i) => {
+    const path = compilePaths([spec.path])[0]!;
+    const values = items.map((item) => valueAt(item, path));
+    const numeric = values.some((v) => typeof v === 'number') && values.every((v) => v === null || v === undefined || typeof v === 'number');
+    const prose = !numeric && spec.cut === undefined && values.some((v) => isProse(cellText(v)));
+    return {
+      ...spec,
+      header: (labelled && spec.header) || paths[i]!,
+      priority: spec.path === choice.sortColumn && spec.priority < top ? top - 0.5 : spec.priority,
+      cut: spec.cut ?? (prose ? PROSE_CUT : undefined),
+      numeric,
+    };
+  });
+}
+
+function isProse(text: string): boolean {
+  return text.length > TOKEN_MAX || /\s/.test(text);
+}
+
+/** A cell's text: numbers grouped (amounts in whole units) on a terminal, raw elsewhere. */
+export function cellFor(value: unknown, amount: boolean | undefined, terminal: boolean): string {
+  if (typeof value !== 'number' || !terminal) return cellText(value);
+  return groupThousands(amount ? Math.round(value) : value);
+}
+
+/** 1234567.5 → "1,234,567.5": the digits JavaScript prints, grouped; exponents left alone. */
+export function groupThousands(n: number): string {
+  const text = String(n);
+  const match = /^(-?)(\d+)(\.\d+)?$/.exec(text);
+  if (!match) return text;
+  return match[1]! + match[2]!.replace(/\B(?=(\d{3})+$)/g, ',') + (match[3] ?? '');
+}

@@ -1,0 +1,192 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import { execute } from '../../src/cli.js';
+import type { PagerLauncher } from '../../src/pager.js';
+import { FakeClient, pagedTenders } from '../support/fake-client.js';
+import { memoryIO, type MemoryIOOptions } from '../support/io.js';
+
+const BASE = { TENDERS_BASE_URL: 'http://service.test', NO_COLOR: '1' };
+
+/** Tenders shaped like the service's: long titles and names, dates, amounts, some values missing. */
+const realistic = (i: number) => ({
+  title: `Reconstruction of the municipal swimming pool and sports hall, lot ${i}`,
+  status: 'open',
+  publicationDate: '2026-11-23',
+  deadline: i % 3 ? `2027-01-${String(10 + i).padStart(2, '0')}T12:00:00Z` : null,
+  buyer: { id: `ORG-DEU-000${i}`, name: 'Universitätsklinikum Schleswig-Holstein', country: 'DEU' },
+  estimatedValue: i % 4 ? { amount: 1234567.8 * i, currency: 'EUR', amountEur: 1234567.8 * i } : null,
+});
+
+function run(argv: string[], opts: MemoryIOOptions = {}, client = new FakeClient(pagedTenders(40, realistic))) {
+  const t = memoryIO({ ...opts, env: { ...BASE, ...opts.env } });
+  return execute(argv, t.io, { createClient: async () => client }).then((code) => ({ code, ...t, client, out: t.stdout.text, err: t.stderr.text }));
+}
+
+const terminal = (columns: number, env: Record<string, string | undefined> = {}): MemoryIOOptions => ({ stdoutTTY: true, stderrTTY: true, columns, env });
+const lines = (text: string) => text.trimEnd().split('\n');
+
+describe('the table on a terminal', () => {
+  it.each([60, 80, 120, 200])('fits %i columns: ids and dates whole, text cut with an ellipsis, one hint for what is hidden', async (width) => {
+    const r = await run(['search', '-n', '5'], terminal(width));
+    expect(r.code).toBe(0);
+    const table = lines(r.out);
+    for (const line of table) expect(stringWidth(line)).toBeLessThanOrEqual(width);
+    expect(table[0]).toMatch(/^id\s+published\s/);
+    for (const [n, line] of table.slice(1).entries()) expect(line).toMatch(new RegExp(`^T-${n + 1}\\s+2026-11-23\\s`));
+    const hidden = r.err.split('\n').filter((line) => / hidden at /.test(line));
+    if (width >= 120) expect(hidden).toEqual([]);
+    else expect(hidden).toEqual([expect.stringMatching(new RegExp(`^\\d columns hidden at ${width} columns: .*; widen the terminal or use --columns$`))]);
+  });
+
+  it('at 80 columns shows id, both dates, the buyer and the title, and names the rest', async () => {
+    const r = await run(['search', '-n', '3'], terminal(80));
+    expect(lines(r.out)[0]).toMatch(/^id\s+published\s+deadline\s+buyer\s+title$/);
+    expect(lines(r.out)[2]).toMatch(/^T-2\s+2026-11-23\s+2027-01-12T12:00:00Z\s+Universität\S*…\s+Reconstruction\S* .*…$/);
+    expect(r.err).toContain('3 columns hidden at 80 columns: estimatedValue.amountEur, status, buyer.country; widen the terminal or use --columns\n');
+  });
+
+  it('keeps the sort key in view', async () => {
+    const r = await run(['search', '-n', '3', '--sort', 'estimatedValue'], terminal(80));
+    expect(lines(r.out)[0]).toMatch(/^id\s+deadline\s+buyer\s+value €\s+title$/);
+    expect(r.err).toContain('hidden at 80 columns: publicationDate, status, buyer.country;');
+  });
+
+  it('right-aligns amounts with thousands separators in whole euros', async () => {
+    const r = await run(['search', '-n', '3'], terminal(200));
+    const table = lines(r.out);
+    expect(table[0]).toMatch(/\s{2,}value €  title$/);
+    expect(table[1]).toMatch(/  1,234,568  Reconstruction/);
+    expect(table[2]).toMatch(/  2,469,136  Reconstruction/);
+    const valueEnd = (line: string) => line.indexOf('  Reconstruction');
+    expect(valueEnd(table[1]!)).toBe(valueEnd(table[2]!));
+  });
+
+  it('keeps raw values and every column in a table that goes to a pipe', async () => {
+    const r = await run(['search', '-n', '3', '-f', 'table']);
+    expect(lines(r.out)[0]).toMatch(/^id\s+published\s+deadline\s+status\s+country\s+buyer\s+value €\s+title$/);
+    expect(r.out).toContain('1234567.8  Reconstruction of the municipal swimming pool and sports hall, lot 1\n');
+    expect(r.out).not.toContain('…');
+    expect(r.err).toBe('');
+  });
+
+  it('heads --columns with their dot paths, snake_case with --header-style snake', async () => {
+    const r = await run(['search', '-n', '2', '--columns', 'id,buyer.name,estimatedValue.amountEur'], terminal(120));
+    expect(lines(r.out)[0]).toMatch(/^id\s+buyer\.name\s+estimatedValue\.amountEur$/);
+    const snake = await run(['search', '-n', '2', '--columns', 'id,buyer.name', '--header-style', 'snake'], terminal(120));
+    expect(lines(snake.out)[0]).toMatch(/^id\s+buyer_name$/);
+  });
+
+  it('warns about a --columns path that no field has, naming close matches', async () => {
+    const r = await run(['search', '-n', '2', '--columns', 'id,buyer.nme,published'], terminal(120));
+    expect(r.code).toBe(0);
+    expect(r.err).toContain("tenders: warning: --columns buyer.nme matches no field of the first page; did you mean buyer.name? ('tenders fields' lists them)\n");
+    expect(r.err).toContain('--columns published matches no field of the first page; did you mean publicationDate?');
+    const orgs = await run(['orgs', 'search', '-f', 'csv', '--columns', 'nam'], {}, new FakeClient(() => ({ json: { organisations: [{ id: 'O', name: 'N' }], page: { nextCursor: null, total: null } } })));
+    expect(orgs.err).toBe("tenders: warning: --columns nam matches no field of the first page; did you mean name? ('tenders orgs fields' lists them)\n");
+  });
+});
+
+describe('the pager', () => {
+  it('shows terminal output through less -FRX with LESS=FRX, and says the hints once it has exited', async () => {
+    const r = await run(['search', '-n', '2'], terminal(80));
+    expect(r.pager.launches).toEqual([{ command: 'less -FRX', env: expect.objectContaining({ LESS: 'FRX', LV: '-c' }) }]);
+    expect(lines(r.out)).toHaveLength(3);
+    expect(r.err).toMatch(/^3 columns hidden[^\n]*\nShowing 1–2 of 40 tenders\.\nNext page: /);
+  });
+
+  it('takes $TENDERS_PAGER over $PAGER, keeps the user\'s LESS, and none for cat or an empty one', async () => {
+    const chosen = await run(['search', '-n', '1'], terminal(80, { PAGER: 'more', TENDERS_PAGER: 'most -s', LESS: 'R' }));
+    expect(chosen.pager.launches).toEqual([{ command: 'most -s', env: expect.objectContaining({ LESS: 'R' }) }]);
+    expect((await run(['search', '-n', '1'], terminal(80, { PAGER: 'more' }))).pager.launches[0]!.command).toBe('more');
+    for (const env of [{ PAGER: 'cat' }, { TENDERS_PAGER: '' }, { TERM: 'dumb' }]) {
+      const r = await run(['search', '-n', '1'], terminal(80, env));
+      expect(r.pager.launches, JSON.stringify(env)).toEqual([]);
+      expect(lines(r.out)).toHaveLength(2);
+    }
+  });
+
+  it('is off with --no-pager, with -o and when stdout is not a terminal', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tenders-pager-'));
+    for (const [argv, opts] of [
+      [['search', '--no-pager'], terminal(80)],
+      [['--no-pager', 'export', '--max', '3'], terminal(80)],
+      [['search', '-o', join(dir, 'out.ndjson')], terminal(80)],
+      [['search', '-f', 'table'], { stderrTTY: true }],
+    ] as const) {
+      const r = await run([...argv], opts);
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(r.pager.launches, argv.join(' ')).toEqual([]);
+    }
+    const paged = await run(['export', '--max', '3'], terminal(80));
+    expect(paged.pager.launches).toHaveLength(1);
+  });
+
+  it('writes directly, with a warning, when the pager cannot start', async () => {
+    const broken: PagerLauncher = async () => {
+      throw new Error('spawn nope ENOENT');
+    };
+    const r = await run(['search', '-n', '1'], { ...terminal(80, { PAGER: 'nope' }), launchPager: broken });
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/^tenders: warning: cannot run the pager 'nope': spawn nope ENOENT; printing directly\n/);
+    expect(lines(r.out)).toHaveLength(2);
+  });
+
+  it('ends the run quietly when the user quits the pager early', async () => {
+    const quitter: PagerLauncher = async () => {
+      let exit!: () => void;
+      const exited = new Promise<void>((resolve) => (exit = resolve));
+      const input = new Writable({
+        write(_chunk, _encoding, done) {
+          exit();
+          done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+        },
+      });
+      input.on('error', () => undefined);
+      return { input, exited };
+    };
+    const client = new FakeClient(pagedTenders(1000, realistic));
+    const r = await run(['search', '--all'], { ...terminal(80), launchPager: quitter }, client);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(client.requests.length).toBeLessThan(5);
+  });
+});
+
+describe('formats from file names', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tenders-ext-'));
+
+  it.each([
+    ['search', 'r.csv', /^id,title,status,/],
+    ['search', 'r.JSON', /^\[\n\{"id":"T-1"/],
+    ['export', 'r.ndjson', /^\{"id":"T-1"/],
+    ['export', 'r.jsonl', /^\{"id":"T-1"/],
+    ['export', 'r.txt', /^id,title,status,/],
+    ['search', 'r.out', /^\{"id":"T-1"/],
+  ])('%s -o %s writes the format its extension names (else the default)', async (command, name, start) => {
+    const file = join(dir, `${command}-${name}`);
+    const r = await run([command, '--max', '3', '-o', file], terminal(80));
+    expect(r.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(start);
+  });
+
+  it('refuses an extension that contradicts --format, before any request', async () => {
+    const r = await run(['export', '-f', 'csv', '-o', join(dir, 'x.json')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`tenders: -o ${join(dir, 'x.json')} names a json file but --format is csv: drop --format or rename the file\n`);
+    expect(r.client.requests).toEqual([]);
+    expect((await run(['export', '-f', 'ndjson', '--max', '1', '-o', join(dir, 'x.jsonl')])).code).toBe(0);
+  });
+});
+
+describe('--header-style', () => {
+  it('writes snake_case CSV headers and takes no other style', async () => {
+    const r = await run(['export', '--max', '2', '-f', 'csv', '--header-style', 'snake']);
+    expect(lines(r.out)[0]).toBe('id,title,status,publication_date,deadline,buyer_id,buyer_name,buyer_country,estimated_value_amount,estimated_value_currency,estimated_value_amount_eur');
+    const bad = await run(['export', '--header-style', 'camel']);
+    expect(bad.code).toBe(2);
+  });
+});

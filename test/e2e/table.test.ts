@@ -1,0 +1,151 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import stringWidth from 'string-width';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { runCli, runShell } from '../support/cli.js';
+import { hasScript, inTerminal } from '../support/terminal.js';
+
+const PATH = '/api/v1/tenders/search';
+const README_QUERY = ['search', '--country', 'DEU', '--status', 'open', '--sort', 'deadline'];
+const hasSqlite = spawnSync('sh', ['-c', 'command -v sqlite3']).status === 0;
+
+interface Tender {
+  id: string;
+  publicationDate: string;
+  deadline: string | null;
+  buyer: { name: string };
+}
+
+let sb: Sandbox;
+let dir: string;
+beforeAll(async () => {
+  sb = await startSandbox({ size: 5000, seed: 1 });
+  dir = mkdtempSync(join(tmpdir(), 'tenders-table-'));
+});
+afterAll(() => sb.close());
+
+/** The table's lines on a screen: the header and the rows, without the hints. */
+const tableLines = (screen: string) => screen.split('\n').filter((line) => /^(id|T-\d+)\s/.test(line));
+
+describe.skipIf(!hasScript)('the README search in a terminal', () => {
+  const truth = () => sb.truth(PATH, { buyerCountries: ['DEU'], statuses: ['open'], sortBy: 'deadline' }).slice(0, 25) as Tender[];
+
+  it.each([60, 80, 120, 200])('at %i columns: nothing wider than the screen, ids and deadlines whole, what is hidden said once', async (cols) => {
+    const r = await inTerminal(sb.url, README_QUERY, { cols });
+    expect(r.code).toBe(0);
+    const [header, ...rows] = tableLines(r.text);
+    for (const line of r.text.split('\n').filter((l) => !/^\d+ columns? hidden/.test(l) && !l.startsWith('Next page'))) {
+      expect(stringWidth(line), line).toBeLessThanOrEqual(cols);
+    }
+    expect(header).toMatch(/^id\s+(published\s+)?deadline\s/);
+    expect(rows).toHaveLength(25);
+    for (const [i, tender] of truth().entries()) {
+      expect(rows[i]!.startsWith(`${tender.id}  `)).toBe(true);
+      expect(rows[i]).toContain(`  ${tender.deadline}  `);
+    }
+    const hints = r.text.split('\n').filter((line) => / hidden at /.test(line));
+    if (cols >= 120) {
+      expect(hints).toEqual([]);
+      expect(header).toMatch(/^id\s+published\s+deadline\s+status\s+country\s+buyer\s+value €\s+title$/);
+    } else {
+      expect(hints).toHaveLength(1);
+      expect(hints[0]).toMatch(new RegExp(`^\\d columns hidden at ${cols} columns: (\\S+, )*buyer\\.country; widen the terminal or use --columns$`));
+    }
+    if (cols === 200) expect(rows.some((row) => row.includes('…'))).toBe(false);
+  });
+
+  it('at 80 columns shows id, both dates, the buyer and the title, each name cut visibly', async () => {
+    const r = await inTerminal(sb.url, README_QUERY, { cols: 80 });
+    const [header, ...rows] = tableLines(r.text);
+    expect(header).toMatch(/^id\s+published\s+deadline\s+buyer\s+title$/);
+    const first = truth()[0]!;
+    expect(rows[0]).toMatch(new RegExp(`^${first.id}  ${first.publicationDate}  ${first.deadline}  ${first.buyer.name.slice(0, 5)}`));
+    expect(r.text).toContain('3 columns hidden at 80 columns: estimatedValue.amountEur, status, buyer.country; widen the terminal or use --columns');
+  });
+});
+
+describe.skipIf(!hasScript)('the pager', () => {
+  it('takes the terminal output when on, not when --no-pager; the hints stay on the terminal', async () => {
+    const paged = join(dir, 'paged.txt');
+    const env = { PAGER: `sh -c 'cat > ${paged}'` };
+    const on = await inTerminal(sb.url, ['search', '-n', '5', '--columns', 'id,title'], { cols: 100, env });
+    expect(on.code).toBe(0);
+    expect(tableLines(on.text)).toEqual([]);
+    expect(on.text).toMatch(/Showing 1–5 of 5,000 tenders\./);
+    const ids = (sb.truth(PATH, {}).slice(0, 5) as Tender[]).map((t) => t.id);
+    expect(tableLines(readFileSync(paged, 'utf8')).map((line) => line.split(' ')[0])).toEqual(['id', ...ids]);
+
+    const other = join(dir, 'other.txt');
+    const off = await inTerminal(sb.url, ['search', '-n', '5', '--columns', 'id,title', '--no-pager'], { cols: 100, env: { PAGER: `sh -c 'cat > ${other}'` } });
+    expect(tableLines(off.text)).toHaveLength(6);
+    expect(existsSync(other)).toBe(false);
+  });
+
+  it('TENDERS_PAGER wins over PAGER, and a pipe is never paged', async () => {
+    const chosen = join(dir, 'chosen.txt');
+    const r = await inTerminal(sb.url, ['search', '-n', '2'], { env: { PAGER: 'false', TENDERS_PAGER: `sh -c 'cat > ${chosen}'` } });
+    expect(r.code).toBe(0);
+    expect(tableLines(readFileSync(chosen, 'utf8'))).toHaveLength(3);
+    const piped = join(dir, 'piped.txt');
+    const pipe = await runShell(`$TENDERS search -n 2 | wc -l`, sb.url, { env: { PAGER: `sh -c 'cat > ${piped}'` } });
+    expect(pipe.stdout.trim()).toBe('2');
+    expect(existsSync(piped)).toBe(false);
+  });
+
+  it('less -FRX shows a short table and exits by itself', async () => {
+    const r = await inTerminal(sb.url, ['search', '-n', '3'], { cols: 120, env: { PAGER: undefined, TENDERS_PAGER: undefined, LESS: undefined } });
+    expect(r.code).toBe(0);
+    expect(tableLines(r.text)).toHaveLength(4);
+  });
+
+  it('a user quitting the pager early ends a long search quietly', async () => {
+    const before = sb.requests.length;
+    const r = await inTerminal(sb.url, ['search', '--all', '-n', '10'], { env: { PAGER: 'head -c 100' } });
+    expect(r.code).toBe(0);
+    expect(r.text).not.toMatch(/tenders:|Error/);
+    expect(sb.requests.length - before).toBeLessThan(500);
+  });
+});
+
+describe('formats from -o file names', () => {
+  it.each([
+    ['search', 'page.csv', '-f csv'],
+    ['search', 'page.json', '-f json'],
+    ['export', 'all.ndjson', '-f ndjson'],
+    ['export', 'all.jsonl', '-f ndjson'],
+  ])('%s -o %s writes what %s writes', async (command, name, format) => {
+    const file = join(dir, name);
+    const r = await runCli([command, '--max', '30', '-o', file], sb.url);
+    expect(r.code).toBe(0);
+    const direct = await runCli([command, '--max', '30', ...format.split(' ')], sb.url);
+    expect(readFileSync(file, 'utf8')).toBe(direct.stdout);
+  });
+
+  it('an extension that contradicts --format is a usage error before any request', async () => {
+    const before = sb.requests.length;
+    const r = await runCli(['export', '-f', 'ndjson', '-o', join(dir, 'x.csv')], sb.url);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^tenders: -o \S+x\.csv names a csv file but --format is ndjson: drop --format or rename the file\n$/);
+    expect(sb.requests.length).toBe(before);
+  });
+});
+
+describe('--header-style snake', () => {
+  it('gives CSV headers that SQL takes unquoted', async () => {
+    const r = await runCli(['export', '--max', '3', '--header-style', 'snake'], sb.url);
+    expect(r.stdout.split('\n')[0]).toBe(
+      'id,title,status,publication_date,deadline,buyer_id,buyer_name,buyer_country,estimated_value_amount,estimated_value_currency,estimated_value_amount_eur,procedure,cpv,url',
+    );
+  });
+
+  it.skipIf(!hasSqlite)('imports into sqlite3 and answers a query on buyer_name', async () => {
+    const file = join(dir, 'snake.csv');
+    expect((await runCli(['export', '--max', '50', '-c', 'DEU', '--header-style', 'snake', '-o', file], sb.url)).code).toBe(0);
+    const sql = spawnSync('sqlite3', [':memory:', '-cmd', `.import --csv ${file} t`, 'select count(*), count(distinct buyer_name) > 1 from t where buyer_country = \'DEU\''], { encoding: 'utf8' });
+    expect(sql.stderr).toBe('');
+    expect(sql.stdout.trim()).toBe('50|1');
+  });
+});

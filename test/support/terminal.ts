@@ -1,0 +1,50 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { stripVTControlCharacters } from 'node:util';
+import { BIN, cliEnv } from './cli.js';
+
+/** Whether util-linux `script` is here to give a child a pseudo-terminal. */
+export const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
+
+export interface Spawned {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawns without blocking this process (a sandbox in it must answer). */
+export function spawnAsync(file: string, args: string[], env: NodeJS.ProcessEnv, stdout: number | 'pipe' = 'pipe'): Promise<Spawned> {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { env, stdio: ['ignore', stdout, 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+    child.on('close', (code) => resolve({ code, stdout: out, stderr: err }));
+  });
+}
+
+export interface TerminalOptions {
+  /** Width of the pseudo-terminal (default 160). */
+  cols?: number;
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * Runs the CLI with stdout and stderr on a pseudo-terminal of `cols` columns
+ * (util-linux `script`), as a person would: not under CI, where colour
+ * libraries turn colour off. `screen` is what both streams sent the
+ * terminal; `text` is its lines without escape sequences (colour, and the
+ * keypad modes less switches).
+ */
+export async function inTerminal(
+  baseUrl: string,
+  args: string[],
+  opts: TerminalOptions = {},
+): Promise<{ code: number | null; screen: string; text: string }> {
+  const cols = opts.cols ?? 160;
+  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  // A pty starts at 0×0 when we have no terminal ourselves: give it a real size.
+  const env = { ...cliEnv(baseUrl, { CI: undefined, ...opts.env }), COLUMNS: String(cols), LINES: '50', TERM: 'xterm' };
+  const r = await spawnAsync('script', ['-qec', `stty cols ${cols} rows 50; ${command}`, '/dev/null'], env);
+  return { code: r.code, screen: r.stdout, text: stripVTControlCharacters(r.stdout).replace(/\r/g, '') };
+}
