@@ -65,13 +65,13 @@ describe('-o targets, in-process', () => {
 
   it('follows a link to its target and writes there atomically, the link left in place', async () => {
     await mkdir(join(dir, 'real'));
-    await symlink('real/out.csv', join(dir, 'latest.csv'));
-    const r = await runInProcess(['export', '-o', join(dir, 'latest.csv'), '-f', 'ndjson'], new FakeClient(pagedTenders(3)));
+    await symlink('real/out.ndjson', join(dir, 'latest.ndjson'));
+    const r = await runInProcess(['export', '-o', join(dir, 'latest.ndjson'), '-f', 'ndjson'], new FakeClient(pagedTenders(3)));
     expect(r.code).toBe(0);
-    expect((await lstat(join(dir, 'latest.csv'))).isSymbolicLink()).toBe(true);
-    expect((await readFile(join(dir, 'real', 'out.csv'), 'utf8')).split('\n')).toHaveLength(4);
-    expect((await readdir(dir)).sort()).toEqual(['latest.csv', 'real']);
-    expect(await readdir(join(dir, 'real'))).toEqual(['out.csv']);
+    expect((await lstat(join(dir, 'latest.ndjson'))).isSymbolicLink()).toBe(true);
+    expect((await readFile(join(dir, 'real', 'out.ndjson'), 'utf8')).split('\n')).toHaveLength(4);
+    expect((await readdir(dir)).sort()).toEqual(['latest.ndjson', 'real']);
+    expect(await readdir(join(dir, 'real'))).toEqual(['out.ndjson']);
   });
 
   it('never writes through links planted as the partial, the state or its temporary', async () => {
