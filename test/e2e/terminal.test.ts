@@ -18,7 +18,9 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const run = spawnAsync;
-const inTerminal = (args: string[], env: Record<string, string | undefined> = {}) => inTerminalAt(sb.url, args, { env });
+// The bytes the CLI itself sends the terminal: no pager in between (test/e2e/table.test.ts tests the pager).
+const inTerminal = (args: string[], env: Record<string, string | undefined> = {}) =>
+  inTerminalAt(sb.url, args, { env: { TENDERS_PAGER: 'cat', ...env } });
 
 describe.skipIf(!hasScript)('in a terminal', () => {
   it('search shows a bold-headed table and the hints; NO_COLOR turns the bold off', async () => {
