@@ -1,12 +1,10 @@
 import { constants } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, dirname } from 'node:path';
-import { isatty } from 'node:tty';
 import { UsageError } from '../errors.js';
 import { AtomicFileOutput } from './atomic-file.js';
+import { openDevice } from './device.js';
 import { nodeFs, type FileSystem } from './fs.js';
 import { StreamOutput } from './sink.js';
-import { writeFailure } from './write-error.js';
 
 /** Where a run's output goes: stdout or a device as a stream, or -o FILE written atomically. */
 export type Output = StreamOutput | AtomicFileOutput;
@@ -17,7 +15,7 @@ export type Output = StreamOutput | AtomicFileOutput;
  * file, written atomically at `path`, which is where a symbolic link given as
  * FILE leads (the link stays), with its partial, state and lock files beside it.
  */
-export type Target = { kind: 'stdout' } | { kind: 'device'; path: string } | { kind: 'file'; path: string };
+export type Target = { kind: 'stdout' } | { kind: 'device'; path: string; fifo: boolean } | { kind: 'file'; path: string };
 
 const MAX_LINK_HOPS = 40;
 
@@ -33,7 +31,7 @@ export async function resolveTarget(name: string | undefined, resume: boolean, f
   if (stats && !stats.isFile()) {
     if (stats.isSocket()) throw new UsageError(`-o ${name} is a socket, which cannot be written as a file`);
     if (resume) throw new UsageError(`--resume needs a file: -o ${name} is a device or FIFO, written straight through`);
-    return { kind: 'device', path: name };
+    return { kind: 'device', path: name, fifo: stats.isFIFO() };
   }
   const path = await linkEnd(name, fs);
   await checkDirectory(name, dirname(path), fs);
@@ -43,7 +41,15 @@ export async function resolveTarget(name: string | undefined, resume: boolean, f
 /** Opens the output the target names (on resume, FILE.partial keeps its first `keepBytes` bytes). */
 export async function openOutput(
   target: Target,
-  opts: { stdout: NodeJS.WritableStream; stdoutIsTTY: boolean; signal: AbortSignal; keepBytes?: number; fs?: FileSystem },
+  opts: {
+    stdout: NodeJS.WritableStream;
+    stdoutIsTTY: boolean;
+    signal: AbortSignal;
+    keepBytes?: number;
+    fs?: FileSystem;
+    /** Told when a FIFO has no reader yet and the run waits for one. */
+    onWait?: (line: string) => void;
+  },
 ): Promise<Output> {
   const fs = opts.fs ?? nodeFs;
   switch (target.kind) {
@@ -52,57 +58,7 @@ export async function openOutput(
     case 'file':
       return AtomicFileOutput.open(target.path, opts.keepBytes ?? 0, fs);
     case 'device':
-      return openDevice(target.path, opts.signal, fs);
-  }
-}
-
-/**
- * A device or FIFO, opened for writing without O_CREAT (it can never become a
- * new regular file) and written as a stream: no partial, no rename. Opening a
- * FIFO waits for its reader, as a shell redirection does; Ctrl-C still stops it.
- */
-async function openDevice(path: string, signal: AbortSignal, fs: FileSystem): Promise<StreamOutput> {
-  const opening = fs.open(path, constants.O_WRONLY | constants.O_NOCTTY);
-  const handle = await new Promise<FileHandle>((resolve, reject) => {
-    const onAbort = () => {
-      reject(signal.reason as Error);
-      opening.then((late) => late.close(), () => undefined);
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    opening.then(
-      (opened) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(opened);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(writeFailure(path, err));
-      },
-    );
-  });
-  const stream = handle.createWriteStream();
-  return new DeviceOutput(stream, signal, isatty(handle.fd), path);
-}
-
-/** A stream output that owns its stream: closed when done or abandoned. */
-class DeviceOutput extends StreamOutput {
-  constructor(
-    private readonly file: NodeJS.WritableStream & { destroy(): void },
-    signal: AbortSignal,
-    terminal: boolean,
-    path: string,
-  ) {
-    super(file, signal, terminal, path);
-  }
-
-  override async finish(): Promise<void> {
-    await super.finish();
-    await new Promise<void>((resolve) => this.file.end(() => resolve()));
-  }
-
-  override async abandon(): Promise<void> {
-    this.file.destroy();
+      return openDevice(target.path, target.fifo, opts.signal, opts.onWait ?? (() => {}));
   }
 }
 

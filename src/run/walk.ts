@@ -55,13 +55,14 @@ async function walkInto(
   const print = fingerprint(query, output, plan.max, plan.parallel);
   const saved = file && output.resume ? await usableState(file, print, say, fs) : undefined;
   const resumable = file !== undefined && plan.resumable;
-  const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, keepBytes: saved?.bytes, fs });
+  const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, keepBytes: saved?.bytes, fs, onWait: say.hint });
   let checkpointed = Boolean(saved);
   // Rows a --resume keeps: those of the last checkpoint, not a page written after it.
   let kept = saved?.formatter.rows ?? 0;
   let finished = false;
   let walk: WalkState | undefined;
-  const progress = await createProgress(io, !connection.quiet && !connection.verbose && !(toStdout && io.stdoutIsTTY), query.noun);
+  // No spinner over data going to the terminal itself.
+  const progress = await createProgress(io, !connection.quiet && !connection.verbose && !out.terminal, query.noun);
   try {
     const formatter = await createFormatter(
       output.format,

@@ -81,6 +81,45 @@ describe('devices, FIFOs and links are written through or followed, never replac
     expect(await readdir(dir)).toEqual(['fifo']);
   });
 
+  it('Ctrl-C while waiting for a FIFO\'s reader ends the run with 130', async () => {
+    const fifo = join(dir, 'fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    let said = '';
+    const r = await runCli(['export', '-o', fifo, '-v'], sb.url, {
+      onSpawn: (child) =>
+        child.stderr!.on('data', (d: Buffer) => {
+          if (said.includes('waiting for a reader')) return;
+          said += d.toString();
+          if (said.includes('waiting for a reader')) child.kill('SIGINT');
+        }),
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toBe(`waiting for a reader of ${fifo} (a FIFO)…\ntenders: interrupted by SIGINT\n`);
+    expect((await lstat(fifo)).isFIFO()).toBe(true);
+  });
+
+  it('Ctrl-C stops an export into a FIFO whose reader does not read', async () => {
+    const fifo = join(dir, 'fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const reader = spawn('sh', ['-c', `exec sleep 30 < '${fifo}'`], { stdio: 'ignore' });
+    try {
+      let requests = 0;
+      const r = await runCli(['export', '-f', 'ndjson', '-o', fifo, '-v'], sb.url, {
+        onSpawn: (child) =>
+          child.stderr!.on('data', (d: Buffer) => {
+            // The pipe holds under two pages: by the third request the writer waits on the reader.
+            const before = requests;
+            requests += d.toString().split('* POST').length - 1;
+            if (before < 3 && requests >= 3) child.kill('SIGINT');
+          }),
+      });
+      expect(r.code).toBe(130);
+      expect(r.stderr).toMatch(/tenders: interrupted by SIGINT\n$/);
+    } finally {
+      reader.kill();
+    }
+  });
+
   it('a link is followed: the export lands in its target, the link stays, partial and state sit beside the target', async () => {
     await mkdir(join(dir, 'real'));
     const link = join(dir, 'latest.csv');

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, openSync, closeSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, openSync, closeSync, readFileSync, existsSync, lstatSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +74,16 @@ describe.skipIf(!hasScript)('terminal safety in every format', () => {
     if (format === 'csv') expect(piped.stdout).toContain('\u001b[31mURGENT\u001b[0m repair of the \u001b]0;pwned\u0007 old bridge');
     else expect(format === 'json' ? JSON.parse(piped.stdout) : ndjson(piped.stdout)).toEqual(truth);
     if (format !== 'csv') expect(format === 'json' ? JSON.parse(screen) : ndjson(screen)).toEqual(truth);
+  });
+
+  it('-o a link to the terminal (/proc/self/fd/1) writes through it as a terminal, neutralised, the link kept', async () => {
+    const link = join(dir, 'to-stdout');
+    symlinkSync('/proc/self/fd/1', link);
+    const r = await inTerminal([...args('csv'), '-o', link]);
+    expect(r.code).toBe(0);
+    expect(r.screen.replace(/\r\n/g, '\n')).not.toMatch(RAW_CONTROL);
+    expect(r.screen).toContain('\\x1b[31mURGENT\\x1b[0m repair of the \\x1b]0;pwned\\x07 old bridge');
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
   });
 
   it('text from the service in a tenders: line is spelled out, on a terminal and in a pipe', async () => {

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import type { FileSystem } from '../../src/output/fs.js';
 import { openOutput, resolveTarget } from '../../src/output/target.js';
@@ -43,12 +43,12 @@ describe('what -o names', () => {
   });
 
   it('a device or FIFO is written straight through; --resume with one is a usage error', async () => {
-    expect(await resolveTarget('/dev/null', false)).toEqual({ kind: 'device', path: '/dev/null' });
+    expect(await resolveTarget('/dev/null', false)).toEqual({ kind: 'device', path: '/dev/null', fifo: false });
     await symlink('/dev/null', join(dir, 'null-link'));
-    expect(await resolveTarget(join(dir, 'null-link'), false)).toEqual({ kind: 'device', path: join(dir, 'null-link') });
+    expect(await resolveTarget(join(dir, 'null-link'), false)).toEqual({ kind: 'device', path: join(dir, 'null-link'), fifo: false });
     const fifo = join(dir, 'fifo');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-    expect(await resolveTarget(fifo, false)).toEqual({ kind: 'device', path: fifo });
+    expect(await resolveTarget(fifo, false)).toEqual({ kind: 'device', path: fifo, fifo: true });
     await expect(resolveTarget(fifo, true)).rejects.toThrow(/--resume needs a file: -o .*fifo is a device or FIFO/);
   });
 
@@ -88,46 +88,53 @@ describe('what -o names', () => {
 
 describe('opening a device or FIFO', () => {
   const signal = new AbortController().signal;
-  let fifo: string;
-  afterAll(async () => {
-    // Free any writer still waiting for a reader.
-    await fsp.open(fifo, constants.O_RDONLY | constants.O_NONBLOCK).then((h) => h.close(), () => undefined);
-  });
+  const open = (path: string, fifo: boolean, more: { signal?: AbortSignal; onWait?: (line: string) => void } = {}) =>
+    openOutput({ kind: 'device', path, fifo }, { stdout: new Capture(), stdoutIsTTY: false, signal, ...more });
+  const mkfifo = (name: string) => {
+    const path = join(dir, name);
+    expect(spawnSync('mkfifo', [path]).status).toBe(0);
+    return path;
+  };
 
-  it('writes through a FIFO as a stream, leaving it a FIFO', async () => {
-    fifo = join(dir, 'through');
-    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
-    const reading = readFile(fifo, 'utf8');
-    const out = await openOutput({ kind: 'device', path: fifo }, { stdout: new Capture(), stdoutIsTTY: false, signal });
-    expect(out.kind).toBe('stream');
-    expect(out.terminal).toBe(false);
+  it('writes through a FIFO whose reader is there, leaving it a FIFO', async () => {
+    const fifo = mkfifo('through');
+    const reader = await fsp.open(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const out = await open(fifo, true, { onWait: () => expect.fail('a reader is there') });
+    expect(out).toMatchObject({ kind: 'stream', terminal: false });
     await out.write('a,b\n');
     await out.finish();
-    expect(await reading).toBe('a,b\n');
+    expect(await reader.readFile('utf8')).toBe('a,b\n');
+    await reader.close();
     expect((await fsp.lstat(fifo)).isFIFO()).toBe(true);
   });
 
-  it('a full device fails in words; Ctrl-C stops a wait for a FIFO reader', async () => {
-    const full = await openOutput({ kind: 'device', path: '/dev/full' }, { stdout: new Capture(), stdoutIsTTY: false, signal });
-    await expect(full.write('x'.repeat(70_000)).then(() => full.finish())).rejects.toThrow('disk full while writing /dev/full');
-    await full.abandon(false);
-
-    const waiting = join(dir, 'no-reader');
-    fifo = waiting;
-    expect(spawnSync('mkfifo', [waiting]).status).toBe(0);
-    const controller = new AbortController();
-    const opening = openOutput({ kind: 'device', path: waiting }, { stdout: new Capture(), stdoutIsTTY: false, signal: controller.signal });
-    controller.abort(new Error('interrupted by SIGINT'));
-    await expect(opening).rejects.toThrow('interrupted by SIGINT');
-    await expect(openOutput({ kind: 'device', path: waiting }, { stdout: new Capture(), stdoutIsTTY: false, signal: controller.signal })).rejects.toThrow(
-      'interrupted by SIGINT',
-    );
+  it('waits for a FIFO\'s reader, saying so, and writes once one comes', async () => {
+    const fifo = mkfifo('later');
+    let reading: Promise<string> | undefined;
+    const out = await open(fifo, true, {
+      onWait: (line) => {
+        expect(line).toBe(`waiting for a reader of ${fifo} (a FIFO)…`);
+        reading = readFile(fifo, 'utf8');
+      },
+    });
+    await out.write('x\n');
+    await out.finish();
+    expect(await reading).toBe('x\n');
   });
 
-  it('a device that cannot be opened is said in words', async () => {
-    const fs: FileSystem = { ...fsp, open: async () => Promise.reject(errno('EACCES')) };
-    await expect(openOutput({ kind: 'device', path: '/dev/null' }, { stdout: new Capture(), stdoutIsTTY: false, signal, fs })).rejects.toThrow(
-      'permission denied writing /dev/null',
-    );
+  it('Ctrl-C ends the wait for a reader that never comes, and frees the waiting thread', async () => {
+    const fifo = mkfifo('never');
+    const controller = new AbortController();
+    const opening = open(fifo, true, { signal: controller.signal, onWait: () => controller.abort(new Error('interrupted by SIGINT')) });
+    await expect(opening).rejects.toThrow('interrupted by SIGINT');
+    await expect(open(fifo, true, { signal: controller.signal })).rejects.toThrow('interrupted by SIGINT');
+  });
+
+  it('a full device fails in words; one that is gone too', async () => {
+    const full = await open('/dev/full', false);
+    await expect(full.write('x'.repeat(70_000)).then(() => full.finish())).rejects.toThrow('disk full while writing /dev/full');
+    await full.abandon(false);
+    await expect(open(join(dir, 'gone'), false)).rejects.toThrow(/^cannot write .*gone: ENOENT/);
+    await expect(open(join(dir, 'gone-fifo'), true)).rejects.toThrow(/^cannot write .*gone-fifo: ENOENT/);
   });
 });
