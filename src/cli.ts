@@ -1,5 +1,6 @@
 import { Command, CommanderError, type Option } from 'commander';
 import { registerCount } from './commands/count.js';
+import { orgFieldsSpec, registerFields, tenderFieldsSpec } from './commands/fields.js';
 import type { CommandContext } from './commands/context.js';
 import { exportSpec } from './commands/export.js';
 import { addGlobalFlags, describeOption, examples } from './commands/flags.js';
@@ -46,9 +47,11 @@ function buildProgram(ctx: CommandContext): Command {
   registerPaged(program, searchSpec, ctx);
   registerPaged(program, exportSpec, ctx);
   registerCount(program, ctx);
+  registerFields(program, tenderFieldsSpec, ctx);
   const orgs = orgsGroup(program);
   registerPaged(orgs, orgsSearchSpec, ctx);
   registerPaged(orgs, orgTendersSpec, ctx);
+  registerFields(orgs, orgFieldsSpec, ctx);
   return program;
 }
 

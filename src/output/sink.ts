@@ -81,3 +81,10 @@ export class StreamOutput implements OutputTarget {
     });
   }
 }
+
+/** Writes one short text whole (a count, a list of fields) and waits until it is delivered. */
+export async function printTo(stream: NodeJS.WritableStream, signal: AbortSignal, text: string): Promise<void> {
+  const out = new StreamOutput(stream, signal);
+  await out.write(text);
+  await out.finish();
+}

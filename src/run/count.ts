@@ -2,7 +2,7 @@ import type { Client } from '../api/client.js';
 import { BadResponseError } from '../api/errors.js';
 import { readPage, type Total } from '../api/page.js';
 import type { CountFormat, CountRow } from '../output/counts.js';
-import { StreamOutput } from '../output/sink.js';
+import { printTo } from '../output/sink.js';
 import type { Partition } from './partition.js';
 import type { QueryPlan, RunDeps } from './plan.js';
 
@@ -10,7 +10,7 @@ import type { QueryPlan, RunDeps } from './plan.js';
 export async function runCount(query: QueryPlan, json: boolean, { io, client, signal }: RunDeps): Promise<void> {
   const total = await countOf(client, query.path, query.body, signal);
   const text = json ? JSON.stringify({ count: total.count, capped: total.capped }) : `${total.count}${total.capped ? '+' : ''}`;
-  await print(io.stdout, signal, `${text}\n`);
+  await printTo(io.stdout, signal, `${text}\n`);
 }
 
 /**
@@ -45,7 +45,7 @@ export async function runCountBy(
   await Promise.all(Array.from({ length: Math.min(parallel, partitions.length) }, worker));
   const { renderCounts } = await import('../output/counts.js');
   const table = { width: io.stdoutWidth() ?? 80, bars: io.stdoutIsTTY, color: io.colorStdout() };
-  await print(io.stdout, signal, renderCounts(by, rows, format, table));
+  await printTo(io.stdout, signal, renderCounts(by, rows, format, table));
 }
 
 /** The total of a query's first page; one result is the cheapest page that still carries it. */
@@ -54,10 +54,4 @@ async function countOf(client: Client, path: string, body: Record<string, unknow
   const total = readPage(json, status, path).total;
   if (!total) throw new BadResponseError(status, path, 'the first page has no "page.total"');
   return total;
-}
-
-async function print(stdout: NodeJS.WritableStream, signal: AbortSignal, text: string): Promise<void> {
-  const out = new StreamOutput(stdout, signal);
-  await out.write(text);
-  await out.finish();
 }

@@ -110,6 +110,48 @@ describe.skipIf(!hasScript)('the pager', () => {
   });
 });
 
+describe('tenders fields', () => {
+  const PATHS = [
+    'id', 'title', 'status', 'publicationDate', 'deadline', 'buyer.id', 'buyer.name', 'buyer.country',
+    'estimatedValue.amount', 'estimatedValue.currency', 'estimatedValue.amountEur', 'procedure', 'cpv', 'url',
+  ];
+
+  it('piped: every dot path with a JSON example, from one page of 20 with the search filters', async () => {
+    const before = sb.requests.length;
+    const r = await runCli(['fields', '-c', 'FRA', '-s', 'open'], sb.url);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const rows = r.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    expect(rows.map(([path]) => path)).toEqual(PATHS);
+    expect(JSON.parse(rows.find(([path]) => path === 'buyer.country')![1]!)).toBe('FRA');
+    expect(JSON.parse(rows.find(([path]) => path === 'status')![1]!)).toBe('open');
+    expect(sb.requests.slice(before).map((q) => q.body)).toEqual([{ limit: 20, buyerCountries: ['FRA'], statuses: ['open'] }]);
+  });
+
+  it('every path it lists works with --columns, without a warning', async () => {
+    const r = await runCli(['search', '-n', '3', '-f', 'csv', '--columns', PATHS.join(',')], sb.url);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const typo = await runCli(['search', '-n', '3', '-f', 'csv', '--columns', 'id,buyer.nme'], sb.url);
+    expect(typo.stderr).toBe("tenders: warning: --columns buyer.nme matches no field of the first page; did you mean buyer.name? ('tenders fields' lists them)\n");
+  });
+
+  it('orgs fields lists the organisation fields; -f json parses', async () => {
+    const r = await runCli(['orgs', 'fields', '-f', 'json'], sb.url);
+    expect((JSON.parse(r.stdout) as { path: string }[]).map((f) => f.path)).toEqual(['id', 'name', 'country', 'tenderCount']);
+  });
+
+  it.skipIf(!hasScript)('in a terminal: a table of fields and examples within the width, and a hint', async () => {
+    const r = await inTerminal(sb.url, ['fields'], { cols: 60 });
+    expect(r.code).toBe(0);
+    const lines = r.text.split('\n');
+    expect(lines[0]).toMatch(/^field\s+example$/);
+    expect(lines.slice(1, PATHS.length + 1).map((line) => line.split(' ')[0])).toEqual(PATHS);
+    for (const line of lines.slice(0, PATHS.length + 1)) expect(stringWidth(line)).toBeLessThanOrEqual(60);
+    expect(r.text).toContain('14 fields in the first 20 tenders; choose some with --columns id,title,status');
+  });
+});
+
 describe('formats from -o file names', () => {
   it.each([
     ['search', 'page.csv', '-f csv'],

@@ -1,0 +1,58 @@
+import { compilePaths, discoverPaths, valueAt } from './paths.js';
+
+/** How `tenders fields` prints: a table for a person, `path<TAB>example` lines for a program, or JSON. */
+export const FIELD_LIST_FORMATS = ['table', 'tsv', 'json'] as const;
+export type FieldListFormat = (typeof FIELD_LIST_FORMATS)[number];
+
+export interface Field {
+  /** A dot path for --columns. */
+  path: string;
+  /** The first value of the sample that says something (not null, "", [] or {}); else null. */
+  example: unknown;
+}
+
+/** Every leaf dot path of `items`, in order of first appearance, with an example value. */
+export function fieldsOf(items: readonly Record<string, unknown>[]): Field[] {
+  return discoverPaths(items).map((path) => {
+    const compiled = compilePaths([path])[0]!;
+    for (const item of items) {
+      const value = valueAt(item, compiled);
+      if (!isBlank(value)) return { path, example: value };
+    }
+    return { path, example: null };
+  });
+}
+
+function isBlank(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return true;
+  return typeof value === 'object' && Object.keys(value).length === 0;
+}
+
+export interface FieldListTerminal {
+  /** Width to fit the table to (undefined: as wide as the data). */
+  width?: number;
+  color: boolean;
+}
+
+/**
+ * The fields as text. TSV examples are JSON (strings quoted, one line
+ * whatever they hold), so `cut -f1` gives the paths and nothing can break a
+ * line; the table shows them as the other tables show cells.
+ */
+export async function renderFields(fields: readonly Field[], format: FieldListFormat, terminal: FieldListTerminal): Promise<string> {
+  if (format === 'json') return `${JSON.stringify(fields, null, 2)}\n`;
+  if (format === 'tsv') return fields.map((f) => `${f.path}\t${JSON.stringify(f.example)}\n`).join('');
+  const { TableFormatter } = await import('./table.js');
+  const table = new TableFormatter({
+    defaultColumns: [
+      { path: 'path', header: 'field', priority: 2 },
+      { path: 'example', header: 'example', priority: 1, cut: 10 },
+    ],
+    header: true,
+    headerStyle: 'path',
+    excelSafe: false,
+    width: terminal.width,
+    color: terminal.color,
+  });
+  return table.page(fields as unknown as Record<string, unknown>[]);
+}
