@@ -7,6 +7,7 @@ import { addGlobalFlags, describeOption, examples } from './commands/flags.js';
 import { orgsGroup, orgsSearchSpec, orgTendersSpec } from './commands/orgs.js';
 import { searchSpec } from './commands/search.js';
 import { registerPaged } from './commands/spec.js';
+import { registerWatch } from './commands/watch.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf } from './errors.js';
 import { processIO, type ColorMode, type IO } from './io.js';
 import { releaseHeldLocksSync } from './output/lock.js';
@@ -42,6 +43,7 @@ function buildProgram(ctx: CommandContext): Command {
       'tenders export -o /data/open-tenders.csv --status open',
       'tenders count --status open',
       'tenders orgs search --query hospital --country DEU',
+      'tenders watch deu-open -c DEU -s open  # then daily: what is new, changed or gone',
     ]) + "\nRun 'tenders <command> --help' for a command's flags.\n",
   );
   registerPaged(program, searchSpec, ctx);
@@ -52,6 +54,7 @@ function buildProgram(ctx: CommandContext): Command {
   registerPaged(orgs, orgsSearchSpec, ctx);
   registerPaged(orgs, orgTendersSpec, ctx);
   registerFields(orgs, orgFieldsSpec, ctx);
+  registerWatch(program, ctx);
   return program;
 }
 

@@ -11,6 +11,8 @@ export interface WalkOptions {
   maxItems?: number;
   /** Request the next page before the consumer asks for it (default true; false for a single page). */
   prefetch?: boolean;
+  /** The consumer's rule to end the walk after a page, asked before the next one is requested. */
+  stopAfter?: (page: Page) => boolean;
   signal?: AbortSignal;
 }
 
@@ -47,7 +49,7 @@ export async function* walkPages(client: Pick<ApiClient, 'post'>, opts: WalkOpti
       const page: FetchedPage = await pending;
       pending = undefined;
       seen += page.items.length;
-      const more = page.nextCursor !== null;
+      const more = page.nextCursor !== null && !opts.stopAfter?.(page);
       const wantsMore = opts.prefetch !== false && (opts.maxItems === undefined || seen < opts.maxItems);
       if (more && wantsMore) {
         pending = fetchPage(page.nextCursor!);

@@ -65,7 +65,8 @@ export interface OutputFlags {
   max?: string;
 }
 
-export function addOutputFlags(cmd: Command, defaultFormat: string): void {
+/** The output flags; `max: false` for a command that always walks to the end (watch). */
+export function addOutputFlags(cmd: Command, defaultFormat: string, { max = true } = {}): void {
   cmd
     .addOption(described(new Option('-f, --format <format>', 'output format').choices(FORMATS), defaultFormat))
     .option('--columns <paths>', 'fields to print, as dot paths (e.g. id,buyer.name,estimatedValue.amountEur)')
@@ -76,8 +77,8 @@ export function addOutputFlags(cmd: Command, defaultFormat: string): void {
         .default('path'),
     )
     .option('--excel-safe', 'CSV: guard cells starting with = + - @ against formula injection')
-    .option('-o, --output <file>', 'write to FILE atomically instead of stdout (- is stdout; devices and FIFOs are written straight through); .csv, .ndjson, .jsonl, .json set the format')
-    .option('--max <n>', 'stop after N results');
+    .option('-o, --output <file>', 'write to FILE atomically instead of stdout (- is stdout; devices and FIFOs are written straight through); .csv, .ndjson, .jsonl, .json set the format');
+  if (max) cmd.option('--max <n>', 'stop after N results');
 }
 
 export interface GlobalFlags {

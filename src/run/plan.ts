@@ -6,6 +6,7 @@ import type { SortPaths } from '../query/sort-paths.js';
 import type { ReceiptPlan } from './receipt.js';
 import type { HeaderStyle } from '../output/header-style.js';
 import type { ColumnSpec } from '../output/table-columns.js';
+import type { SavedQuery } from './watch/state.js';
 
 /** What a run is given rather than builds: the terminal, the service, the stop signal. */
 export interface RunDeps {
@@ -71,5 +72,26 @@ export interface WalkPlan {
   sortPaths?: SortPaths;
   /** --receipt FILE: a record of the run, written when it ends. */
   receipt?: ReceiptPlan;
+  output: OutputPlan;
+}
+
+/** A run of `tenders watch NAME`: walk its query, report what changed, move its state forward. */
+export interface WatchPlan {
+  name: string;
+  /** The directory of the watch's state. */
+  dir: string;
+  connection: ConnectionPlan;
+  /** The query of the command line; undefined: the saved one (or every tender, the first time). */
+  query?: SavedQuery;
+  /** The API path of a query: the tender search, or an organisation's tenders. */
+  pathFor(org: string | null): string;
+  /** Results per page asked for. */
+  limit: number;
+  /** Report only new tenders, paging only as far as they go. */
+  newOnly: boolean;
+  /** The first run prints every tender as new ('all') or records them silently ('none'). */
+  initial: 'none' | 'all';
+  /** Replace the query and record a new baseline. */
+  reset: boolean;
   output: OutputPlan;
 }

@@ -1,0 +1,111 @@
+import { Option, type Command } from 'commander';
+import { UsageError } from '../errors.js';
+import type { IO } from '../io.js';
+import { createReporter } from '../output/reporter.js';
+import { endpointPath, ORG_TENDERS, PAGE_SIZE_MAX, TENDERS } from '../query/endpoints.js';
+import { tenderBody } from '../query/tender-body.js';
+import { parseLimit } from '../query/validate.js';
+import type { WatchPlan } from '../run/plan.js';
+import { parseWatchName, watchDir } from '../run/watch/location.js';
+import { withClient, type CommandContext } from './context.js';
+import { addOutputFlags, addTenderFilters, examples, type GlobalFlags, type OutputFlags, type TenderFilterFlags } from './flags.js';
+import { connectionPlan, interactiveFormat, outputPlan } from './plans.js';
+
+export interface WatchFlags extends TenderFilterFlags, OutputFlags {
+  org?: string;
+  newOnly?: boolean;
+  initial: 'none' | 'all';
+  reset?: boolean;
+  list?: boolean;
+  forget?: boolean;
+}
+
+export function registerWatch(program: Command, ctx: CommandContext): Command {
+  const cmd = program
+    .command('watch')
+    .summary('print what is new, changed or gone since the last run of a saved search')
+    .description(
+      'Watch a saved search: the first run of NAME saves its filters and records what matches (a baseline); ' +
+        'every later run prints one row per tender that is new, changed (with the fields that changed) or gone, ' +
+        'and nothing when nothing changed. The state moves forward only once the output was delivered.',
+    )
+    .argument('[NAME]', 'the watch: letters, digits, -, _ and . (not first)');
+  addTenderFilters(cmd);
+  cmd
+    .option('--org <id>', "watch an organisation's tenders (as orgs tenders) instead of the tender search")
+    .option('--new-only', 'report only new tenders; in the default order, page only as far as they go')
+    .addOption(new Option('--initial <what>', 'what the first run prints: none (a silent baseline) or all (every tender as new)').choices(['none', 'all']).default('none'))
+    .option('--reset', 'replace the saved filters (if given) and record a new baseline')
+    .option('--list', 'list the saved watches: name, query, last run, tenders known')
+    .option('--forget', 'delete the watch NAME');
+  addOutputFlags(cmd, 'table on a terminal, else ndjson', { max: false });
+  cmd.addHelpText(
+    'after',
+    examples([
+      'tenders watch deu-open -c DEU -s open            # first run: saves the query, records a baseline',
+      'tenders watch deu-open                           # later: new, changed and gone tenders',
+      'tenders watch deu-open --new-only -f csv         # only new ones, paging only as far as they go',
+      'tenders watch big-buyer --org ORG-DEU-0007 --initial all',
+      'tenders watch deu-open -c DEU,AUT -s open --reset # follow other filters from a new baseline',
+      'tenders watch --list',
+      'tenders watch deu-open --forget',
+    ]) + '\nState: $TENDERS_STATE_DIR, else $XDG_STATE_HOME/tenders/watches, else ~/.local/state/tenders/watches.\n',
+  );
+  cmd.action(async (name: string | undefined, flags: WatchFlags, command: Command) => {
+    const globals = command.optsWithGlobals<GlobalFlags>();
+    if (flags.list || flags.forget) {
+      checkAlone(name, flags);
+      const say = createReporter(ctx.io, { quiet: Boolean(globals.quiet), verbose: Boolean(globals.verbose) });
+      const dir = watchDir(ctx.io.env);
+      const { runWatchForget, runWatchList } = await import('../run/watch/list.js');
+      if (flags.list) await runWatchList(dir, outputPlan(flags, interactiveFormat(ctx.io, flags.output)), ctx.io, ctx.signal, say);
+      else await runWatchForget(dir, parseWatchName(name!), say);
+      return;
+    }
+    const plan = watchPlan(name, flags, globals, ctx.io);
+    const { runWatch } = await import('../run/watch/run.js');
+    await withClient(ctx, plan.connection, (deps) => runWatch(plan, deps));
+  });
+  return cmd;
+}
+
+const filtersGiven = (flags: WatchFlags) =>
+  Boolean(flags.country?.length || flags.status?.length || flags.filter?.length) ||
+  flags.sort !== undefined ||
+  flags.order !== undefined ||
+  flags.org !== undefined;
+
+/** --list takes no NAME and no filters; --forget takes NAME alone. */
+function checkAlone(name: string | undefined, flags: WatchFlags): void {
+  if (flags.list && flags.forget) throw new UsageError('--list and --forget contradict each other: choose one');
+  const what = flags.list ? '--list' : '--forget';
+  if (filtersGiven(flags) || flags.limit !== undefined || flags.reset || flags.newOnly) {
+    throw new UsageError(`${what} takes no filters, --reset or --new-only`);
+  }
+  if (flags.list && name !== undefined) throw new UsageError('--list lists every watch: leave the NAME out');
+  if (flags.forget && name === undefined) throw new UsageError('--forget needs the NAME of the watch to delete');
+}
+
+/** Flags → the plan of one watch run, checked before any request (UsageError: exit 2). */
+export function watchPlan(name: string | undefined, flags: WatchFlags, globals: GlobalFlags, io: IO): WatchPlan {
+  if (name === undefined) throw new UsageError("watch needs a NAME: tenders watch NAME [filters] (or 'tenders watch --list')");
+  const pathFor = (org: string | null) => (org === null ? endpointPath(TENDERS, io.env) : endpointPath(ORG_TENDERS, io.env, undefined, org));
+  let query: WatchPlan['query'];
+  if (filtersGiven(flags)) {
+    const { limit: _limit, ...body } = tenderBody(flags);
+    query = { org: flags.org ?? null, body };
+    pathFor(query.org); // a bad --org or path template is a usage error now, not after the lock
+  }
+  return {
+    name: parseWatchName(name),
+    dir: watchDir(io.env),
+    connection: connectionPlan(globals, io),
+    query,
+    pathFor,
+    limit: flags.limit !== undefined ? parseLimit(flags.limit) : PAGE_SIZE_MAX,
+    newOnly: Boolean(flags.newOnly),
+    initial: flags.initial,
+    reset: Boolean(flags.reset),
+    output: { ...outputPlan(flags, interactiveFormat(io, flags.output)), defaultColumns: TENDERS.columns },
+  };
+}

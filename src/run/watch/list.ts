@@ -1,0 +1,78 @@
+import { readdir, rm } from 'node:fs/promises';
+import { RunError } from '../../errors.js';
+import type { IO } from '../../io.js';
+import { displayOptions } from '../../output/display.js';
+import { createFormatter } from '../../output/formatter.js';
+import { acquireLock } from '../../output/lock.js';
+import { formatCount } from '../../output/numbers.js';
+import type { Reporter } from '../../output/reporter.js';
+import { openOutput } from '../../output/target.js';
+import type { OutputPlan } from '../plan.js';
+import { STATE_SUFFIX, watchFiles } from './location.js';
+import { describeQuery } from './query.js';
+import { readEnds, StateError } from './state.js';
+
+const LIST_COLUMNS = ['name', 'query', 'lastRun', 'tenders'];
+
+/** `watch --list`: one row per saved watch (name, query as flags, last run, tenders known), by name. */
+export async function runWatchList(dir: string, output: OutputPlan, io: IO, signal: AbortSignal, say: Reporter): Promise<void> {
+  const names = (await readdir(dir).catch(() => [] as string[]))
+    .filter((file) => file.endsWith(STATE_SUFFIX) && !file.startsWith('.'))
+    .map((file) => file.slice(0, -STATE_SUFFIX.length))
+    .sort();
+  const rows: Record<string, unknown>[] = [];
+  for (const name of names) {
+    const file = watchFiles(dir, name).state;
+    try {
+      const { header, summary } = await readEnds(file);
+      rows.push({ name, query: describeQuery(header.query), lastRun: summary.lastRun, tenders: summary.tenders, file });
+    } catch (err) {
+      if (!(err instanceof StateError)) throw err;
+      say.warn(err.message);
+    }
+  }
+  if (rows.length === 0) {
+    say.hint(`No saved watches in ${dir}.`);
+    return;
+  }
+  const formatter = await createFormatter(output.format, {
+    columns: output.columns ?? (output.format === 'csv' || output.format === 'table' ? LIST_COLUMNS : undefined),
+    header: output.header,
+    excelSafe: output.excelSafe,
+    ...displayOptions(io, output.file),
+  });
+  const out = await openOutput(io.stdout, output.file, signal);
+  try {
+    await out.write(formatter.page(rows) + formatter.end());
+    await out.finish();
+  } catch (err) {
+    await out.abandon(false);
+    throw err;
+  }
+  say.hint(`${formatCount(rows.length)} watches in ${dir}.`);
+}
+
+/** `watch NAME --forget`: deletes its state (never under a running watch). */
+export async function runWatchForget(dir: string, name: string, say: Reporter): Promise<void> {
+  const files = watchFiles(dir, name);
+  const lock = await acquireLock(files.lock, `watch ${name}`).catch((err: unknown) => {
+    // No directory: no watch either.
+    if ((err as { cause?: NodeJS.ErrnoException }).cause?.code === 'ENOENT') return undefined;
+    throw err;
+  });
+  try {
+    const removed = await rm(files.state).then(
+      () => true,
+      (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return false;
+        throw new RunError(`cannot delete ${files.state}: ${err.message}`, { cause: err });
+      },
+    );
+    if (!removed) throw new RunError(`there is no watch named ${name} in ${dir} (see tenders watch --list)`);
+    await rm(files.temp, { force: true });
+    say.hint(`watch ${name} forgotten (${files.state} deleted)`);
+  } finally {
+    await lock?.release();
+  }
+}
+

@@ -1,0 +1,34 @@
+import { isAbsolute, join } from 'node:path';
+import { UsageError } from '../../errors.js';
+import type { Env } from '../../io.js';
+
+/** A watch's name is a file name of its own: no separators, no hidden or relative names. */
+const NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
+
+export function parseWatchName(name: string): string {
+  if (!NAME.test(name)) {
+    throw new UsageError(
+      `a watch name is up to 100 letters, digits, '-', '_' and '.', not starting with '.': '${name}' is not one`,
+    );
+  }
+  return name;
+}
+
+/**
+ * Where watches live: $TENDERS_STATE_DIR, else $XDG_STATE_HOME/tenders/watches
+ * (the XDG spec ignores a relative one), else ~/.local/state/tenders/watches.
+ */
+export function watchDir(env: Env): string {
+  if (env.TENDERS_STATE_DIR) return env.TENDERS_STATE_DIR;
+  if (env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)) return join(env.XDG_STATE_HOME, 'tenders', 'watches');
+  if (env.HOME) return join(env.HOME, '.local', 'state', 'tenders', 'watches');
+  throw new UsageError('no place for watch state: set TENDERS_STATE_DIR (or HOME, or XDG_STATE_HOME) to a directory');
+}
+
+export const STATE_SUFFIX = '.watch';
+
+/** The files of one watch: its state, the lock of a run, and the state being written. */
+export function watchFiles(dir: string, name: string): { state: string; lock: string; temp: string } {
+  const state = join(dir, `${name}${STATE_SUFFIX}`);
+  return { state, lock: `${state}.lock`, temp: `${state}.tmp` };
+}

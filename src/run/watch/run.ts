@@ -1,0 +1,163 @@
+import { mkdir } from 'node:fs/promises';
+import type { Page, Total } from '../../api/page.js';
+import { walkPages } from '../../api/pager.js';
+import { UsageError } from '../../errors.js';
+import { displayOptions } from '../../output/display.js';
+import { acquireLock } from '../../output/lock.js';
+import { formatCount } from '../../output/numbers.js';
+import { createProgress } from '../../output/progress.js';
+import { createReporter, type Reporter } from '../../output/reporter.js';
+import { openOutput } from '../../output/target.js';
+import { BoundaryDeduper } from '../dedupe.js';
+import type { RunDeps, WatchPlan } from '../plan.js';
+import { WatchDiff, type DiffMode } from './diff.js';
+import { FieldTable } from './fields.js';
+import { watchFiles } from './location.js';
+import { ChangeOutput } from './output.js';
+import { describeQuery, newestFirst, sameQuery } from './query.js';
+import { StateWriter } from './state-writer.js';
+import { lineBatches, loadState, readHeader, type LoadedState, type SavedQuery, type StateHeader } from './state.js';
+
+/**
+ * Runs a watch: under its lock, walks its query, prints what is new, changed
+ * or gone since the last run, and only then, once the output was delivered,
+ * replaces the state. A run that fails leaves the state as it was, so the
+ * next one reports the same changes.
+ */
+export async function runWatch(plan: WatchPlan, deps: RunDeps): Promise<void> {
+  const say = createReporter(deps.io, plan.connection);
+  const files = watchFiles(plan.dir, plan.name);
+  await mkdir(plan.dir, { recursive: true, mode: 0o700 });
+  const lock = await acquireLock(files.lock, `watch ${plan.name}`, (pid) =>
+    say.debug(`took over the lock of watch ${plan.name} from process ${pid}, which is gone`),
+  );
+  try {
+    const header = await readHeader(files.state).catch((err: unknown) => {
+      if (plan.reset) return undefined; // a damaged state is what --reset is for
+      throw err;
+    });
+    const query = chooseQuery(plan, header);
+    const previous = header && !plan.reset ? await loadState(files.state) : undefined;
+    const created = previous?.header.created ?? new Date().toISOString();
+    await walkAndCommit(plan, deps, say, files, { name: plan.name, query, created }, previous);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** The query to walk: the command line's, else the saved one; a different one only with --reset. */
+function chooseQuery(plan: WatchPlan, header: StateHeader | undefined): SavedQuery {
+  const saved = header?.query;
+  if (plan.query && saved && !plan.reset && !sameQuery(plan.query, saved)) {
+    throw new UsageError(
+      `watch ${plan.name} follows '${describeQuery(saved)}', not '${describeQuery(plan.query)}': ` +
+        'leave the filters out to use the saved ones, or add --reset to follow the new ones from a new baseline',
+    );
+  }
+  return plan.query ?? saved ?? { org: null, body: {} };
+}
+
+async function walkAndCommit(
+  plan: WatchPlan,
+  { io, client, signal }: RunDeps,
+  say: Reporter,
+  files: ReturnType<typeof watchFiles>,
+  header: StateHeader,
+  previous: LoadedState | undefined,
+): Promise<void> {
+  const mode: DiffMode = !previous ? 'baseline' : plan.newOnly ? 'new-only' : 'full';
+  const table = previous?.table ?? new FieldTable();
+  const newest = previous?.summary.newestPublicationDate ?? null;
+  const diff = new WatchDiff(mode, previous?.known, table, mode !== 'baseline' || plan.initial === 'all', newest);
+  const stopEarly = mode === 'new-only' && newestFirst(header.query.body) && newest !== null;
+  if (mode === 'new-only' && !stopEarly) {
+    say.debug('--new-only walks every page here: it stops early only in the default order (publicationDate, newest first)');
+  }
+
+  const writer = await StateWriter.create(files.temp, header);
+  const file = plan.output.file;
+  let committed = false;
+  let delivered = false;
+  const out = await openOutput(io.stdout, file, signal).catch(async (err: unknown) => {
+    await writer.abandon();
+    throw err;
+  });
+  const changes = new ChangeOutput(plan.output, out, displayOptions(io, file));
+  const progress = await createProgress(io, !plan.connection.quiet && !plan.connection.verbose && (file !== undefined || !io.stdoutIsTTY), 'tenders');
+  const dedupe = new BoundaryDeduper();
+  const walk = { pages: 0, total: null as Total | null, complete: false, started: performance.now() };
+  try {
+    const pages = walkPages(client, {
+      path: plan.pathFor(header.query.org),
+      body: { ...header.query.body, limit: plan.limit },
+      signal,
+      stopAfter: stopEarly ? (page) => nothingNewSince(page, diff, newest!) : undefined,
+    });
+    for await (const page of pages) {
+      if (++walk.pages === 1) {
+        walk.total = page.total;
+        changes.firstPage(page.items);
+      }
+      await changes.write(diff.page(dedupe.filter(page.items), (line) => writer.add(line)));
+      await writer.flush();
+      progress.update({ pages: walk.pages, rows: diff.counts.seen, total: walk.total });
+      if (signal.aborted) throw signal.reason;
+      walk.complete = page.nextCursor === null;
+    }
+    // Gone only after a complete walk; a new-only run carries the rest of what it knew.
+    if ((mode === 'full' && walk.complete) || mode === 'new-only') {
+      for await (const lines of lineBatches(files.state)) {
+        await changes.write(diff.previous(lines, (line) => writer.copy(line)));
+        await writer.flush();
+        if (signal.aborted) throw signal.reason;
+      }
+    }
+    await changes.end();
+    await out.finish();
+    delivered = true;
+    await writer.commit(files.state, { lastRun: new Date().toISOString(), newestPublicationDate: diff.newest, fields: table.fields });
+    committed = true;
+  } finally {
+    progress.stop();
+    if (!delivered) await out.abandon(false);
+    if (!committed) await writer.abandon();
+  }
+  report(say, plan, mode, diff, walk, dedupe.dropped);
+}
+
+/** --new-only in the default order: a page with nothing new that ends before the newest date known ends the walk. */
+function nothingNewSince(page: Page, diff: WatchDiff, newest: string): boolean {
+  const last = page.items.at(-1)?.publicationDate;
+  return typeof last === 'string' && last < newest && !page.items.some((tender) => diff.isNew(tender));
+}
+
+function report(
+  say: Reporter,
+  plan: WatchPlan,
+  mode: DiffMode,
+  diff: WatchDiff,
+  walk: { pages: number; total: Total | null; complete: boolean; started: number },
+  dropped: number,
+): void {
+  const { counts } = diff;
+  const name = `watch ${plan.name}`;
+  if (counts.withoutId > 0) say.warn(`${formatCount(counts.withoutId)} tenders without an id were left out: a watch follows tenders by their id`);
+  const { total } = walk;
+  const walked = counts.seen;
+  if (mode !== 'new-only' && walk.complete && total && !total.capped && walked !== total.count) {
+    say.warn(`the service counted ${formatCount(total.count)} tenders but the walk saw ${formatCount(walked)}: the data changed while paging`);
+  }
+  if (mode === 'baseline') {
+    say.hint(`${name}: baseline of ${formatCount(counts.new)} tenders recorded; the next run shows what changed`);
+  } else if (mode === 'new-only') {
+    say.hint(`${name}: ${formatCount(counts.new)} new (changed and gone tenders are looked for without --new-only)`);
+  } else {
+    say.hint(`${name}: ${formatCount(counts.new)} new, ${formatCount(counts.changed)} changed, ${formatCount(counts.gone)} gone`);
+  }
+  if (!say.verbose) return;
+  const seconds = ((performance.now() - walk.started) / 1000).toFixed(1);
+  say.debug(
+    `${name}: ${formatCount(walked)} tenders in ${walk.pages} pages${walk.complete ? '' : ' (stopped early)'}, ` +
+      `${dropped + counts.repeated} duplicates dropped, ${seconds} s`,
+  );
+}

@@ -1,0 +1,86 @@
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { RunError } from '../../errors.js';
+import { STATE_FORMAT, type StateHeader, type StateSummary } from './state.js';
+
+/**
+ * Writes a watch's next state beside the current one and puts it in place only
+ * by `commit()`, after the run's output was delivered: until then the current
+ * state stays, so a failed run is reported again by the next.
+ */
+export class StateWriter {
+  tenders = 0;
+  #text = '';
+  #copies: Buffer[] = [];
+  #offset = 0;
+
+  private constructor(
+    private readonly temp: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  /** Creates the temporary file exclusively (a leftover of a killed run is removed first: the lock is ours). */
+  static async create(temp: string, header: StateHeader): Promise<StateWriter> {
+    let handle: FileHandle;
+    try {
+      await rm(temp, { force: true });
+      handle = await open(temp, 'wx', 0o600);
+    } catch (err) {
+      throw writeError(temp, err);
+    }
+    const writer = new StateWriter(temp, handle);
+    writer.#text = `${JSON.stringify({ tendersWatch: STATE_FORMAT, ...header })}\n`;
+    return writer;
+  }
+
+  /** A tender line (see tenderLine). */
+  add(line: string): void {
+    this.#text += line;
+    this.tenders++;
+  }
+
+  /** A tender line of the previous state, unchanged (without its newline). */
+  copy(line: Buffer): void {
+    this.#copies.push(line, NEWLINE);
+    this.tenders++;
+  }
+
+  /** Writes what was added since the last flush. */
+  async flush(): Promise<void> {
+    const data = Buffer.concat([Buffer.from(this.#text), ...this.#copies]);
+    this.#text = '';
+    this.#copies = [];
+    try {
+      await this.handle.write(data, 0, data.length, this.#offset);
+    } catch (err) {
+      throw writeError(this.temp, err);
+    }
+    this.#offset += data.length;
+  }
+
+  /** Ends the file with its summary, flushes it to disk and renames it onto `target`. */
+  async commit(target: string, summary: Omit<StateSummary, 'tenders'>): Promise<void> {
+    this.#text += `${JSON.stringify({ end: { ...summary, tenders: this.tenders } })}\n`;
+    await this.flush();
+    try {
+      await this.handle.sync();
+      await this.handle.close();
+      await rename(this.temp, target);
+    } catch (err) {
+      throw writeError(target, err);
+    }
+  }
+
+  /** Drops the next state: the current one stays. */
+  async abandon(): Promise<void> {
+    await this.handle.close().catch(() => undefined);
+    await rm(this.temp, { force: true }).catch(() => undefined);
+  }
+}
+
+const NEWLINE = Buffer.from('\n');
+
+function writeError(path: string, err: unknown): RunError {
+  const e = err as NodeJS.ErrnoException;
+  const why = e.code === 'ENOSPC' ? 'the disk is full' : e.message;
+  return new RunError(`cannot write the watch state ${path}: ${why}`, { cause: err });
+}

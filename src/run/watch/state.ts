@@ -1,0 +1,236 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { RunError } from '../../errors.js';
+import { FieldTable } from './fields.js';
+import { KnownTenders } from './known.js';
+
+/**
+ * A watch's state file, NDJSON-like and versioned:
+ *
+ *   {"tendersWatch":1,"name":"deu-open","query":{"org":null,"body":{...}},"created":"..."}
+ *   "T-0001234"<TAB>slots<TAB>"title"<TAB>"deadline"
+ *   ...
+ *   {"end":{"lastRun":"...","tenders":1234,"newestPublicationDate":"...","fields":[["title"],...]}}
+ *
+ * One line per tender: its id as JSON (the key), its field hashes as base64url
+ * of 32-bit little-endian slots, and, for `gone` rows, its title (cut to
+ * TITLE_KEPT characters) and deadline as JSON (empty when absent). The last
+ * line proves the file whole.
+ */
+export const STATE_FORMAT = 1;
+export const TITLE_KEPT = 200;
+const TAB = 9;
+const NEWLINE = 10;
+
+/** What a watch asks: the tender search, or an organisation's tenders (`org`), with this body (no limit, no cursor). */
+export interface SavedQuery {
+  org: string | null;
+  body: Record<string, unknown>;
+}
+
+export interface StateHeader {
+  name: string;
+  query: SavedQuery;
+  created: string;
+}
+
+export interface StateSummary {
+  lastRun: string;
+  tenders: number;
+  /** The newest publicationDate among the tenders (for --new-only's early stop). */
+  newestPublicationDate: string | null;
+  /** The field table's slots (see FieldTable). */
+  fields: string[][];
+}
+
+export interface LoadedState {
+  header: StateHeader;
+  summary: StateSummary;
+  known: KnownTenders;
+  table: FieldTable;
+}
+
+/** The state file cannot be used: exit 1, never a silent new baseline. */
+export class StateError extends RunError {
+  override name = 'StateError';
+  constructor(file: string, problem: string, options?: { cause?: unknown; advice?: string }) {
+    super(
+      `the watch state ${file} ${problem}: ${options?.advice ?? ''}run the same command with --reset to record a new ` +
+        'baseline (changes since its last run are then not reported)',
+      options,
+    );
+  }
+}
+
+/** A tender's key: its id as JSON, for string and number ids; undefined when it has no usable id. */
+export function tenderKey(tender: Record<string, unknown>): string | undefined {
+  const id = tender.id;
+  if (typeof id === 'string' ? id !== '' : typeof id === 'number' && Number.isFinite(id)) return JSON.stringify(id);
+  return undefined;
+}
+
+const scratch = Buffer.alloc(4 * 64);
+
+/** The base64url text of `length` slots. */
+export function encodeSlots(slots: Uint32Array, length: number): string {
+  for (let i = 0; i < length; i++) scratch.writeUInt32LE(slots[i]!, i * 4);
+  return scratch.toString('base64url', 0, length * 4);
+}
+
+/** A tender's line, with its fingerprint as the table last computed it. */
+export function tenderLine(key: string, table: FieldTable, tender: Record<string, unknown>): string {
+  let title = tender.title;
+  if (typeof title === 'string' && title.length > TITLE_KEPT) title = `${title.slice(0, TITLE_KEPT - 1)}…`;
+  return `${key}\t${encodeSlots(table.slots, table.length)}\t${kept(title)}\t${kept(tender.deadline)}\n`;
+}
+
+const kept = (value: unknown) => (value === undefined ? '' : JSON.stringify(value));
+
+/** The whole lines of a file, a read's worth at a time (each batch's buffers stay valid). */
+export async function* lineBatches(file: string): AsyncGenerator<Buffer[]> {
+  let rest: Buffer | undefined;
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 16 }) as AsyncIterable<Buffer>) {
+    const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
+    const lines: Buffer[] = [];
+    let start = 0;
+    for (let nl = buf.indexOf(NEWLINE); nl !== -1; nl = buf.indexOf(NEWLINE, start)) {
+      lines.push(buf.subarray(start, nl));
+      start = nl + 1;
+    }
+    rest = start < buf.length ? buf.subarray(start) : undefined;
+    if (lines.length) yield lines;
+  }
+  if (rest) yield [rest];
+}
+
+/** The header of a watch's state, or undefined when the watch does not exist yet. */
+export async function readHeader(file: string): Promise<StateHeader | undefined> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new StateError(file, `cannot be read (${(err as Error).message})`, { cause: err });
+  }
+  try {
+    const buf = Buffer.alloc(1 << 20);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    const end = buf.subarray(0, bytesRead).indexOf(NEWLINE);
+    return parseHeader(file, end === -1 ? buf.subarray(0, bytesRead) : buf.subarray(0, end));
+  } catch (err) {
+    if (err instanceof StateError) throw err;
+    throw new StateError(file, `cannot be read (${(err as Error).message})`, { cause: err });
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The header and the summary (last line) of a state file, without reading the tenders. */
+export async function readEnds(file: string): Promise<{ header: StateHeader; summary: StateSummary }> {
+  const header = await readHeader(file);
+  if (!header) throw new StateError(file, 'does not exist');
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const length = Math.min(size, 1 << 20);
+    const buf = Buffer.alloc(length);
+    await handle.read(buf, 0, length, size - length);
+    const body = buf.subarray(0, buf.length - 1);
+    return { header, summary: parseSummary(file, body.subarray(body.lastIndexOf(NEWLINE) + 1)) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads a whole state: header, every tender's fingerprint, summary; StateError when anything is off. */
+export async function loadState(file: string): Promise<LoadedState> {
+  let header: StateHeader | undefined;
+  let summary: StateSummary | undefined;
+  const known = new KnownTenders();
+  const slots = new Uint32Array(64);
+  let lineNo = 0;
+  try {
+    for await (const lines of lineBatches(file)) {
+      for (const line of lines) {
+        lineNo++;
+        if (summary) throw new StateError(file, `has data after its last line (line ${lineNo})`);
+        if (lineNo === 1) header = parseHeader(file, line);
+        else if (line[0] === 0x7b /* { */) summary = parseSummary(file, line);
+        else {
+          const [key, length] = parseKeyAndSlots(file, line, lineNo, slots);
+          known.add(key, slots, length);
+        }
+      }
+    }
+  } catch (err) {
+    if (err instanceof StateError) throw err;
+    throw new StateError(file, `cannot be read (${(err as Error).message})`, { cause: err });
+  }
+  if (!header) throw new StateError(file, 'is empty');
+  if (!summary) throw new StateError(file, 'is cut short (no summary line)');
+  if (summary.tenders !== lineNo - 2) throw new StateError(file, `holds ${lineNo - 2} tenders where its summary says ${summary.tenders}`);
+  return { header, summary, known, table: new FieldTable(summary.fields) };
+}
+
+/** A tender line's key, and its slots (into `slots`) and their count. */
+function parseKeyAndSlots(file: string, line: Buffer, lineNo: number, slots: Uint32Array): [string, number] {
+  const tab1 = line.indexOf(TAB);
+  const tab2 = tab1 === -1 ? -1 : line.indexOf(TAB, tab1 + 1);
+  const bytes = tab2 === -1 ? undefined : Buffer.from(line.toString('latin1', tab1 + 1, tab2), 'base64url');
+  const first = line[0];
+  if (!bytes || bytes.length % 4 !== 0 || bytes.length > slots.length * 4 || !(first === 0x22 || first === 0x2d || (first! >= 0x30 && first! <= 0x39))) {
+    throw new StateError(file, `has a damaged line ${lineNo}`);
+  }
+  const n = bytes.length / 4;
+  for (let i = 0; i < n; i++) slots[i] = bytes.readUInt32LE(i * 4);
+  return [line.toString('utf8', 0, tab1), n];
+}
+
+/** What a `gone` row shows of a tender: its id, and its title and deadline when it had them. */
+export function keptTender(line: Buffer): Record<string, unknown> {
+  const [id, , title, deadline] = line.toString('utf8').split('\t');
+  const tender: Record<string, unknown> = { id: JSON.parse(id!) as unknown };
+  if (title) tender.title = JSON.parse(title) as unknown;
+  if (deadline) tender.deadline = JSON.parse(deadline) as unknown;
+  return tender;
+}
+
+function parseHeader(file: string, line: Buffer): StateHeader {
+  const json = parseJson(line) as { tendersWatch?: unknown; name?: unknown; query?: SavedQuery; created?: unknown } | undefined;
+  if (typeof json?.tendersWatch !== 'number') throw new StateError(file, 'is not a watch state');
+  if (json.tendersWatch > STATE_FORMAT) {
+    throw new StateError(file, `was written by a newer tenders (state format ${json.tendersWatch})`, { advice: 'upgrade tenders, or ' });
+  }
+  const query = json.query;
+  if (typeof json.name !== 'string' || typeof json.created !== 'string' || !isObject(query) || !isObject(query.body) || !(query.org === null || typeof query.org === 'string')) {
+    throw new StateError(file, 'has a damaged first line');
+  }
+  return { name: json.name, query: { org: query.org, body: query.body }, created: json.created };
+}
+
+function parseSummary(file: string, line: Buffer): StateSummary {
+  const end = (parseJson(line) as { end?: StateSummary } | undefined)?.end;
+  if (
+    !isObject(end) ||
+    typeof end.lastRun !== 'string' ||
+    !Number.isSafeInteger(end.tenders) ||
+    !(end.newestPublicationDate === null || typeof end.newestPublicationDate === 'string') ||
+    !Array.isArray(end.fields) ||
+    !end.fields.every((keys) => Array.isArray(keys) && keys.every((key) => typeof key === 'string'))
+  ) {
+    throw new StateError(file, 'is cut short or has a damaged last line');
+  }
+  return end;
+}
+
+function parseJson(line: Buffer): unknown {
+  try {
+    return JSON.parse(line.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
