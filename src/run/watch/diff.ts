@@ -75,7 +75,7 @@ export class WatchDiff {
         this.counts.repeated++;
       } else if (this.mode === 'full') {
         this.#keep(key, tender, keep);
-        const changed = this.table.differences(this.known!.slots(entry), this.known!.slots(entry).length);
+        const changed = this.table.differences(this.known!.slots(entry));
         if (changed.length > 0) {
           this.counts.changed++;
           changes.push({ change: 'changed', changedFields: changed, tender });

@@ -79,14 +79,18 @@ export class FieldTable {
     }
   }
 
-  /** The dot paths of the slots where two fingerprints differ. */
-  differences(old: Uint32Array, oldLength: number): string[] {
+  /**
+   * The dot paths of the slots where an older fingerprint differs from the
+   * last one. A field that turned from null into an object (or back) is named
+   * by its leaves: "estimatedValue.amount", not also "estimatedValue".
+   */
+  differences(old: Uint32Array): string[] {
     const changed: string[] = [];
-    const n = Math.max(oldLength, this.length);
+    const n = Math.max(old.length, this.length);
     for (let i = 0; i < n; i++) {
-      if ((i < oldLength ? old[i] : ABSENT) !== (i < this.length ? this.slots[i] : ABSENT)) changed.push(this.paths[i]!);
+      if ((i < old.length ? old[i] : ABSENT) !== (i < this.length ? this.slots[i] : ABSENT)) changed.push(this.paths[i]!);
     }
-    return changed;
+    return changed.length < 2 ? changed : changed.filter((path) => !changed.some((other) => other.startsWith(`${path}.`)));
   }
 
   #visit(node: PathNode, value: unknown): void {

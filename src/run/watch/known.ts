@@ -30,6 +30,11 @@ export class KnownTenders {
     this.#entries.set(key, i);
   }
 
+  /** Gives back what growing by doubling left unused, once everything is added. */
+  compact(): void {
+    this.#slots = this.#slots.slice(0, this.#used);
+  }
+
   /** The entry of `key`, or undefined when the tender is new. */
   find(key: string): number | undefined {
     return this.#entries.get(key);

@@ -169,6 +169,7 @@ export async function loadState(file: string): Promise<LoadedState> {
   if (!header) throw new StateError(file, 'is empty');
   if (!summary) throw new StateError(file, 'is cut short (no summary line)');
   if (summary.tenders !== lineNo - 2) throw new StateError(file, `holds ${lineNo - 2} tenders where its summary says ${summary.tenders}`);
+  known.compact();
   return { header, summary, known, table: new FieldTable(summary.fields) };
 }
 

@@ -1,0 +1,180 @@
+import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { FieldTable, hashString, MAX_FIELDS, OTHER_FIELDS } from '../../../src/run/watch/fields.js';
+import { KnownTenders } from '../../../src/run/watch/known.js';
+import { StateWriter } from '../../../src/run/watch/state-writer.js';
+import { keptTender, lineBatches, loadState, readEnds, readHeader, tenderKey, tenderLine, TITLE_KEPT } from '../../../src/run/watch/state.js';
+import { TenderGenerator } from '../../../src/sandbox/data.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'tenders-state-'));
+});
+
+/** The paths that differ between two versions of a tender. */
+function diff(before: Record<string, unknown>, after: Record<string, unknown>, table = new FieldTable()): string[] {
+  table.fingerprint(before);
+  const old = table.slots.slice(0, table.length);
+  table.fingerprint(after);
+  return table.differences(old);
+}
+
+describe('field fingerprints', () => {
+  it('name the leaves that differ, whatever the key order', () => {
+    const tender = { id: 'T-1', title: 'a', buyer: { id: 'B', name: 'n' }, value: { amount: 1, currency: 'EUR' } };
+    expect(diff(tender, { value: { currency: 'EUR', amount: 1 }, buyer: { name: 'n', id: 'B' }, title: 'a', id: 'T-1' })).toEqual([]);
+    expect(diff(tender, { ...tender, title: 'b', buyer: { id: 'B', name: 'm' } })).toEqual(['title', 'buyer.name']);
+    expect(diff(tender, { ...tender, extra: true })).toEqual(['extra']);
+    expect(diff({ ...tender, extra: true }, tender)).toEqual(['extra']);
+  });
+
+  it('tell types apart and treat arrays and empty objects as leaves', () => {
+    expect(diff({ n: 1 }, { n: '1' })).toEqual(['n']);
+    expect(diff({ n: null }, { n: 'null' })).toEqual(['n']);
+    expect(diff({ n: true }, { n: false })).toEqual(['n']);
+    expect(diff({ tags: ['a', 'b'] }, { tags: ['b', 'a'] })).toEqual(['tags']);
+    expect(diff({ o: {} }, { o: [] })).toEqual(['o']);
+    expect(diff({ big: 12345678901234567890n }, { big: 12345678901234567891n })).toEqual(['big']);
+  });
+
+  it('name a field that turned from null into an object by its leaves', () => {
+    expect(diff({ v: null }, { v: { amount: 1, currency: 'EUR' } })).toEqual(['v.amount', 'v.currency']);
+    expect(diff({ v: { amount: 1 } }, { v: null })).toEqual(['v.amount']);
+  });
+
+  it('leave the id out (it is the key)', () => {
+    const table = new FieldTable();
+    table.fingerprint({ id: 'T-1', title: 'x' });
+    expect(table.paths).toEqual(['title']);
+  });
+
+  it('keep their slots across a reload, keys with dots included', () => {
+    const table = new FieldTable();
+    const tender = { 'a.b': 1, a: { b: 2 }, title: 't' };
+    table.fingerprint(tender);
+    const slots = table.slots.slice(0, table.length);
+    const reloaded = new FieldTable(JSON.parse(JSON.stringify(table.fields)) as string[][]);
+    reloaded.fingerprint(tender);
+    expect(reloaded.paths).toEqual(['a.b', 'a.b', 'title']);
+    expect(reloaded.slots.slice(0, reloaded.length)).toEqual(slots);
+    expect(diff(tender, { ...tender, 'a.b': 9 }, reloaded)).toEqual(['a.b']);
+  });
+
+  it(`tell ${MAX_FIELDS - 1} paths apart and compare the rest together as "${OTHER_FIELDS}"`, () => {
+    const wide = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${i}`, i]));
+    const table = new FieldTable();
+    expect(diff(wide, { ...wide, f3: 'x', f80: 'y', f90: 'z' }, table)).toEqual(['f3', OTHER_FIELDS]);
+    expect(table.paths).toHaveLength(MAX_FIELDS);
+    // The shared slot does not depend on the order of its leaves.
+    const reversed = Object.fromEntries(Object.entries(wide).reverse());
+    expect(diff(wide, reversed, table)).toEqual([]);
+    const reloaded = new FieldTable(table.fields);
+    expect(reloaded.paths).toEqual(table.paths);
+    expect(diff(wide, { ...wide, f99: 0 }, reloaded)).toEqual([OTHER_FIELDS]);
+  });
+
+  it('are never 0 (the mark of an absent field)', () => {
+    for (let i = 0; i < 10_000; i++) expect(hashString(String(i), i)).not.toBe(0);
+  });
+});
+
+describe('known tenders', () => {
+  it('keep each key and its slots as the arrays grow, and each seen once', () => {
+    const known = new KnownTenders();
+    for (let i = 0; i < 20_000; i++) known.add(`"T-${i}"`, Uint32Array.from({ length: i % 7 }, (_, k) => i + k + 1));
+    known.add('"T-5"', [99]); // a repeated key keeps its first fingerprint
+    expect(known.size).toBe(20_000);
+    const i = known.find('"T-12345"')!;
+    expect([...known.slots(i)]).toEqual(Array.from({ length: 12345 % 7 }, (_, k) => 12345 + k + 1));
+    expect([...known.slots(known.find('"T-5"')!)]).toEqual([6, 7, 8, 9, 10]);
+    expect(known.find('"T-x"')).toBeUndefined();
+    known.compact();
+    expect([...known.slots(known.find('"T-19999"')!)]).toEqual([20000, 20001, 20002, 20003]);
+    expect(known.seen(i)).toBe(false);
+    expect(known.markSeen(i)).toBe(true);
+    expect(known.markSeen(i)).toBe(false);
+    expect(known.seen(i)).toBe(true);
+  });
+});
+
+describe('state files', () => {
+  const header = { name: 'w', query: { org: null, body: { statuses: ['open'] } }, created: '2026-01-01T00:00:00.000Z' };
+
+  async function write(tenders: Record<string, unknown>[], file = join(dir, 'w.watch')) {
+    const table = new FieldTable();
+    const writer = await StateWriter.create(`${file}.tmp`, header);
+    for (const tender of tenders) {
+      table.fingerprint(tender);
+      writer.add(tenderLine(tenderKey(tender)!, table, tender));
+    }
+    await writer.commit(file, { lastRun: '2026-01-02T00:00:00.000Z', newestPublicationDate: '2026-01-01', fields: table.fields });
+    return { file, table };
+  }
+
+  it('keep keys, fingerprints, and what gone rows show, and round-trip', async () => {
+    const long = 'é'.repeat(TITLE_KEPT + 50);
+    const { file, table } = await write([
+      { id: 'T-1', title: 'tab\there\nand "quotes"', deadline: null },
+      { id: 7, title: long, deadline: '2026-02-01' },
+      { id: 'no-title' },
+    ]);
+    const state = await loadState(file);
+    expect(state.header).toEqual(header);
+    expect(state.summary).toEqual({ lastRun: '2026-01-02T00:00:00.000Z', newestPublicationDate: '2026-01-01', fields: table.fields, tenders: 3 });
+    expect(state.known.size).toBe(3);
+    expect(state.known.find('7')).toBe(1);
+    expect(state.known.find('"7"')).toBeUndefined(); // a number id is not its string
+    const lines: Buffer[] = [];
+    for await (const batch of lineBatches(file)) lines.push(...batch);
+    expect(lines.map((line) => line.toString()).slice(1, 4).map((line) => keptTender(Buffer.from(line)))).toEqual([
+      { id: 'T-1', title: 'tab\there\nand "quotes"', deadline: null },
+      { id: 7, title: `${'é'.repeat(TITLE_KEPT - 1)}…`, deadline: '2026-02-01' },
+      { id: 'no-title' },
+    ]);
+    expect(await readEnds(file)).toEqual({ header, summary: state.summary });
+    expect(await readHeader(join(dir, 'absent.watch'))).toBeUndefined();
+  });
+
+  it('only tenders with a string or number id have a key', () => {
+    expect([{ id: 'a' }, { id: 3 }, { id: '' }, { id: null }, { id: {} }, { id: Number.NaN }, {}].map(tenderKey)).toEqual(['"a"', '3', undefined, undefined, undefined, undefined, undefined]);
+  });
+
+  it('an abandoned writer leaves the current state and no temporary file', async () => {
+    const { file } = await write([{ id: 'a' }]);
+    const before = await readFile(file, 'utf8');
+    const writer = await StateWriter.create(`${file}.tmp`, header);
+    writer.add('"b"\t\t\t\n');
+    await writer.flush();
+    await writer.abandon();
+    expect(await readFile(file, 'utf8')).toBe(before);
+    await expect(stat(`${file}.tmp`)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('a planted temporary file (a link) is replaced, not written through', async () => {
+    const target = join(dir, 'victim');
+    await writeFile(target, 'precious');
+    const { symlink } = await import('node:fs/promises');
+    await symlink(target, join(dir, 'w.watch.tmp'));
+    await write([{ id: 'a' }]);
+    expect(await readFile(target, 'utf8')).toBe('precious');
+  });
+
+  it('hold 200 000 tenders of the sandbox in under 30 MB', async () => {
+    const tenders = new TenderGenerator(7).initial(200_000) as unknown as Record<string, unknown>[];
+    const { file } = await write(tenders);
+    const { size } = await stat(file);
+    expect(size).toBeLessThan(30 * 1024 * 1024);
+    const used = () => {
+      (globalThis as { gc?: () => void }).gc?.();
+      const m = process.memoryUsage();
+      return m.heapUsed + m.arrayBuffers;
+    };
+    tenders.length = 0;
+    const before = used();
+    const state = await loadState(file);
+    expect(state.known.size).toBe(200_000);
+    if (process.env.WATCH_MEMORY) console.log(`200 000 tenders: ${(size / 2 ** 20).toFixed(1)} MiB on disk, +${((used() - before) / 2 ** 20).toFixed(1)} MiB in memory`);
+  });
+});
