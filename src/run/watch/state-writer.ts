@@ -11,6 +11,7 @@ export class StateWriter {
   tenders = 0;
   #text = '';
   #copies: Buffer[] = [];
+  #copied = 0;
   #offset = 0;
 
   private constructor(
@@ -41,14 +42,17 @@ export class StateWriter {
   /** A tender line of the previous state, unchanged (without its newline). */
   copy(line: Buffer): void {
     this.#copies.push(line, NEWLINE);
+    this.#copied += line.length + 1;
     this.tenders++;
   }
 
-  /** Writes what was added since the last flush. */
-  async flush(): Promise<void> {
+  /** Writes what was added, once there is enough of it to be worth a write (or always, `now`). */
+  async flush(now = false): Promise<void> {
+    if (!now && this.#text.length + this.#copied < FLUSH_BYTES) return;
     const data = Buffer.concat([Buffer.from(this.#text), ...this.#copies]);
     this.#text = '';
     this.#copies = [];
+    this.#copied = 0;
     try {
       await this.handle.write(data, 0, data.length, this.#offset);
     } catch (err) {
@@ -60,7 +64,7 @@ export class StateWriter {
   /** Ends the file with its summary, flushes it to disk and renames it onto `target`. */
   async commit(target: string, summary: Omit<StateSummary, 'tenders'>): Promise<void> {
     this.#text += `${JSON.stringify({ end: { ...summary, tenders: this.tenders } })}\n`;
-    await this.flush();
+    await this.flush(true);
     try {
       await this.handle.sync();
       await this.handle.close();
@@ -78,6 +82,8 @@ export class StateWriter {
 }
 
 const NEWLINE = Buffer.from('\n');
+/** Writes of about this size: a few for a large watch, not one per page. */
+const FLUSH_BYTES = 1 << 20;
 
 function writeError(path: string, err: unknown): RunError {
   const e = err as NodeJS.ErrnoException;

@@ -146,7 +146,7 @@ describe('state files', () => {
     const before = await readFile(file, 'utf8');
     const writer = await StateWriter.create(`${file}.tmp`, header);
     writer.add('"b"\t\t\t\n');
-    await writer.flush();
+    await writer.flush(true);
     await writer.abandon();
     expect(await readFile(file, 'utf8')).toBe(before);
     await expect(stat(`${file}.tmp`)).rejects.toThrow(/ENOENT/);
