@@ -63,7 +63,8 @@ export class StateWriter {
 
   /** Ends the file with its summary, flushes it to disk and renames it onto `target`. */
   async commit(target: string, summary: Omit<StateSummary, 'tenders'>): Promise<void> {
-    this.#text += `${JSON.stringify({ end: { ...summary, tenders: this.tenders } })}\n`;
+    await this.flush(true); // the summary must come last, after any copied lines
+    this.#text = `${JSON.stringify({ end: { ...summary, tenders: this.tenders } })}\n`;
     await this.flush(true);
     try {
       await this.handle.sync();

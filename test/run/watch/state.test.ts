@@ -137,6 +137,19 @@ describe('state files', () => {
     expect(await readHeader(join(dir, 'absent.watch'))).toBeUndefined();
   });
 
+  it('carry lines of the previous state over, the summary still last', async () => {
+    const { file } = await write([{ id: 'a', title: 'A' }, { id: 'b' }]);
+    const writer = await StateWriter.create(`${file}.tmp`, header);
+    const table = new FieldTable();
+    table.fingerprint({ id: 'c' });
+    writer.add(tenderLine('"c"', table, { id: 'c' }));
+    for await (const lines of lineBatches(file)) for (const line of lines.slice(1, 3)) writer.copy(line);
+    await writer.commit(file, { lastRun: 'x', newestPublicationDate: null, fields: [] });
+    const state = await loadState(file);
+    expect([state.known.find('"c"'), state.known.find('"a"'), state.known.find('"b"')]).toEqual([0, 1, 2]);
+    expect(state.summary.tenders).toBe(3);
+  });
+
   it('only tenders with a string or number id have a key', () => {
     expect([{ id: 'a' }, { id: 3 }, { id: '' }, { id: null }, { id: {} }, { id: Number.NaN }, {}].map(tenderKey)).toEqual(['"a"', '3', undefined, undefined, undefined, undefined, undefined]);
   });
