@@ -1,0 +1,277 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { ndjson, runCli, type CliOptions } from '../support/cli.js';
+import { readCsvWithPython } from '../support/python-csv.js';
+
+const PATH = '/api/v1/tenders/search';
+const QUERY = ['-c', 'DEU,FRA,ITA,ESP', '-s', 'open'];
+const BODY = { buyerCountries: ['DEU', 'FRA', 'ITA', 'ESP'], statuses: ['open'] };
+
+let sb: Sandbox;
+let dir: string;
+let seed = 0;
+
+beforeAll(async () => {
+  sb = await startSandbox({ size: 3000, seed: 12 });
+});
+afterAll(() => sb.close());
+beforeEach(async () => {
+  sb.setFaults({});
+  dir = await mkdtemp(join(tmpdir(), 'tenders-e2e-watch-'));
+});
+
+const watch = (args: string[], opts: CliOptions = {}) =>
+  runCli(['watch', ...args], sb.url, { ...opts, env: { TENDERS_STATE_DIR: dir, COLUMNS: '400', ...opts.env } });
+
+type Tender = Record<string, unknown> & { id: string };
+
+/** Leaf dot paths and their values, written apart from the CLI's own code. */
+function leaves(value: unknown, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length > 0) {
+    for (const [key, child] of Object.entries(value)) for (const [path, v] of leaves(child, prefix ? `${prefix}.${key}` : key)) out.set(path, v);
+  } else {
+    out.set(prefix, JSON.stringify(value));
+  }
+  return out;
+}
+
+/** What a watch of BODY must report between two snapshots of the service's truth, in its order. */
+function expectedChanges(before: Tender[], after: Tender[]): string[] {
+  const old = new Map(before.map((t) => [t.id, t]));
+  const now = new Set(after.map((t) => t.id));
+  const rows: string[] = [];
+  for (const t of after) {
+    const was = old.get(t.id);
+    if (!was) rows.push(`new ${t.id}`);
+    else {
+      const [a, b] = [leaves(was), leaves(t)];
+      const paths = [...new Set([...a.keys(), ...b.keys()])].filter((p) => a.get(p) !== b.get(p));
+      const named = paths.filter((p) => !paths.some((q) => q.startsWith(`${p}.`)));
+      if (named.length) rows.push(`changed ${t.id} ${named.sort().join(';')}`);
+    }
+  }
+  for (const t of before) if (!now.has(t.id)) rows.push(`gone ${t.id}`);
+  return rows;
+}
+
+const truth = () => sb.truth(PATH, BODY) as Tender[];
+
+interface Row {
+  change: string;
+  changedFields: string[];
+  tender: Tender;
+}
+const describeRow = (change: string, id: string, fields: string[]) => `${change} ${id}${fields.length ? ` ${[...fields].sort().join(';')}` : ''}`;
+const fromNdjson = (text: string) => (ndjson(text) as Row[]).map((r) => describeRow(r.change, r.tender.id, r.changedFields));
+
+/** The changes a run printed, read back from each format by an independent reader. */
+function printed(format: string, text: string): string[] {
+  if (format === 'ndjson') return fromNdjson(text);
+  if (format === 'json') return (JSON.parse(text) as Row[]).map((r) => describeRow(r.change, r.tender.id, r.changedFields));
+  if (format === 'csv') {
+    const [header, ...rows] = readCsvWithPython(text);
+    expect(header!.slice(0, 3)).toEqual(['change', 'changedFields', 'id']);
+    return rows.map(([change, fields, id]) => describeRow(change!, id!, fields ? fields.split(';') : []));
+  }
+  // A table (run with --columns id): its cells at the header's positions; a long changedFields is cut
+  // to the table's width, so only whether there is one is compared.
+  const [header, ...lines] = text.trimEnd().split('\n');
+  expect(header).toMatch(/^change +changedFields +id$/);
+  const [fieldsAt, idAt] = [header!.indexOf('changedFields'), header!.indexOf(' id') + 1];
+  return lines.map((line) => `${line.slice(0, fieldsAt).trim()} ${line.slice(idAt).trim()}${line.slice(fieldsAt, idAt).trim() ? ' …' : ''}`);
+}
+
+/** A mutation of the sandbox that touches every kind of change, different each time. */
+const mutate = () => sb.mutate({ insert: 40, update: 15, close: 6, remove: 6, seed: ++seed });
+
+describe('watch against the sandbox', () => {
+  it('a baseline, then nothing changed: no output, no stderr, exit 0', async () => {
+    for (let run = 0; run < 2; run++) {
+      expect(await watch(['w', ...QUERY])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    }
+    expect(await readdir(dir)).toEqual(['w.watch']);
+  });
+
+  it('reports inserts, updates, closes and removals exactly once, in every format', async () => {
+    const formats = ['ndjson', 'json', 'csv', 'table'];
+    for (const f of formats) expect((await watch([f, ...QUERY])).code).toBe(0);
+    const before = truth();
+    const done = mutate();
+    const expected = expectedChanges(before, truth());
+    // Every kind is there: a closed tender no longer matches -s open, so it is gone.
+    expect(expected.filter((r) => r.startsWith('new')).length).toBeGreaterThan(0);
+    expect(expected.filter((r) => r.startsWith('changed')).length).toBeGreaterThan(0);
+    for (const id of [...done.closed, ...done.removed].filter((id) => before.some((t) => t.id === id))) expect(expected).toContain(`gone ${id}`);
+    for (const f of formats) {
+      const r = await watch([f, '-f', f, ...(f === 'table' ? ['--columns', 'id'] : [])]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(printed(f, r.stdout)).toEqual(f === 'table' ? expected.map((row) => row.replace(/^(\S+ \S+) .+$/, '$1 …')) : expected);
+      expect((await watch([f, '-f', f])).stdout).toBe(''); // once
+    }
+  });
+
+  it('a run stopped by SIGINT, then a complete run: everything reported once', async () => {
+    await watch(['w', ...QUERY, '-n', '10']);
+    const state = await readFile(join(dir, 'w.watch'));
+    const before = truth();
+    mutate();
+    const expected = expectedChanges(before, truth());
+    sb.setFaults({ latencyMs: 50 });
+    const stopped = await watch(['w', '-n', '10', '-v'], { onSpawn: killAfterRequests(3, 'SIGINT') });
+    sb.setFaults({});
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toMatch(/tenders: interrupted by SIGINT\n$/);
+    expect(await readFile(join(dir, 'w.watch'))).toEqual(state);
+    expect(await readdir(dir)).toEqual(['w.watch']);
+    const complete = await watch(['w', '-n', '10', '-f', 'ndjson']);
+    expect(fromNdjson(complete.stdout)).toEqual(expected);
+    expect((await watch(['w'])).stdout).toBe('');
+  });
+
+  it('a run failing after its retries, then a complete run: everything reported once', async () => {
+    await watch(['w', ...QUERY]);
+    const state = await readFile(join(dir, 'w.watch'));
+    const before = truth();
+    mutate();
+    const expected = expectedChanges(before, truth());
+    sb.setFaults({ failAfter: 2, failStatus: 503 });
+    const failed = await watch(['w', '--retries', '1', '-f', 'ndjson']);
+    sb.setFaults({});
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/^tenders: the service answered 503 to POST \/api\/v1\/tenders\/search: still failing \(gave up after 1 retry\)\n$/);
+    expect(await readFile(join(dir, 'w.watch'))).toEqual(state);
+    const complete = await watch(['w', '-f', 'ndjson']);
+    expect(fromNdjson(complete.stdout)).toEqual(expected);
+    expect((await watch(['w'])).stdout).toBe('');
+  });
+
+  it('saved queries: reused, repeated, a mismatch is exit 2 before any request, --reset replaces it', async () => {
+    await watch(['w', ...QUERY]);
+    sb.clearRequests();
+    expect((await watch(['w'])).code).toBe(0);
+    expect(sb.requests[0]!.body).toEqual({ ...BODY, limit: 100 });
+    expect((await watch(['w', ...QUERY])).code).toBe(0);
+    sb.clearRequests();
+    const other = await watch(['w', '-c', 'POL']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/^tenders: watch w follows '-c DEU,FRA,ITA,ESP -s open', not '-c POL': .*--reset.*\n$/);
+    expect(sb.requests).toHaveLength(0);
+    expect(await watch(['w', '-c', 'POL', '--reset'])).toMatchObject({ code: 0, stdout: '' });
+    sb.clearRequests();
+    await watch(['w']);
+    expect(sb.requests[0]!.body).toEqual({ buyerCountries: ['POL'], limit: 100 });
+  });
+
+  it('--list, --forget and bad names', async () => {
+    await watch(['deu-open', '-c', 'DEU', '-s', 'open']);
+    await watch(['org.7', '--org', 'ORG-DEU-0007']);
+    const list = await watch(['--list', '-f', 'csv']);
+    expect(list.code).toBe(0);
+    const rows = readCsvWithPython(list.stdout);
+    expect(rows.map((r) => r.slice(0, 2))).toEqual([['name', 'query'], ['deu-open', '-c DEU -s open'], ['org.7', '--org ORG-DEU-0007']]);
+    expect(Number(rows[1]![3])).toBe(sb.truth(PATH, { buyerCountries: ['DEU'], statuses: ['open'] }).length);
+    expect(await watch(['org.7', '--forget'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await readdir(dir)).toEqual(['deu-open.watch']);
+    for (const bad of ['../escape', '.hidden', 'a/b']) {
+      const r = await watch([bad, '-c', 'DEU']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^tenders: a watch name is up to 100 letters/);
+    }
+  });
+
+  it('a corrupt state is exit 1 naming the file and --reset', async () => {
+    await watch(['w', ...QUERY]);
+    const file = join(dir, 'w.watch');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.slice(0, text.length >> 1));
+    sb.clearRequests();
+    const r = await watch(['w']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `tenders: the watch state ${file} has a damaged line ${text.slice(0, text.length >> 1).split('\n').length}: run the same command with --reset to record a new baseline (changes since its last run are then not reported)\n`,
+    );
+    expect(sb.requests).toHaveLength(0);
+    expect((await watch(['w', '--reset'])).code).toBe(0);
+    expect((await watch(['w'])).stdout).toBe('');
+  });
+
+  it('a second run of the same watch while one runs: exit 1 at once, naming the holder', async () => {
+    await watch(['w', ...QUERY, '-n', '10']);
+    sb.setFaults({ latencyMs: 50 });
+    let second: Awaited<ReturnType<typeof watch>> | undefined;
+    let firstPid = 0;
+    const first = watch(['w', '-n', '10', '-v'], {
+      onSpawn: (child) => {
+        firstPid = child.pid!;
+        onStderr(child, /\* POST/, async () => {
+          second = await watch(['w', '-n', '10']);
+        });
+      },
+    });
+    expect((await first).code).toBe(0);
+    sb.setFaults({});
+    expect(second!.code).toBe(1);
+    expect(second!.stderr).toBe(`tenders: watch w is locked by process ${firstPid} (${join(dir, 'w.watch.lock')}): try again when it has finished\n`);
+  });
+});
+
+describe('watch --new-only on 20 000 tenders', () => {
+  let big: Sandbox;
+  beforeAll(async () => {
+    big = await startSandbox({ size: 20_000, seed: 13 });
+  });
+  afterAll(() => big.close());
+
+  it('pages as far as the inserted tenders go: requests grow with them, not with the data', async () => {
+    const run = (args: string[]) => runCli(['watch', 'all', ...args], big.url, { env: { TENDERS_STATE_DIR: dir } });
+    expect((await run([])).code).toBe(0);
+    expect(big.requests.length).toBe(200); // the baseline walks everything
+    const counts: number[] = [];
+    for (const inserted of [30, 250]) {
+      const before = new Set((big.truth(PATH, {}) as Tender[]).map((t) => t.id));
+      big.mutate({ insert: inserted, update: 20, remove: 5, seed: inserted });
+      const fresh = (big.truth(PATH, {}) as Tender[]).filter((t) => !before.has(t.id)).map((t) => `new ${t.id}`);
+      expect(fresh).toHaveLength(inserted);
+      big.clearRequests();
+      const r = await run(['--new-only', '-f', 'ndjson']);
+      expect(r.code).toBe(0);
+      expect(fromNdjson(r.stdout)).toEqual(fresh);
+      counts.push(big.requests.length);
+      // The pages with new tenders, and the one that ends it.
+      expect(big.requests.length).toBeLessThanOrEqual(Math.ceil(inserted / 100) + 2);
+    }
+    expect(counts[0]).toBeLessThanOrEqual(3);
+    expect(counts[1]).toBeGreaterThan(counts[0]!);
+    // The full run still reports what --new-only does not look for.
+    const full = await run(['-f', 'ndjson']);
+    expect(fromNdjson(full.stdout).filter((r) => !r.startsWith('new')).length).toBeGreaterThanOrEqual(20);
+  });
+});
+
+/** Kills the child with `signal` once its --verbose stderr shows `n` requests. */
+function killAfterRequests(n: number, signal: NodeJS.Signals) {
+  return (child: ChildProcess) => {
+    let seen = 0;
+    onStderr(child, /\* POST/g, () => {
+      if (++seen === n) child.kill(signal);
+    });
+  };
+}
+
+/** Calls `then` for each match of `pattern` in the child's stderr as it arrives. */
+function onStderr(child: ChildProcess, pattern: RegExp, then: () => void | Promise<void>) {
+  let fired = false;
+  child.stderr!.on('data', (chunk: Buffer) => {
+    const matches = chunk.toString().match(new RegExp(pattern.source, 'g')) ?? [];
+    for (let i = 0; i < matches.length; i++) {
+      if (pattern.global || !fired) void then();
+      fired = true;
+    }
+  });
+}
