@@ -4,6 +4,7 @@ import { OutputDigest } from '../output/digest.js';
 import { nodeFs, type FileSystem } from '../output/fs.js';
 import { acquireLock } from '../output/lock.js';
 import { openOutput, resolveTarget, type Target } from '../output/target.js';
+import { displayOptions } from '../output/display.js';
 import { createFormatter, type Formatter } from '../output/formatter.js';
 import { formatCount, formatTotal } from '../output/numbers.js';
 import { createProgress } from '../output/progress.js';
@@ -73,9 +74,7 @@ async function walkInto(
         header: output.header,
         headerStyle: output.headerStyle,
         excelSafe: output.excelSafe,
-        // A file has no width: its table is as wide as its data.
-        width: toStdout ? io.stdoutWidth() : undefined,
-        color: toStdout && io.colorStdout(),
+        ...displayOptions(io, toStdout),
         terminal: out.terminal,
       },
       saved?.formatter,

@@ -1,5 +1,5 @@
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { InterruptedError, RunError } from '../../src/errors.js';
@@ -383,15 +383,18 @@ describe('watch: state location and safety', () => {
   it('one run at a time: a live lock is exit 1 naming its process; a dead one is taken over', async () => {
     const set = new TenderSet(2);
     const lock = join(dir, 'w.watch.lock');
-    await writeFile(lock, `${process.pid}\n`);
+    const holder = (pid: number) => `${JSON.stringify({ pid, host: hostname(), started: '2026-01-01T00:00:00.000Z' })}\n`;
+    await writeFile(lock, holder(process.ppid));
     const r = await watch(['w'], set.respond);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`tenders: watch w is locked by process ${process.pid} (${lock}): try again when it has finished\n`);
+    expect(r.stderr).toBe(
+      `tenders: ${join(dir, 'w.watch')} is being written by another tenders process (pid ${process.ppid}, since 2026-01-01T00:00:00.000Z): wait for it to finish, or remove ${lock} if that process is not running\n`,
+    );
     expect(r.client.requests).toHaveLength(0);
-    await writeFile(lock, '999999999\n');
+    await writeFile(lock, holder(999_999_999));
     const taken = await watch(['w', '-v'], set.respond);
     expect(taken.code).toBe(0);
-    expect(taken.stderr).toContain('* took over the lock of watch w from process 999999999, which is gone');
+    expect(taken.stderr).toContain(`* took over ${lock}: pid 999999999 that held it (since 2026-01-01T00:00:00.000Z) is no longer running`);
     expect(await readdir(dir)).toEqual(['w.watch']);
   });
 });

@@ -6,7 +6,7 @@ import { createFormatter } from '../../output/formatter.js';
 import { acquireLock } from '../../output/lock.js';
 import { formatCount } from '../../output/numbers.js';
 import type { Reporter } from '../../output/reporter.js';
-import { openOutput } from '../../output/target.js';
+import { openOutput, resolveTarget } from '../../output/target.js';
 import type { OutputPlan } from '../plan.js';
 import { STATE_SUFFIX, watchFiles } from './location.js';
 import { describeQuery } from './query.js';
@@ -35,14 +35,16 @@ export async function runWatchList(dir: string, output: OutputPlan, io: IO, sign
     say.hint(`No saved watches in ${dir}.`);
     return;
   }
-  const formatter = await createFormatter(output.format, {
-    columns: output.columns ?? (output.format === 'csv' || output.format === 'table' ? LIST_COLUMNS : undefined),
-    header: output.header,
-    excelSafe: output.excelSafe,
-    ...displayOptions(io, output.file),
-  });
-  const out = await openOutput(io.stdout, output.file, signal);
+  const target = await resolveTarget(output.file, false);
+  const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal });
   try {
+    const formatter = await createFormatter(output.format, {
+      columns: output.columns ?? (output.format === 'csv' || output.format === 'table' ? LIST_COLUMNS : undefined),
+      header: output.header,
+      excelSafe: output.excelSafe,
+      ...displayOptions(io, target.kind === 'stdout'),
+      terminal: out.terminal,
+    });
     await out.write(formatter.page(rows) + formatter.end());
     await out.finish();
   } catch (err) {
@@ -55,7 +57,7 @@ export async function runWatchList(dir: string, output: OutputPlan, io: IO, sign
 /** `watch NAME --forget`: deletes its state (never under a running watch). */
 export async function runWatchForget(dir: string, name: string, say: Reporter): Promise<void> {
   const files = watchFiles(dir, name);
-  const lock = await acquireLock(files.lock, `watch ${name}`).catch((err: unknown) => {
+  const release = await acquireLock(files.state).catch((err: unknown) => {
     // No directory: no watch either.
     if ((err as { cause?: NodeJS.ErrnoException }).cause?.code === 'ENOENT') return undefined;
     throw err;
@@ -72,7 +74,7 @@ export async function runWatchForget(dir: string, name: string, say: Reporter): 
     await rm(files.temp, { force: true });
     say.hint(`watch ${name} forgotten (${files.state} deleted)`);
   } finally {
-    await lock?.release();
+    await release?.();
   }
 }
 

@@ -27,8 +27,8 @@ export function watchDir(env: Env): string {
 
 export const STATE_SUFFIX = '.watch';
 
-/** The files of one watch: its state, the lock of a run, and the state being written. */
-export function watchFiles(dir: string, name: string): { state: string; lock: string; temp: string } {
+/** The files of one watch: its state, and the next state being written (its lock is the state's, see lockPath). */
+export function watchFiles(dir: string, name: string): { state: string; temp: string } {
   const state = join(dir, `${name}${STATE_SUFFIX}`);
-  return { state, lock: `${state}.lock`, temp: `${state}.tmp` };
+  return { state, temp: `${state}.tmp` };
 }

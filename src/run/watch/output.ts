@@ -65,6 +65,7 @@ export class ChangeOutput {
       header,
       excelSafe,
       ...this.display,
+      terminal: this.out.terminal,
     });
   }
 }

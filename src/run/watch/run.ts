@@ -3,11 +3,12 @@ import type { Page, Total } from '../../api/page.js';
 import { walkPages } from '../../api/pager.js';
 import { UsageError } from '../../errors.js';
 import { displayOptions } from '../../output/display.js';
+import { nodeFs, type FileSystem } from '../../output/fs.js';
 import { acquireLock } from '../../output/lock.js';
 import { formatCount } from '../../output/numbers.js';
 import { createProgress } from '../../output/progress.js';
 import { createReporter, type Reporter } from '../../output/reporter.js';
-import { openOutput } from '../../output/target.js';
+import { openOutput, resolveTarget, type Target } from '../../output/target.js';
 import { BoundaryDeduper } from '../dedupe.js';
 import type { RunDeps, WatchPlan } from '../plan.js';
 import { WatchDiff, type DiffMode } from './diff.js';
@@ -25,12 +26,12 @@ import { lineBatches, loadState, readHeader, type LoadedState, type SavedQuery, 
  * next one reports the same changes.
  */
 export async function runWatch(plan: WatchPlan, deps: RunDeps): Promise<void> {
+  const fs = deps.fs ?? nodeFs;
   const say = createReporter(deps.io, plan.connection);
+  const target = await resolveTarget(plan.output.file, false, fs); // an unusable -o: exit 2 before anything
   const files = watchFiles(plan.dir, plan.name);
   await mkdir(plan.dir, { recursive: true, mode: 0o700 });
-  const lock = await acquireLock(files.lock, `watch ${plan.name}`, (pid) =>
-    say.debug(`took over the lock of watch ${plan.name} from process ${pid}, which is gone`),
-  );
+  const releaseState = await acquireLock(files.state, { fs, log: say.debug });
   try {
     const header = await readHeader(files.state).catch((err: unknown) => {
       if (plan.reset) return undefined; // a damaged state is what --reset is for
@@ -39,9 +40,14 @@ export async function runWatch(plan: WatchPlan, deps: RunDeps): Promise<void> {
     const query = chooseQuery(plan, header);
     const previous = header && !plan.reset ? await loadState(files.state) : undefined;
     const created = previous?.header.created ?? new Date().toISOString();
-    await walkAndCommit(plan, deps, say, files, { name: plan.name, query, created }, previous);
+    const releaseOutput = target.kind === 'file' ? await acquireLock(target.path, { fs, log: say.debug }) : undefined;
+    try {
+      await walkAndCommit(plan, deps, { say, files, target, fs }, { name: plan.name, query, created }, previous);
+    } finally {
+      await releaseOutput?.();
+    }
   } finally {
-    await lock.release();
+    await releaseState();
   }
 }
 
@@ -57,11 +63,17 @@ function chooseQuery(plan: WatchPlan, header: StateHeader | undefined): SavedQue
   return plan.query ?? saved ?? { org: null, body: {} };
 }
 
+interface RunParts {
+  say: Reporter;
+  files: ReturnType<typeof watchFiles>;
+  target: Target;
+  fs: FileSystem;
+}
+
 async function walkAndCommit(
   plan: WatchPlan,
   { io, client, signal }: RunDeps,
-  say: Reporter,
-  files: ReturnType<typeof watchFiles>,
+  { say, files, target, fs }: RunParts,
   header: StateHeader,
   previous: LoadedState | undefined,
 ): Promise<void> {
@@ -74,16 +86,16 @@ async function walkAndCommit(
     say.debug('--new-only walks every page here: it stops early only in the default order (publicationDate, newest first)');
   }
 
-  const writer = await StateWriter.create(files.temp, header);
-  const file = plan.output.file;
+  const writer = await StateWriter.create(files.temp, header, fs);
+  const toStdout = target.kind === 'stdout';
   let committed = false;
   let delivered = false;
-  const out = await openOutput(io.stdout, file, signal).catch(async (err: unknown) => {
+  const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, fs }).catch(async (err: unknown) => {
     await writer.abandon();
     throw err;
   });
-  const changes = new ChangeOutput(plan.output, out, displayOptions(io, file));
-  const progress = await createProgress(io, !plan.connection.quiet && !plan.connection.verbose && (file !== undefined || !io.stdoutIsTTY), 'tenders');
+  const changes = new ChangeOutput(plan.output, out, displayOptions(io, toStdout));
+  const progress = await createProgress(io, !plan.connection.quiet && !plan.connection.verbose && !(toStdout && io.stdoutIsTTY), 'tenders');
   const dedupe = new BoundaryDeduper();
   const walk = { pages: 0, total: null as Total | null, complete: false, started: performance.now() };
   try {

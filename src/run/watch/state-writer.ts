@@ -1,5 +1,7 @@
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
-import { RunError } from '../../errors.js';
+import type { FileHandle } from 'node:fs/promises';
+import { createExclusive, removeName } from '../../output/exclusive-file.js';
+import { nodeFs, type FileSystem } from '../../output/fs.js';
+import { writeFailure } from '../../output/write-error.js';
 import { STATE_FORMAT, type StateHeader, type StateSummary } from './state.js';
 
 /**
@@ -17,18 +19,18 @@ export class StateWriter {
   private constructor(
     private readonly temp: string,
     private readonly handle: FileHandle,
+    private readonly fs: FileSystem,
   ) {}
 
-  /** Creates the temporary file exclusively (a leftover of a killed run is removed first: the lock is ours). */
-  static async create(temp: string, header: StateHeader): Promise<StateWriter> {
-    let handle: FileHandle;
-    try {
-      await rm(temp, { force: true });
-      handle = await open(temp, 'wx', 0o600);
-    } catch (err) {
-      throw writeError(temp, err);
-    }
-    const writer = new StateWriter(temp, handle);
+  /**
+   * Creates the temporary file exclusively: a leftover of a killed run (the
+   * lock is ours) or a planted link is unlinked, never written through.
+   */
+  static async create(temp: string, header: StateHeader, fs: FileSystem = nodeFs): Promise<StateWriter> {
+    const handle = await createExclusive(temp, fs).catch((err: unknown) => {
+      throw writeFailure(temp, err);
+    });
+    const writer = new StateWriter(temp, handle, fs);
     writer.#text = `${JSON.stringify({ tendersWatch: STATE_FORMAT, ...header })}\n`;
     return writer;
   }
@@ -56,7 +58,7 @@ export class StateWriter {
     try {
       await this.handle.write(data, 0, data.length, this.#offset);
     } catch (err) {
-      throw writeError(this.temp, err);
+      throw writeFailure(this.temp, err);
     }
     this.#offset += data.length;
   }
@@ -69,25 +71,19 @@ export class StateWriter {
     try {
       await this.handle.sync();
       await this.handle.close();
-      await rename(this.temp, target);
+      await this.fs.rename(this.temp, target);
     } catch (err) {
-      throw writeError(target, err);
+      throw writeFailure(target, err);
     }
   }
 
   /** Drops the next state: the current one stays. */
   async abandon(): Promise<void> {
     await this.handle.close().catch(() => undefined);
-    await rm(this.temp, { force: true }).catch(() => undefined);
+    await removeName(this.temp, this.fs).catch(() => undefined);
   }
 }
 
 const NEWLINE = Buffer.from('\n');
 /** Writes of about this size: a few for a large watch, not one per page. */
 const FLUSH_BYTES = 1 << 20;
-
-function writeError(path: string, err: unknown): RunError {
-  const e = err as NodeJS.ErrnoException;
-  const why = e.code === 'ENOSPC' ? 'the disk is full' : e.message;
-  return new RunError(`cannot write the watch state ${path}: ${why}`, { cause: err });
-}
