@@ -7,9 +7,9 @@ import { tenderBody } from '../query/tender-body.js';
 import { parseLimit } from '../query/validate.js';
 import type { WatchPlan } from '../run/plan.js';
 import { parseWatchName, watchDir } from '../run/watch/location.js';
-import { withClient, type CommandContext } from './context.js';
+import { withClient, withPager, type CommandContext } from './context.js';
 import { addOutputFlags, addTenderFilters, examples, type GlobalFlags, type OutputFlags, type TenderFilterFlags } from './flags.js';
-import { connectionPlan, interactiveFormat, outputPlan } from './plans.js';
+import { connectionPlan, interactiveFormat, outputFile, outputPlan } from './plans.js';
 
 export interface WatchFlags extends TenderFilterFlags, OutputFlags {
   org?: string;
@@ -58,13 +58,13 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
       const say = createReporter(ctx.io, { quiet: Boolean(globals.quiet), verbose: Boolean(globals.verbose) });
       const dir = watchDir(ctx.io.env);
       const { runWatchForget, runWatchList } = await import('../run/watch/list.js');
-      if (flags.list) await runWatchList(dir, outputPlan(flags, interactiveFormat(ctx.io, flags.output)), ctx.io, ctx.signal, say);
+      if (flags.list) await runWatchList(dir, outputPlan(flags, interactiveFormat(ctx.io, outputFile(flags))), ctx.io, ctx.signal, say);
       else await runWatchForget(dir, parseWatchName(name!), say);
       return;
     }
     const plan = watchPlan(name, flags, globals, ctx.io);
     const { runWatch } = await import('../run/watch/run.js');
-    await withClient(ctx, plan.connection, (deps) => runWatch(plan, deps));
+    await withPager(ctx, plan.connection, globals.pager && !plan.output.file, () => withClient(ctx, plan.connection, (deps) => runWatch(plan, deps)));
   });
   return cmd;
 }
@@ -106,6 +106,6 @@ export function watchPlan(name: string | undefined, flags: WatchFlags, globals: 
     newOnly: Boolean(flags.newOnly),
     initial: flags.initial,
     reset: Boolean(flags.reset),
-    output: { ...outputPlan(flags, interactiveFormat(io, flags.output)), defaultColumns: TENDERS.columns },
+    output: { ...outputPlan(flags, interactiveFormat(io, outputFile(flags))), defaultColumns: TENDERS.columns },
   };
 }

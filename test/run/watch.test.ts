@@ -129,7 +129,7 @@ describe('watch: later runs', () => {
     expect((JSON.parse(json.r.stdout) as Row[]).map(summary)).toEqual(['new T-6']);
     dir = await mkdtemp(join(tmpdir(), 'tenders-watch-'));
     const table = await afterChanges(5, (set) => set.insert(1), ['-f', 'table']);
-    expect(table.r.stdout).toMatch(/^change\s+changedFields\s+id\s+publicationDate\s+deadline\s+status\s+buyer.country\s+title\nnew\s+T-6\s/);
+    expect(table.r.stdout).toMatch(/^change\s+changedFields\s+id\s+published\s+deadline\s+status\s+country\s+title\nnew\s+T-6\s/);
   });
 
   it('a table on a terminal, NDJSON into a pipe, by default', async () => {

@@ -41,6 +41,7 @@ export async function runWatchList(dir: string, output: OutputPlan, io: IO, sign
     const formatter = await createFormatter(output.format, {
       columns: output.columns ?? (output.format === 'csv' || output.format === 'table' ? LIST_COLUMNS : undefined),
       header: output.header,
+      headerStyle: output.headerStyle,
       excelSafe: output.excelSafe,
       ...displayOptions(io, target.kind === 'stdout'),
       terminal: out.terminal,

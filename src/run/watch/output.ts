@@ -1,11 +1,17 @@
 import { createFormatter, type Formatter } from '../../output/formatter.js';
 import { compilePaths, discoverPaths, project } from '../../output/paths.js';
+import type { ColumnSpec } from '../../output/table-columns.js';
 import type { Output } from '../../output/target.js';
 import type { OutputPlan } from '../plan.js';
 import type { WatchChange } from './diff.js';
 
 /** The leading columns of a watch's CSV and table rows. */
 export const CHANGE_COLUMNS = ['change', 'changedFields'];
+/** In a table they stay longest; the list of fields gives way like a title. */
+const CHANGE_SPECS: ColumnSpec[] = [
+  { path: 'change', header: 'change', priority: 100 },
+  { path: 'changedFields', header: 'changedFields', priority: 99, cut: 14 },
+];
 
 /**
  * Writes a watch's changes in the chosen format. CSV and table rows are the
@@ -24,7 +30,7 @@ export class ChangeOutput {
   constructor(
     private readonly plan: OutputPlan,
     private readonly out: Output,
-    private readonly display: { width: number; color: boolean },
+    private readonly display: { width: number | undefined; color: boolean },
   ) {
     this.#nested = plan.format === 'ndjson' || plan.format === 'json';
     this.#paths = plan.columns && compilePaths(plan.columns);
@@ -55,14 +61,15 @@ export class ChangeOutput {
   }
 
   #create(first: readonly WatchChange[]): Promise<Formatter> {
-    const { format, columns, defaultColumns, header, excelSafe } = this.plan;
+    const { format, columns, defaultColumns, header, headerStyle, excelSafe } = this.plan;
     const tenderColumns = (columns ?? (format === 'csv' ? (this.#discovered ?? discoverPaths(first.map((c) => c.tender))) : undefined))?.filter(
       (column) => !CHANGE_COLUMNS.includes(column),
     );
     return createFormatter(format, {
       columns: this.#nested ? undefined : tenderColumns && [...CHANGE_COLUMNS, ...tenderColumns],
-      defaultColumns: defaultColumns && [...CHANGE_COLUMNS, ...defaultColumns],
+      defaultColumns: [...CHANGE_SPECS, ...(defaultColumns ?? [])],
       header,
+      headerStyle,
       excelSafe,
       ...this.display,
       terminal: this.out.terminal,
