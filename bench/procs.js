@@ -35,9 +35,10 @@ const exited = (child) =>
  * Starts `node bin/tenders-sandbox.js` and resolves when it has printed its URL. With
  * `--cache` the server answers from memoised bodies so it is never the bottleneck; a
  * sandbox that does not accept it is started again without, and `cache` says so.
+ * `extra`: more sandbox flags (`--latency 50`).
  */
-export async function startSandbox(bin, size, { cache = true } = {}) {
-  const args = [bin, '--port', '0', '--size', String(size), '--seed', '1', ...(cache ? ['--cache'] : [])];
+export async function startSandbox(bin, size, { cache = true, extra = [] } = {}) {
+  const args = [bin, '--port', '0', '--size', String(size), '--seed', '1', ...(cache ? ['--cache'] : []), ...extra];
   const child = track(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -49,7 +50,7 @@ export async function startSandbox(bin, size, { cache = true } = {}) {
     if (cache && err.exitedEarly) return undefined; // maybe --cache is unknown: try without
     throw err;
   });
-  if (url === undefined) return startSandbox(bin, size, { cache: false });
+  if (url === undefined) return startSandbox(bin, size, { cache: false, extra });
   if (!/^https?:\/\//.test(url)) throw new Error(`the sandbox printed ${JSON.stringify(url)}, not its URL`);
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // npm run bench [-- --quick]: the export's cost against a floor program and against a
-// curl + jq loop, its peak memory as the export grows, and start-up, in one run.
+// curl + jq loop, its peak memory as the export grows, start-up, and what --parallel
+// gains against a service 50 ms away (and costs in memory), in one run.
 // Contenders alternate run by run and medians are reported, so a noisy neighbour hurts
 // every contender alike. Results go to bench/results/<timestamp>.json and latest.json
 // (--quick: 3 runs of 20 000 tenders, <timestamp>-quick.json only, ignored by git).
@@ -20,6 +21,15 @@ const BIG = quick ? 80_000 : 200_000; // 4 × SIZE either way, so the RSS ratio 
 const RUNS = quick ? 3 : 5;
 const STARTUP_RUNS = quick ? 9 : 15;
 const RSS_RUNS = quick ? 1 : 3;
+// The latency case: a service 50 ms away, an export of 12 countries (about 20 000 tenders)
+// walked as one chain and as 12 chains, 8 requests in flight.
+const LATENCY = {
+  ms: 50,
+  size: 35_000,
+  countries: 'DEU,AUT,CHE,FRA,BEL,LUX,ITA,ESP,PRT,NLD,POL,CZE',
+  parallel: 8,
+  runs: quick ? 1 : 3,
+};
 const TARGETS = {
   ndjsonFloor: { max: 1.15 },
   csvFloor: { max: 1.35 },
@@ -27,6 +37,8 @@ const TARGETS = {
   rss200k50k: { max: 1.2 }, // (80k/20k with --quick; the key names stay, settings say the sizes)
   rssMb200k: { below: 150 },
   startupNode: { max: 1.6 },
+  parallelSpeedup: { min: 4 },
+  rssParallel: { max: 1.3 },
 };
 
 const node = process.execPath;
@@ -98,6 +110,36 @@ async function measureStartup() {
   return startup;
 }
 
+/**
+ * The latency case: `export --parallel 8` against `--parallel 1`, alternating; first a
+ * check that both write the same bytes, then times, then peak RSS of each.
+ */
+async function measureParallel(url) {
+  const env = { TENDERS_BASE_URL: url };
+  const args = (n) => [cli, 'export', '--format', 'ndjson', '-c', LATENCY.countries, '--parallel', String(n)];
+  const out = {};
+  for (const n of [1, LATENCY.parallel]) {
+    const file = join(tmp, `parallel-${n}.out`);
+    await timed(node, args(n), env, file);
+    out[n] = readFileSync(file);
+    rmSync(file);
+  }
+  if (!out[1].equals(out[LATENCY.parallel])) throw new Error(`export --parallel ${LATENCY.parallel} wrote other bytes than --parallel 1`);
+  const rows = canonicalLines(out[1].toString(), 'parallel').length;
+  const seconds = { single: [], parallel: [] };
+  for (let run = 1; run <= LATENCY.runs; run++) {
+    seconds.single.push(await timed(node, args(1), env));
+    seconds.parallel.push(await timed(node, args(LATENCY.parallel), env));
+    say(`  run ${run}/${LATENCY.runs}: --parallel 1 ${seconds.single.at(-1).toFixed(3)} s, --parallel ${LATENCY.parallel} ${seconds.parallel.at(-1).toFixed(3)} s`);
+  }
+  const rssMb = { single: [], parallel: [] };
+  for (let i = 0; i < RSS_RUNS; i++) {
+    rssMb.single.push(await peakRssMb(node, args(1), env));
+    rssMb.parallel.push(await peakRssMb(node, args(LATENCY.parallel), env));
+  }
+  return { check: `${rows} lines, byte for byte the same with --parallel 1 and ${LATENCY.parallel}`, rows, seconds, rssMb };
+}
+
 const passes = (value, t) =>
   value === null ? null : (t.max === undefined || value <= t.max) && (t.min === undefined || value >= t.min) && (t.below === undefined || value < t.below);
 
@@ -136,6 +178,18 @@ async function main() {
   } finally {
     await big.stop();
   }
+  say(`latency: ${LATENCY.ms} ms, export of ${LATENCY.countries.split(',').length} countries, --parallel 1 and ${LATENCY.parallel}`);
+  const slow = await startSandbox(sandboxBin, LATENCY.size, { cache: sandbox.cache, extra: ['--latency', String(LATENCY.ms)] });
+  let latency;
+  try {
+    latency = await measureParallel(slow.url);
+  } finally {
+    await slow.stop();
+  }
+  checks.parallel = latency.check;
+  runs.latencySeconds = latency.seconds;
+  runs.latencyRssMb = latency.rssMb;
+  settings.latency = { ...LATENCY, rows: latency.rows };
   say('start-up');
   runs.startupSeconds = await measureStartup();
 
@@ -143,6 +197,8 @@ async function main() {
   const rssSmall = median(runs.rssMbSmall.ndjson);
   const rssBig = median(runs.rssMbBig.ndjson);
   const startup = { version: median(runs.startupSeconds.version), node: median(runs.startupSeconds.node) };
+  const lat = { single: median(runs.latencySeconds.single), parallel: median(runs.latencySeconds.parallel) };
+  const latRss = { single: median(runs.latencyRssMb.single), parallel: median(runs.latencyRssMb.parallel) };
   const results = {
     date: new Date().toISOString(),
     machine: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
@@ -153,6 +209,8 @@ async function main() {
       rssMb: { [SIZE]: rssSmall, [BIG]: rssBig }, // of the ndjson export
       floorRssMb: { [SIZE]: median(runs.rssMbSmall.floor), [BIG]: median(runs.rssMbBig.floor) },
       startupSeconds: startup,
+      latencySeconds: lat,
+      latencyRssMb: latRss,
     },
     ratios: {
       ndjsonFloor: m.ndjson / m.floor,
@@ -161,6 +219,8 @@ async function main() {
       rss200k50k: rssBig / rssSmall,
       rssMb200k: rssBig,
       startupNode: startup.version / startup.node,
+      parallelSpeedup: lat.single / lat.parallel,
+      rssParallel: latRss.parallel / latRss.single,
     },
     targets: TARGETS,
     runs,
@@ -189,8 +249,10 @@ function report(r) {
     [`ndjson peak RSS ${big / 1000}k / ${size / 1000}k`, `${rss[big].toFixed(1)} MB / ${rss[size].toFixed(1)} MB`, 'rss200k50k', '≤ 1.2'],
     [`ndjson peak RSS ${big / 1000}k, MB`, `${rss[big].toFixed(1)} MB`, 'rssMb200k', '< 150'],
     ['tenders --version / node -e 0', `${(r.medians.startupSeconds.version * 1000).toFixed(1)} ms / ${(r.medians.startupSeconds.node * 1000).toFixed(1)} ms`, 'startupNode', '≤ 1.6'],
+    [`--parallel 1 / ${r.settings.latency.parallel}, ${r.settings.latency.ms} ms away`, `${sec(r.medians.latencySeconds.single)} / ${sec(r.medians.latencySeconds.parallel)}`, 'parallelSpeedup', '≥ 4'],
+    [`peak RSS --parallel ${r.settings.latency.parallel} / 1`, `${r.medians.latencyRssMb.parallel.toFixed(1)} MB / ${r.medians.latencyRssMb.single.toFixed(1)} MB`, 'rssParallel', '≤ 1.3'],
   ];
-  const line = (cells) => console.log(cells.map((c, i) => String(c).padEnd([31, 27, 8, 8, 0][i])).join(' ').trimEnd());
+  const line = (cells) => console.log(cells.map((c, i) => String(c).padEnd([36, 27, 8, 8, 0][i])).join(' ').trimEnd());
   console.log(`\ntenders bench, ${size} tenders (${r.date})`);
   line(['measure', 'medians', 'ratio', 'target', 'result']);
   for (const [name, detail, key, target] of rows) {
@@ -200,6 +262,8 @@ function report(r) {
   }
   const spread = Object.entries(r.runs.seconds).map(([n, t]) => `${n} ${Math.min(...t).toFixed(3)}–${Math.max(...t).toFixed(3)} s`);
   console.log(`\nruns (min–max): ${spread.join(', ')}`);
+  const { latency } = r.settings;
+  console.log(`latency case: ${latency.rows} tenders of ${latency.countries.split(',').length} countries from ${latency.size} (--latency ${latency.ms}), ${latency.runs} alternating runs`);
   console.log(`floor peak RSS, for reference: ${floorRssMb[size].toFixed(1)} MB at ${size / 1000}k, ${floorRssMb[big].toFixed(1)} MB at ${big / 1000}k`);
   console.log(`${r.machine.node}, ${r.machine.cpus} × ${r.machine.cpuModel}; sandbox --cache: ${r.settings.sandboxCache ? 'yes' : 'NO (not accepted)'}; RSS by ${r.settings.rssMethod}`);
 }

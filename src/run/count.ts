@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Client } from '../api/client.js';
 import { BadResponseError } from '../api/errors.js';
 import { readPage, type Total } from '../api/page.js';
@@ -28,6 +29,10 @@ export async function runCountBy(
 ): Promise<void> {
   // `parallel` workers take the partitions in turn; after a failure none takes another.
   const rows: CountRow[] = new Array(partitions.length);
+  const requests = new AbortController();
+  setMaxListeners(parallel + 1, requests.signal); // one request per worker listens: not a leak
+  const onAbort = () => requests.abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
   let next = 0;
   let failed = false;
   const worker = async () => {
@@ -35,14 +40,18 @@ export async function runCountBy(
       const i = next++;
       const partition = partitions[i]!;
       try {
-        rows[i] = { value: partition.value!, ...(await countOf(client, query.path, partition.body, signal)) };
+        rows[i] = { value: partition.value!, ...(await countOf(client, query.path, partition.body, requests.signal)) };
       } catch (err) {
         failed = true;
         throw err;
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(parallel, partitions.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(parallel, partitions.length) }, worker));
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
   const { renderCounts } = await import('../output/counts.js');
   const table = { width: io.stdoutWidth() ?? 80, bars: io.stdoutIsTTY, color: io.colorStdout() };
   await printTo(io.stdout, signal, renderCounts(by, rows, format, table));

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Total } from '../api/page.js';
 import { walkPages } from '../api/pager.js';
 import { BoundaryDeduper } from './dedupe.js';
@@ -19,6 +20,8 @@ export function partitionedSource(
   const dedupe = new BoundaryDeduper(saved?.position.recentIds);
   // Ends every chain's pager (and its request in flight) when the merge stops.
   const stop = new AbortController();
+  setMaxListeners(partitions.length + 1, stop.signal); // one pager per chain listens: not a leak
+
   const onAbort = () => stop.abort(opts.signal.reason);
   const chains = partitions.map((partition, i) => {
     const start = saved?.position.partitions?.[i];
