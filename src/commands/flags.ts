@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { FORMATS } from '../output/formatter.js';
 import { HEADER_STYLES } from '../output/header-style.js';
 import { COLOR_MODES } from '../io.js';
+import { PAGE_SIZE_MAX } from '../query/endpoints.js';
 import type { OrgFilterFlags } from '../query/org-body.js';
 import type { TenderFilterFlags } from '../query/tender-body.js';
 
@@ -19,7 +20,7 @@ const described = (option: Option, description: string): Option => {
 
 export const countryOption = (what: string) =>
   new Option('-c, --country <codes>', `${what} country codes, three letters (repeatable, comma-separated)`).argParser(collect);
-export const limitOption = () => new Option('-n, --limit <n>', 'results per page, 1-100');
+export const limitOption = () => new Option('-n, --limit <n>', `results per page, 1-${PAGE_SIZE_MAX}`);
 export const filterOption = () =>
   new Option('--filter <key=value>', 'extra request field; VALUE is parsed as JSON when valid (repeatable)').argParser(collect);
 export const cursorOption = () => new Option('--cursor <cursor>', 'start from this page (from a previous "Next page" hint)');

@@ -1,11 +1,10 @@
 import { stringify } from 'csv-stringify/sync';
+import type { Total } from '../model/total.js';
 import { formatTotal } from './numbers.js';
 
 /** One partition's count: `capped` when the service stopped counting at its ceiling. */
-export interface CountRow {
+export interface CountRow extends Total {
   value: string;
-  count: number;
-  capped: boolean;
 }
 
 /** `text` is the table (count's default format); the others as for exports. */
@@ -23,7 +22,7 @@ const BAR_MAX = 40;
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 
 /** The sum of the counts: exact unless a partition is capped, then a lower bound. */
-export function sumCounts(rows: readonly CountRow[]): { count: number; capped: boolean } {
+export function sumCounts(rows: readonly CountRow[]): Total {
   return { count: rows.reduce((n, row) => n + row.count, 0), capped: rows.some((row) => row.capped) };
 }
 

@@ -1,3 +1,5 @@
+import type { Total } from '../model/total.js';
+
 /** Numbers for people: "10,000+", "1,234". */
 
 export function formatCount(n: number): string {
@@ -6,6 +8,6 @@ export function formatCount(n: number): string {
 }
 
 /** "10,000+" when the service stopped counting, else the exact count. */
-export function formatTotal(total: { count: number; capped: boolean }): string {
+export function formatTotal(total: Total): string {
   return total.capped ? `${formatCount(total.count)}+` : formatCount(total.count);
 }

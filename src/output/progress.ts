@@ -1,11 +1,12 @@
 import type { IO } from '../io.js';
+import type { Total } from '../model/total.js';
 import { formatCount, formatTotal } from './numbers.js';
 
 export interface ProgressCounts {
   pages: number;
   rows: number;
   /** Matches, once the first page told us. */
-  total: { count: number; capped: boolean } | null;
+  total: Total | null;
 }
 
 /** Live progress on stderr; a no-op unless stderr is a terminal. */

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { PAGE_SIZE_MAX } from './endpoints.js';
 
 /** Flag values checked before any request is sent; each failure is a UsageError (exit 2). */
 
@@ -46,7 +47,7 @@ export function parseInteger(flag: string, value: string, min: number, max = Num
 }
 
 export function parseLimit(value: string): number {
-  return parseInteger('--limit', value, 1, 100);
+  return parseInteger('--limit', value, 1, PAGE_SIZE_MAX);
 }
 
 /** --filter KEY=VALUE: VALUE is JSON when it parses as JSON, else a string. */

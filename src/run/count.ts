@@ -1,7 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import type { Client } from '../api/client.js';
 import { BadResponseError } from '../api/errors.js';
-import { readPage, type Total } from '../api/page.js';
+import { readPage } from '../api/page.js';
+import type { Total } from '../model/total.js';
 import type { CountFormat, CountRow } from '../output/counts.js';
 import { printTo } from '../output/sink.js';
 import type { Partition } from './partition.js';

@@ -1,4 +1,4 @@
-import type { Total } from '../api/page.js';
+import type { Total } from '../model/total.js';
 import type { FetchedPage } from '../api/pager.js';
 import { RunError } from '../errors.js';
 import type { Placed, ResultOrder } from './sort-order.js';

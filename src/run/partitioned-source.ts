@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { Total } from '../api/page.js';
+import type { Total } from '../model/total.js';
 import { walkPages } from '../api/pager.js';
 import { BoundaryDeduper } from './dedupe.js';
 import { Chain, mergePartitions, START } from './merge.js';

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Client } from '../api/client.js';
-import type { Total } from '../api/page.js';
+import type { Total } from '../model/total.js';
 import { RunError, UsageError, exitCodeOf } from '../errors.js';
 import type { OutputDigest } from '../output/digest.js';
 import { writeFileAtomic } from '../output/exclusive-file.js';

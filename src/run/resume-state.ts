@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RecentIds } from './dedupe.js';
 import type { ChainPosition } from './merge.js';
-import type { Total } from '../api/page.js';
+import type { Total } from '../model/total.js';
 import { readRegular, removeName, writeFileAtomic } from '../output/exclusive-file.js';
 import type { FormatterState } from '../output/formatter.js';
 import type { FileSystem } from '../output/fs.js';

@@ -1,4 +1,4 @@
-import type { Total } from '../api/page.js';
+import type { Total } from '../model/total.js';
 import { partialPath } from '../output/atomic-file.js';
 import { OutputDigest } from '../output/digest.js';
 import { nodeFs, type FileSystem } from '../output/fs.js';
