@@ -1,6 +1,7 @@
 import { EnvHttpProxyAgent, Pool, RetryAgent, type Dispatcher } from 'undici';
 import type { Env } from '../io.js';
 import { BadResponseError, InvalidCursorError, NetworkError, ServiceError, excerpt } from './errors.js';
+import { parseJson } from './json.js';
 import { ProxyError, forwardedRefusalMessage, proxyFromEnv, proxyRefusal, proxySettings, redactProxy, refusalMessage } from './proxy.js';
 import { RETRY_ERROR_CODES, RETRY_STATUSES, retryAfterMs, retryDelayMs } from './retry-policy.js';
 
@@ -149,7 +150,7 @@ export class ApiClient implements Client {
     }
     if (status < 200 || status >= 300) throw errorFromStatus(status, path, text);
     try {
-      return { status, json: JSON.parse(text) };
+      return { status, json: parseJson(text) };
     } catch {
       throw new BadResponseError(status, path, 'the body is not JSON', excerpt(text));
     }

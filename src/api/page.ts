@@ -1,9 +1,6 @@
+import { isObject } from '../model/json.js';
+import type { Total } from '../model/total.js';
 import { BadResponseError } from './errors.js';
-
-export interface Total {
-  count: number;
-  capped: boolean;
-}
 
 /** One page of a search response, in the terms of the paging contract. */
 export interface Page {
@@ -43,8 +40,4 @@ function readTotal(value: unknown): Total | null | undefined {
   if (value === null || value === undefined) return null;
   if (!isObject(value) || typeof value.count !== 'number' || typeof value.capped !== 'boolean') return undefined;
   return { count: value.count, capped: value.capped };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,14 +1,15 @@
 import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
+import { stringifyJson } from '../model/json.js';
 import { compilePaths, project } from './paths.js';
 
-/** One JSON object a line, as the service sent it unless --columns projects it. */
+/** One JSON object a line, as the service sent it (numbers digit for digit) unless --columns projects it. */
 export class NdjsonFormatter implements Formatter {
   protected readonly serialize: (item: Record<string, unknown>) => string;
   protected rows: number;
 
   constructor(opts: FormatOptions, resume?: FormatterState) {
     const paths = opts.columns && compilePaths(opts.columns);
-    this.serialize = paths ? (item) => JSON.stringify(project(item, paths)) : (item) => JSON.stringify(item);
+    this.serialize = paths ? (item) => stringifyJson(project(item, paths)) : stringifyJson;
     this.rows = resume?.rows ?? 0;
   }
 

@@ -1,10 +1,12 @@
-/** Dot paths ("buyer.name") into nested result objects: lookup, discovery, projection. */
+import { holdsRawNumber, isObject, markHolder, stringifyJson, type JsonObject } from '../model/json.js';
+
+/**
+ * Dot paths ("buyer.name") into nested result objects: lookup, discovery,
+ * projection. Keys are data only: `toString` or `__proto__` is a field like any
+ * other, never something an object inherits.
+ */
 
 type Shape = Map<string, Shape | null>;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Splits each dot path once, so the per-row lookup does no string work. */
 export function compilePaths(paths: readonly string[]): string[][] {
@@ -12,10 +14,10 @@ export function compilePaths(paths: readonly string[]): string[][] {
 }
 
 /** The value at a compiled path, or undefined when any step is missing. */
-export function valueAt(item: Record<string, unknown>, path: readonly string[]): unknown {
+export function valueAt(item: JsonObject, path: readonly string[]): unknown {
   let value: unknown = item;
   for (const key of path) {
-    if (!isPlainObject(value)) return undefined;
+    if (!isObject(value) || !Object.hasOwn(value, key)) return undefined;
     value = value[key];
   }
   return value;
@@ -26,7 +28,7 @@ export function valueAt(item: Record<string, unknown>, path: readonly string[]):
  * that is null in one result and an object in another yields the object's
  * paths, in the field's place (no lone, always-empty "estimatedValue" column).
  */
-export function discoverPaths(items: readonly Record<string, unknown>[]): string[] {
+export function discoverPaths(items: readonly JsonObject[]): string[] {
   const root: Shape = new Map();
   for (const item of items) merge(root, item);
   const paths: string[] = [];
@@ -40,10 +42,10 @@ export function discoverPaths(items: readonly Record<string, unknown>[]): string
   return paths;
 }
 
-function merge(shape: Shape, value: Record<string, unknown>): void {
+function merge(shape: Shape, value: JsonObject): void {
   for (const key of Object.keys(value)) {
     const field = value[key];
-    if (isPlainObject(field) && Object.keys(field).length > 0) {
+    if (isObject(field) && Object.keys(field).length > 0) {
       let child = shape.get(key);
       if (!child) {
         child = new Map();
@@ -56,27 +58,43 @@ function merge(shape: Shape, value: Record<string, unknown>): void {
   }
 }
 
-/** A copy of `item` holding only the given paths, nested as in the original. */
-export function project(item: Record<string, unknown>, paths: readonly string[][]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+/**
+ * A copy of `item` holding only the given paths, nested as in the original.
+ * Its objects have no prototype, so a `__proto__` path is a plain key.
+ */
+export function project(item: JsonObject, paths: readonly string[][]): JsonObject {
+  const out = dataObject();
   for (const path of paths) {
     const value = valueAt(item, path);
     if (value === undefined) continue;
-    let target = out;
-    for (let i = 0; i < path.length - 1; i++) {
+    const exact = holdsRawNumber(value);
+    let target: JsonObject | undefined = out;
+    for (let i = 0; target && i < path.length - 1; i++) {
+      if (exact) markHolder(target);
       const key = path[i]!;
-      if (!isPlainObject(target[key])) target[key] = {};
-      target = target[key] as Record<string, unknown>;
+      const next: unknown = target[key];
+      // The service's own object, copied whole for a shorter path, holds the value already.
+      target = next === undefined ? (target[key] = dataObject()) : isOurs(next) ? next : undefined;
     }
+    if (!target) continue;
+    if (exact) markHolder(target);
     target[path[path.length - 1]!] = value;
   }
   return out;
 }
 
-/** A cell's text: nested values as JSON, null and missing as empty. */
+function dataObject(): JsonObject {
+  return Object.create(null) as JsonObject;
+}
+
+function isOurs(value: unknown): value is JsonObject {
+  return isObject(value) && Object.getPrototypeOf(value) === null;
+}
+
+/** A cell's text: nested values as JSON, numbers with the service's digits, null and missing as empty. */
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object') return stringifyJson(value);
   return String(value);
 }

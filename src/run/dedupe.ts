@@ -1,3 +1,5 @@
+import { RawNumber } from '../model/json.js';
+
 /**
  * Drops results already seen on the previous pages of a walk. When data shifts
  * while paging, a result reappears across a page boundary, not further back, so
@@ -21,7 +23,8 @@ export class BoundaryDeduper {
     const page = new Set<unknown>();
     const kept: T[] = [];
     for (const item of items) {
-      const id = item.id;
+      // A RawNumber id is a new object on every page: its digits are the id.
+      const id = item.id instanceof RawNumber ? item.id.text : item.id;
       if (id === undefined || id === null) {
         kept.push(item);
       } else if (page.has(id) || this.#last.has(id) || this.#older.has(id)) {

@@ -1,5 +1,6 @@
 import type { Total } from '../model/total.js';
 import type { FetchedPage } from '../api/pager.js';
+import { stringifyJson } from '../model/json.js';
 import { RunError } from '../errors.js';
 import type { Placed, ResultOrder } from './sort-order.js';
 
@@ -123,7 +124,7 @@ export class Chain {
   }
 }
 
-const describe = (id: unknown) => (id === undefined || id === null ? 'a result without id' : `id ${JSON.stringify(id)}`);
+const describe = (id: unknown) => (id === undefined || id === null ? 'a result without id' : `id ${stringifyJson(id)}`);
 
 /**
  * A k-way merge of the chains in the order they share: batches of `size`

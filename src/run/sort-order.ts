@@ -1,3 +1,4 @@
+import { plainValue } from '../model/json.js';
 import { compilePaths, valueAt } from '../output/paths.js';
 import { SORT_FIELDS, type SortField, type SortOrder } from '../query/validate.js';
 
@@ -39,9 +40,11 @@ export class ResultOrder {
 
   /** The result's sort value and id, or undefined when it has no usable sort value. */
   place(item: Record<string, unknown>): Placed | undefined {
-    const value = valueAt(item, this.#path);
-    if (typeof value === 'number' || typeof value === 'string') return { key: value, id: item.id };
-    if (typeof value === 'bigint') return { key: Number(value), id: item.id };
+    // Long numbers are ordered by their nearest double, as before they kept their digits.
+    const value = plainValue(valueAt(item, this.#path));
+    const id = plainValue(item.id);
+    if (typeof value === 'number' || typeof value === 'string') return { key: value, id };
+    if (typeof value === 'bigint') return { key: Number(value), id };
     return undefined;
   }
 

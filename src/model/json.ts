@@ -1,0 +1,59 @@
+/**
+ * The service's JSON values as the CLI holds them: plain JSON.parse values,
+ * except number literals a double cannot hold, which stay RawNumbers so every
+ * format can write their exact digits. Shared by api (parsing) and output.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+/** A number literal kept as the service wrote it (12345678901234567890, 0.1000000000000000055). */
+export class RawNumber {
+  constructor(readonly text: string) {}
+
+  toString(): string {
+    return this.text;
+  }
+
+  /** What a plain JSON.stringify writes: the nearest double, as JSON.parse would have given. */
+  toJSON(): number {
+    return Number(this.text);
+  }
+}
+
+/** What JSON.parse would have given: a RawNumber's nearest double, anything else as it is. */
+export function plainValue(value: unknown): unknown {
+  return value instanceof RawNumber ? value.toJSON() : value;
+}
+
+/** A JSON object: not null, not an array, not a RawNumber. */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof RawNumber);
+}
+
+// Objects and arrays with a RawNumber somewhere inside. Only they take the slow
+// road in stringifyJson; everything else goes straight to JSON.stringify.
+const holders = new WeakSet<object>();
+
+/** Records that `container` holds a RawNumber (directly or deeper down). */
+export function markHolder(container: object): void {
+  holders.add(container);
+}
+
+/** A RawNumber, or an object or array holding one. */
+export function holdsRawNumber(value: unknown): boolean {
+  return value instanceof RawNumber || (typeof value === 'object' && value !== null && holders.has(value));
+}
+
+/** JSON text of a parsed value, RawNumbers written verbatim; JSON.stringify's text otherwise. */
+export function stringifyJson(value: unknown): string {
+  if (!holdsRawNumber(value)) return JSON.stringify(value) as string;
+  if (value instanceof RawNumber) return value.text;
+  if (Array.isArray(value)) return `[${value.map((v: unknown) => (v === undefined ? 'null' : stringifyJson(v))).join(',')}]`;
+  const object = value as JsonObject;
+  let out = '';
+  for (const key of Object.keys(object)) {
+    const v = object[key];
+    if (v !== undefined) out += `${out ? ',' : ''}${JSON.stringify(key)}:${stringifyJson(v)}`;
+  }
+  return `{${out}}`;
+}
