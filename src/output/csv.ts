@@ -1,12 +1,14 @@
 import { stringify } from 'csv-stringify/sync';
 import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
 import { headerNames, type HeaderStyle } from './header-style.js';
+import { NewFields } from './new-fields.js';
 import { cellText, compilePaths, discoverPaths, valueAt } from './paths.js';
 
 /**
  * RFC 4180 CSV through csv-stringify, nested fields flattened to dot-path
  * columns. The columns are --columns, else the first page's fields; they stay
- * fixed for the whole export so every row lines up with the header.
+ * fixed for the whole export so every row lines up with the header, and fields
+ * that later pages bring are noted (droppedFields) rather than silently lost.
  */
 export class CsvFormatter implements Formatter {
   #columns: string[] | undefined;
@@ -15,6 +17,8 @@ export class CsvFormatter implements Formatter {
   readonly #header: boolean;
   readonly #headerStyle: HeaderStyle;
   readonly #excelSafe: boolean;
+  /** Undefined with --columns: the user chose what to leave out. */
+  #newFields: NewFields | undefined;
 
   constructor(opts: FormatOptions, resume?: FormatterState) {
     this.#rows = resume?.rows ?? 0;
@@ -22,11 +26,15 @@ export class CsvFormatter implements Formatter {
     this.#headerStyle = opts.headerStyle;
     this.#excelSafe = opts.excelSafe;
     this.#setColumns(resume?.columns ?? opts.columns);
+    if (!opts.columns && resume?.columns) this.#newFields = new NewFields(resume.columns, resume.droppedFields);
   }
 
   page(items: readonly Record<string, unknown>[]): string {
     if (items.length === 0) return '';
-    if (!this.#columns) this.#setColumns(discoverPaths(items));
+    if (!this.#columns) {
+      this.#setColumns(discoverPaths(items));
+      this.#newFields = new NewFields(this.#columns!);
+    } else this.#newFields?.scan(items);
     const paths = this.#paths!;
     const records: string[][] = this.#rows === 0 && this.#header ? [this.#headerRow()] : [];
     for (const item of items) {
@@ -49,7 +57,12 @@ export class CsvFormatter implements Formatter {
   }
 
   state(): FormatterState {
-    return { rows: this.#rows, columns: this.#columns };
+    const dropped = this.droppedFields();
+    return { rows: this.#rows, columns: this.#columns, ...(dropped.length ? { droppedFields: dropped } : {}) };
+  }
+
+  droppedFields(): string[] {
+    return this.#newFields?.fields ?? [];
   }
 
   #setColumns(columns: string[] | undefined) {

@@ -11,6 +11,8 @@ export interface FormatterState {
   /** Table: the column widths the first page set, and which columns are right-aligned. */
   widths?: number[];
   rightAligned?: boolean[];
+  /** CSV: fields later pages had that its columns leave out. */
+  droppedFields?: string[];
 }
 
 /** Turns pages of results into text, a page at a time (one chunk per page). */
@@ -21,6 +23,8 @@ export interface Formatter {
   state(): FormatterState;
   /** Lines for a person on stderr once the output is written (the table's hidden columns). */
   hints?(): string[];
+  /** Fields of the data this output leaves out unasked (CSV columns fixed by the first page). */
+  droppedFields?(): readonly string[];
 }
 
 export interface FormatOptions {

@@ -8,6 +8,7 @@ import { displayOptions } from '../output/display.js';
 import { createFormatter, type Formatter } from '../output/formatter.js';
 import { formatCount, formatTotal } from '../output/numbers.js';
 import { createProgress } from '../output/progress.js';
+import { newFieldsWarning } from '../output/new-fields.js';
 import { createReporter, type Reporter } from '../output/reporter.js';
 import { unknownColumnWarnings } from '../output/unknown-columns.js';
 import type { RunDeps, WalkPlan } from './plan.js';
@@ -112,7 +113,10 @@ async function walkInto(
       if (first) warnUnknownColumns(plan, items, say);
       first = false;
       const done = await walk.add(items);
-      if (receipt) receipt.rows = walk.rows;
+      if (receipt) {
+        receipt.rows = walk.rows;
+        if (formatter.droppedFields) receipt.csvFieldsDropped = formatter.droppedFields().length;
+      }
       if (resumable && out.kind === 'file') {
         await saveState(file, walk.checkpoint(print, out.bytes), fs);
         checkpointed = true;
@@ -234,9 +238,12 @@ class WalkState {
         `the service counted ${formatCount(total.count)} ${noun} but ${formatCount(this.rows)} were written: the data changed while paging`,
       );
     }
+    const left = this.formatter.droppedFields?.() ?? [];
+    if (left.length) say.warn(newFieldsWarning(left, this.formatter.state().columns ?? []));
     if (!say.verbose) return; // formatting numbers loads ICU data: only when shown
     const seconds = ((performance.now() - this.#started) / 1000).toFixed(1);
-    say.debug(`${formatCount(this.rows)} ${noun} in ${this.pages} pages, ${source.dropped} duplicates dropped, ${seconds} s`);
+    const leftOut = left.length ? `, ${left.length} new fields left out of the CSV` : '';
+    say.debug(`${formatCount(this.rows)} ${noun} in ${this.pages} pages, ${source.dropped} duplicates dropped${leftOut}, ${seconds} s`);
     const chains = source.chains();
     if (chains.length > 1) {
       for (const chain of chains) {

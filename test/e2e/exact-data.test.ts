@@ -65,3 +65,23 @@ describe('keys named like Object.prototype members are plain data', () => {
     expect(r.stdout).toBe('{"title":"a","toString":"own"}\n{"title":"b"}\n{"title":"c","__proto__":{"admin":true}}\n');
   });
 });
+
+describe('a field that first appears on a later page', () => {
+  let drifting: RawService;
+  beforeAll(async () => {
+    drifting = await startRawService(['[{"id":1,"title":"a"}]', '[{"id":2,"title":"b","lots":3}]', '[{"id":3,"title":"c","lots":4,"notes":"n"}]']);
+  });
+  afterAll(() => drifting.close());
+
+  it('is not silently lost from a CSV: one warning naming every such field and the --columns that includes them', async () => {
+    const r = await runCli(['export'], drifting.url);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('id,title\n1,a\n2,b\n3,c\n');
+    expect(r.stderr).toBe(
+      'tenders: warning: 2 fields first seen after the first page are not in the CSV (its columns come from the first page): lots, notes; to include them, add them to the columns: --columns id,title,lots,notes\n',
+    );
+    const fixed = await runCli(['export', '--columns', 'id,title,lots,notes'], drifting.url);
+    expect(fixed.stderr).toBe('');
+    expect(fixed.stdout).toBe('id,title,lots,notes\n1,a,,\n2,b,3,\n3,c,4,n\n');
+  });
+});

@@ -10,7 +10,7 @@ import { TableFormatter } from '../../src/output/table.js';
 import { BoundaryDeduper } from '../../src/run/dedupe.js';
 import { readCsvWithPython } from '../support/python-csv.js';
 
-const base: FormatOptions = { header: true, excelSafe: false, width: 200, color: false };
+const base: FormatOptions = { header: true, headerStyle: 'path', excelSafe: false, width: 200, color: false };
 const items = (text: string) => parseJson(text) as Record<string, unknown>[];
 
 const BIG = '[{"id":12345678901234567890,"amount":9007199254740993,"rate":0.10000000000000001,"n":7,"nested":{"v":123456789012345678901234567890}}]';
