@@ -56,12 +56,7 @@ class LosslessParser {
   #object(): JsonObject {
     const object: JsonObject = {};
     let holds = false;
-    this.#pos++;
-    this.#space();
-    if (this.text.charCodeAt(this.#pos) === 0x7d) {
-      this.#pos++;
-      return object;
-    }
+    if (this.#empty(0x7d)) return object;
     for (;;) {
       this.#space();
       if (this.text.charCodeAt(this.#pos) !== 0x22) throw this.#unexpected();
@@ -82,12 +77,7 @@ class LosslessParser {
   #array(): unknown[] {
     const array: unknown[] = [];
     let holds = false;
-    this.#pos++;
-    this.#space();
-    if (this.text.charCodeAt(this.#pos) === 0x5d) {
-      this.#pos++;
-      return array;
-    }
+    if (this.#empty(0x5d)) return array;
     for (;;) {
       const value = this.#value();
       array.push(value);
@@ -96,6 +86,15 @@ class LosslessParser {
     }
     if (holds) markHolder(array);
     return array;
+  }
+
+  /** Steps past an opening bracket; true (and past the closing one) when nothing is inside. */
+  #empty(close: number): boolean {
+    this.#pos++;
+    this.#space();
+    if (this.text.charCodeAt(this.#pos) !== close) return false;
+    this.#pos++;
+    return true;
   }
 
   /** After a member: true at the closing bracket, false at a comma. */
