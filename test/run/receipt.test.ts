@@ -61,6 +61,7 @@ describe('--receipt FILE', () => {
       pages: r.client.requests.length,
       rowsWritten: json.expected.count,
       duplicatesDropped: 0,
+      csvFieldsDropped: 0,
       expected: { count: expect.any(Number), capped: false },
       partitionedBy: 'country',
       partitions: [
