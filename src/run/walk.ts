@@ -10,7 +10,7 @@ import { formatCount, formatTotal } from '../output/numbers.js';
 import { createProgress } from '../output/progress.js';
 import { newFieldsWarning } from '../output/new-fields.js';
 import { createReporter, type Reporter } from '../output/reporter.js';
-import { unknownColumnWarnings } from '../output/unknown-columns.js';
+import { UnknownColumns } from '../output/unknown-columns.js';
 import type { RunDeps, WalkPlan } from './plan.js';
 import { ReceiptBuilder } from './receipt.js';
 import { fingerprint, loadState, removeState, saveState, type ResumeState } from './resume-state.js';
@@ -63,6 +63,7 @@ async function walkInto(
   let kept = saved?.formatter.rows ?? 0;
   let finished = false;
   let walk: WalkState | undefined;
+  let unknown: UnknownColumns | undefined;
   // No spinner over data going to the terminal itself.
   const progress = await createProgress(io, !connection.quiet && !connection.verbose && !out.terminal, query.noun);
   try {
@@ -108,10 +109,10 @@ async function walkInto(
       receipt.output = { file: plan.output.file, committed: false, digest: digest! };
       if (saved) receipt.resumed = { rows: saved.formatter.rows, pages: saved.pages };
     }
-    let first = !saved;
+    // A resumed run has not seen the first page: it cannot judge --columns.
+    unknown = saved ? undefined : unknownColumns(plan);
     for await (const items of source.pages()) {
-      if (first) warnUnknownColumns(plan, items, say);
-      first = false;
+      unknown?.scan(items);
       const done = await walk.add(items);
       if (receipt) {
         receipt.rows = walk.rows;
@@ -140,15 +141,15 @@ async function walkInto(
     progress.stop();
     if (!finished) await out.abandon(checkpointed && resumable);
   }
+  for (const line of unknown?.warnings(query.fieldsCommand ?? 'tenders fields') ?? []) say.warn(line);
   walk.report(say);
 }
 
-/** --columns that the first page has no field for: probably a typo, said before the empty cells. */
-function warnUnknownColumns(plan: WalkPlan, items: readonly Record<string, unknown>[], say: Reporter): void {
+/** With --columns: what tells a typo from a field (a table header is a known alias of its path). */
+function unknownColumns(plan: WalkPlan): UnknownColumns | undefined {
   const { columns, defaultColumns } = plan.output;
-  if (!columns) return;
-  const aliases = new Map((defaultColumns ?? []).flatMap((c) => (c.header ? [[c.header.toLowerCase(), c.path] as const] : [])));
-  for (const line of unknownColumnWarnings(columns, items, plan.query.fieldsCommand ?? 'tenders fields', aliases)) say.warn(line);
+  if (!columns) return undefined;
+  return new UnknownColumns(columns, new Map((defaultColumns ?? []).flatMap((c) => (c.header ? [[c.header.toLowerCase(), c.path] as const] : []))));
 }
 
 /** A saved state that belongs to this very export, else undefined (and why, on stderr). */

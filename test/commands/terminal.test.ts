@@ -83,10 +83,10 @@ describe('the table on a terminal', () => {
   it('warns about a --columns path that no field has, naming close matches', async () => {
     const r = await run(['search', '-n', '2', '--columns', 'id,buyer.nme,published'], terminal(120));
     expect(r.code).toBe(0);
-    expect(r.err).toContain("tenders: warning: --columns buyer.nme matches no field of the first page; did you mean buyer.name? ('tenders fields' lists them)\n");
-    expect(r.err).toContain('--columns published matches no field of the first page; did you mean publicationDate?');
+    expect(r.err).toContain("tenders: warning: --columns buyer.nme matches no field of any result; did you mean buyer.name? ('tenders fields' lists them)\n");
+    expect(r.err).toContain('--columns published matches no field of any result; did you mean publicationDate?');
     const orgs = await run(['orgs', 'search', '-f', 'csv', '--columns', 'nam'], {}, new FakeClient(() => ({ json: { organisations: [{ id: 'O', name: 'N' }], page: { nextCursor: null, total: null } } })));
-    expect(orgs.err).toBe("tenders: warning: --columns nam matches no field of the first page; did you mean name? ('tenders orgs fields' lists them)\n");
+    expect(orgs.err).toBe("tenders: warning: --columns nam matches no field of any result; did you mean name? ('tenders orgs fields' lists them)\n");
   });
 });
 

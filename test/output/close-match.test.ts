@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { closeMatches, editDistance } from '../../src/output/close-match.js';
-import { unknownColumnWarnings } from '../../src/output/unknown-columns.js';
+import { UnknownColumns } from '../../src/output/unknown-columns.js';
 
 const fields = ['id', 'title', 'status', 'publicationDate', 'deadline', 'buyer.id', 'buyer.name', 'buyer.country', 'estimatedValue.amountEur', 'cpv'];
 
@@ -24,22 +24,33 @@ describe('close matches', () => {
 
 describe('--columns that match no field', () => {
   const items = [{ id: 'T-1', buyer: { name: 'B', country: 'DEU' }, deadline: null, publicationDate: '2026-01-01' }];
+  const warnings = (columns: string[], pages: Record<string, unknown>[][], aliases?: Map<string, string>) => {
+    const unknown = new UnknownColumns(columns, aliases);
+    for (const page of pages) unknown.scan(page);
+    return unknown.warnings('tenders fields');
+  };
 
   it('warns for each, naming close matches and the fields command', () => {
-    expect(unknownColumnWarnings(['id', 'buyer.nme', 'buyer', 'deadline', 'zzz'], items, 'tenders fields')).toEqual([
-      "--columns buyer.nme matches no field of the first page; did you mean buyer.name? ('tenders fields' lists them)",
-      "--columns zzz matches no field of the first page ('tenders fields' lists them)",
+    expect(warnings(['id', 'buyer.nme', 'buyer', 'deadline', 'zzz'], [items])).toEqual([
+      "--columns buyer.nme matches no field of any result; did you mean buyer.name? ('tenders fields' lists them)",
+      "--columns zzz matches no field of any result ('tenders fields' lists them)",
     ]);
   });
 
   it('suggests the path behind a table header', () => {
-    const aliases = new Map([['published', 'publicationDate']]);
-    expect(unknownColumnWarnings(['published'], items, 'tenders fields', aliases)).toEqual([
-      "--columns published matches no field of the first page; did you mean publicationDate? ('tenders fields' lists them)",
+    expect(warnings(['published'], [items], new Map([['published', 'publicationDate']]))).toEqual([
+      "--columns published matches no field of any result; did you mean publicationDate? ('tenders fields' lists them)",
     ]);
   });
 
-  it('says nothing about an empty first page', () => {
-    expect(unknownColumnWarnings(['nope'], [], 'tenders fields')).toEqual([]);
+  it('says nothing about a field that first appears on a later page, even null, nor when there are no results', () => {
+    expect(warnings(['id', 'lots', 'notes', 'zzz'], [items, [{ id: 'T-2', lots: 3 }], [], [{ id: 'T-3', notes: null }]])).toEqual([
+      "--columns zzz matches no field of any result ('tenders fields' lists them)",
+    ]);
+    expect(warnings(['nope'], [[]])).toEqual([]);
+  });
+
+  it('judges from the first page that has results', () => {
+    expect(warnings(['nope'], [[], items])).toHaveLength(1);
   });
 });
