@@ -84,4 +84,14 @@ describe('a field that first appears on a later page', () => {
     expect(fixed.stderr).toBe('');
     expect(fixed.stdout).toBe('id,title,lots,notes\n1,a,,\n2,b,3,\n3,c,4,n\n');
   });
+
+  it('a --columns typo is said once the run ends, with what it may have meant', async () => {
+    const r = await runCli(['export', '--columns', 'id,titel,nope'], drifting.url);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('id,titel,nope\n1,,\n2,,\n3,,\n');
+    expect(r.stderr).toBe(
+      "tenders: warning: --columns titel matches no field of any result; did you mean title? ('tenders fields' lists them)\n" +
+        "tenders: warning: --columns nope matches no field of any result ('tenders fields' lists them)\n",
+    );
+  });
 });
