@@ -133,7 +133,7 @@ describe('tenders fields', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const typo = await runCli(['search', '-n', '3', '-f', 'csv', '--columns', 'id,buyer.nme'], sb.url);
-    expect(typo.stderr).toBe("tenders: warning: --columns buyer.nme matches no field of the first page; did you mean buyer.name? ('tenders fields' lists them)\n");
+    expect(typo.stderr).toBe("tenders: warning: --columns buyer.nme matches no field of any result; did you mean buyer.name? ('tenders fields' lists them)\n");
   });
 
   it('orgs fields lists the organisation fields; -f json parses', async () => {
