@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/api/json.js';
 import { ResultOrder } from '../../src/run/sort-order.js';
+import { FieldTable } from '../../src/run/watch/fields.js';
+import { tenderKey } from '../../src/run/watch/state.js';
 import type { Responder } from '../support/fake-client.js';
 import { runInProcess } from '../support/run.js';
 
@@ -33,6 +35,28 @@ describe('exact numbers in a --parallel merge', () => {
     const [a, b] = parseJson('[{"id":12345678901234567890,"estimatedValue":{"amountEur":9007199254740993}},{"id":2,"estimatedValue":{"amountEur":1e400}}]') as Record<string, unknown>[];
     expect(order.place(a!)).toEqual({ key: 9007199254740992, id: 12345678901234567000 });
     expect(order.compare(order.place(a!)!, order.place(b!)!)).toBeLessThan(0);
+  });
+});
+
+describe('exact numbers in a watch', () => {
+  const parse = (text: string) => parseJson(text) as Record<string, unknown>;
+
+  it('keys a tender by every digit of its id', () => {
+    expect(tenderKey(parse('{"id":12345678901234567890}'))).toBe('12345678901234567890');
+    expect(tenderKey(parse('{"id":12345678901234567891}'))).toBe('12345678901234567891');
+  });
+
+  it('sees a change in digits a double cannot hold, in a field or inside an array', () => {
+    const table = new FieldTable();
+    const changed = (before: string, after: string) => {
+      table.fingerprint(parse(before));
+      const old = table.slots.slice(0, table.length);
+      table.fingerprint(parse(after));
+      return table.differences(old);
+    };
+    expect(changed('{"id":1,"v":12345678901234567890,"a":[1]}', '{"id":1,"v":12345678901234567891,"a":[1]}')).toEqual(['v']);
+    expect(changed('{"id":1,"v":1,"a":[12345678901234567890]}', '{"id":1,"v":1,"a":[12345678901234567891]}')).toEqual(['a']);
+    expect(changed('{"id":1,"v":12345678901234567890}', '{"id":1,"v":12345678901234567890}')).toEqual([]);
   });
 });
 

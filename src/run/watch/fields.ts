@@ -5,6 +5,8 @@
  * name the changed fields. Hashes, not values: the state stays small.
  */
 
+import { isObject, RawNumber, stringifyJson } from '../../model/json.js';
+
 /** Distinct paths told apart; leaves beyond them share the last slot, named OTHER_FIELDS. */
 export const MAX_FIELDS = 64;
 export const OTHER_FIELDS = '*';
@@ -16,12 +18,6 @@ interface PathNode {
   keys: string[];
   slot?: number;
   children?: Map<string, PathNode>;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
 }
 
 /** FNV-1a over UTF-16 units, then murmur3's finaliser for avalanche; never 0. */
@@ -47,7 +43,8 @@ export function hashValue(value: unknown): number {
     case 'boolean':
       return value ? 0x27d4eb2f : 0x165667b1;
     default:
-      return value === null ? 0x3c6ef372 : hashString(JSON.stringify(value) ?? '', 0xc2b2ae35);
+      if (value instanceof RawNumber) return hashString(value.text, 0x85ebca6b); // a number, every digit
+      return value === null ? 0x3c6ef372 : hashString(stringifyJson(value) ?? '', 0xc2b2ae35);
   }
 }
 
@@ -94,7 +91,7 @@ export class FieldTable {
   }
 
   #visit(node: PathNode, value: unknown): void {
-    if (isPlainObject(value)) {
+    if (isObject(value)) {
       const keys = Object.keys(value);
       if (keys.length > 0) {
         for (const key of keys) this.#visit(this.#child(node, key), value[key]);

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import type { Page, Total } from '../../api/page.js';
+import type { Page } from '../../api/page.js';
+import type { Total } from '../../model/total.js';
 import { walkPages } from '../../api/pager.js';
 import { UsageError } from '../../errors.js';
 import { displayOptions } from '../../output/display.js';

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { RunError } from '../../errors.js';
+import { isObject, RawNumber } from '../../model/json.js';
 import { FieldTable } from './fields.js';
 import { KnownTenders } from './known.js';
 
@@ -65,6 +66,7 @@ export class StateError extends RunError {
 /** A tender's key: its id as JSON, for string and number ids; undefined when it has no usable id. */
 export function tenderKey(tender: Record<string, unknown>): string | undefined {
   const id = tender.id;
+  if (id instanceof RawNumber) return id.text; // what JSON.stringify writes of a number, every digit kept
   if (typeof id === 'string' ? id !== '' : typeof id === 'number' && Number.isFinite(id)) return JSON.stringify(id);
   return undefined;
 }
@@ -230,8 +232,4 @@ function parseJson(line: Buffer): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
