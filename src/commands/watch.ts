@@ -4,15 +4,29 @@ import type { IO } from '../io.js';
 import { createReporter } from '../output/reporter.js';
 import { endpointPath, ORG_TENDERS, PAGE_SIZE_MAX, TENDERS } from '../query/endpoints.js';
 import { tenderBody } from '../query/tender-body.js';
+import { parseSortPaths } from '../query/sort-paths.js';
 import { parseLimit } from '../query/validate.js';
 import type { WatchPlan } from '../run/plan.js';
 import { parseWatchName, watchDir } from '../run/watch/location.js';
 import { withClient, withPager, type CommandContext } from './context.js';
-import { addOutputFlags, addTenderFilters, examples, type GlobalFlags, type OutputFlags, type TenderFilterFlags } from './flags.js';
-import { connectionPlan, interactiveFormat, outputFile, outputPlan } from './plans.js';
+import {
+  addOutputFlags,
+  addTenderFilters,
+  examples,
+  parallelOption,
+  receiptOption,
+  sortPathOption,
+  type GlobalFlags,
+  type OutputFlags,
+  type TenderFilterFlags,
+} from './flags.js';
+import { connectionPlan, interactiveFormat, outputFile, outputPlan, parseParallel, receiptPlan } from './plans.js';
 
 export interface WatchFlags extends TenderFilterFlags, OutputFlags {
   org?: string;
+  parallel?: string;
+  sortPath?: string[];
+  receipt?: string;
   newOnly?: boolean;
   initial: 'none' | 'all';
   reset?: boolean;
@@ -39,6 +53,7 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
     .option('--list', 'list the saved watches: name, query, last run, tenders known')
     .option('--forget', 'delete the watch NAME');
   addOutputFlags(cmd, 'table on a terminal, else ndjson', { max: false });
+  cmd.addOption(parallelOption()).addOption(sortPathOption()).addOption(receiptOption());
   cmd.addHelpText(
     'after',
     examples([
@@ -62,7 +77,7 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
       else await runWatchForget(dir, parseWatchName(name!), say);
       return;
     }
-    const plan = watchPlan(name, flags, globals, ctx.io);
+    const plan = watchPlan(name, flags, globals, ctx.io, ctx.argv);
     const { runWatch } = await import('../run/watch/run.js');
     await withPager(ctx, plan.connection, globals.pager && !plan.output.file, () => withClient(ctx, plan.connection, (deps) => runWatch(plan, deps)));
   });
@@ -79,15 +94,15 @@ const filtersGiven = (flags: WatchFlags) =>
 function checkAlone(name: string | undefined, flags: WatchFlags): void {
   if (flags.list && flags.forget) throw new UsageError('--list and --forget contradict each other: choose one');
   const what = flags.list ? '--list' : '--forget';
-  if (filtersGiven(flags) || flags.limit !== undefined || flags.reset || flags.newOnly) {
-    throw new UsageError(`${what} takes no filters, --reset or --new-only`);
+  if (filtersGiven(flags) || flags.limit !== undefined || flags.reset || flags.newOnly || flags.parallel || flags.receipt) {
+    throw new UsageError(`${what} takes no filters, --reset, --new-only, --parallel or --receipt`);
   }
   if (flags.list && name !== undefined) throw new UsageError('--list lists every watch: leave the NAME out');
   if (flags.forget && name === undefined) throw new UsageError('--forget needs the NAME of the watch to delete');
 }
 
 /** Flags → the plan of one watch run, checked before any request (UsageError: exit 2). */
-export function watchPlan(name: string | undefined, flags: WatchFlags, globals: GlobalFlags, io: IO): WatchPlan {
+export function watchPlan(name: string | undefined, flags: WatchFlags, globals: GlobalFlags, io: IO, argv: readonly string[] = []): WatchPlan {
   if (name === undefined) throw new UsageError("watch needs a NAME: tenders watch NAME [filters] (or 'tenders watch --list')");
   const pathFor = (org: string | null) => (org === null ? endpointPath(TENDERS, io.env) : endpointPath(ORG_TENDERS, io.env, undefined, org));
   let query: WatchPlan['query'];
@@ -106,6 +121,9 @@ export function watchPlan(name: string | undefined, flags: WatchFlags, globals: 
     newOnly: Boolean(flags.newOnly),
     initial: flags.initial,
     reset: Boolean(flags.reset),
+    parallel: parseParallel(flags.parallel),
+    sortPaths: parseSortPaths(flags.sortPath, io.env),
+    receipt: flags.receipt !== undefined ? receiptPlan(flags.receipt, { name: 'watch', argv }) : undefined,
     output: { ...outputPlan(flags, interactiveFormat(io, outputFile(flags))), defaultColumns: TENDERS.columns },
   };
 }

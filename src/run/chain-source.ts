@@ -23,6 +23,7 @@ export function chainSource(opts: SourceOptions): ResultSource {
         cursor: start,
         maxItems: opts.maxItems,
         prefetch: opts.prefetch,
+        stopAfter: opts.stopAfter,
         signal: opts.signal,
       })) {
         source.fetched++;

@@ -93,5 +93,9 @@ export interface WatchPlan {
   initial: 'none' | 'all';
   /** Replace the query and record a new baseline. */
   reset: boolean;
+  /** --parallel: as for export (a --new-only run stops early only on one chain). */
+  parallel: number;
+  sortPaths?: SortPaths;
+  receipt?: ReceiptPlan;
   output: OutputPlan;
 }

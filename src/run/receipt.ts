@@ -53,7 +53,8 @@ export class ReceiptBuilder {
   constructor(
     readonly plan: ReceiptPlan,
     private readonly connection: ConnectionPlan,
-    private readonly query: QueryPlan,
+    /** What the run asks; a watch knows it only once it has read its saved query. */
+    public query: QueryPlan,
     private readonly parallel: number,
     private readonly client: Client,
   ) {}

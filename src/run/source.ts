@@ -1,5 +1,6 @@
 import type { Client } from '../api/client.js';
 import { limitInFlight } from '../api/in-flight.js';
+import type { Page } from '../api/page.js';
 import type { Total } from '../model/total.js';
 import type { Reporter } from '../output/reporter.js';
 import { PAGE_SIZE_DEFAULT } from '../query/endpoints.js';
@@ -65,6 +66,8 @@ export interface SourceOptions {
   prefetch?: boolean;
   /** Start from this cursor (search --cursor). */
   cursor?: string;
+  /** The consumer's rule to end the walk after a page, asked before the next is requested (one chain only). */
+  stopAfter?: (page: Page) => boolean;
   /** Continue where an interrupted export stopped. */
   saved?: { position: SourcePosition; total: Total | null; pages: number };
 }

@@ -151,6 +151,28 @@ describe('watch against the sandbox', () => {
     expect((await watch(['w'])).stdout).toBe('');
   });
 
+  it('--parallel finds the same changes as one chain; --receipt records the run', async () => {
+    for (const name of ['one', 'four']) expect((await watch([name, ...QUERY])).code).toBe(0);
+    const before = truth();
+    mutate();
+    const expected = expectedChanges(before, truth());
+    expect(fromNdjson((await watch(['one', '-f', 'ndjson'])).stdout)).toEqual(expected);
+    const receiptFile = join(dir, 'four.receipt.json');
+    sb.clearRequests();
+    const four = await watch(['four', '--parallel', '4', '-f', 'ndjson', '--receipt', receiptFile]);
+    expect(four.code).toBe(0);
+    expect(fromNdjson(four.stdout).sort()).toEqual([...expected].sort()); // merged in order: ties may differ
+    const receipt = JSON.parse(await readFile(receiptFile, 'utf8')) as Record<string, unknown>;
+    expect(receipt).toMatchObject({
+      command: 'watch',
+      requests: sb.requests.length,
+      partitionedBy: 'country',
+      complete: true,
+      rowsWritten: expected.length,
+      watch: { name: 'four', stateCommitted: true, changes: { new: expected.filter((r) => r.startsWith('new')).length } },
+    });
+  });
+
   it('saved queries: reused, repeated, a mismatch is exit 2 before any request, --reset replaces it', async () => {
     await watch(['w', ...QUERY]);
     sb.clearRequests();
@@ -189,12 +211,12 @@ describe('watch against the sandbox', () => {
     await watch(['w', ...QUERY]);
     const file = join(dir, 'w.watch');
     const text = await readFile(file, 'utf8');
-    await writeFile(file, text.slice(0, text.length >> 1));
+    await writeFile(file, text.slice(0, text.lastIndexOf('\n', text.length >> 1) + 1)); // as a full disk would leave it
     sb.clearRequests();
     const r = await watch(['w']);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `tenders: the watch state ${file} has a damaged line ${text.slice(0, text.length >> 1).split('\n').length}: run the same command with --reset to record a new baseline (changes since its last run are then not reported)\n`,
+      `tenders: the watch state ${file} is cut short (no summary line): run the same command with --reset to record a new baseline (changes since its last run are then not reported)\n`,
     );
     expect(sb.requests).toHaveLength(0);
     expect((await watch(['w', '--reset'])).code).toBe(0);

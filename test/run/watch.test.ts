@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,15 +40,12 @@ async function afterChanges(n: number, change: (set: TenderSet) => void, args: s
 
 describe('watch: the first run', () => {
   it('records a baseline silently: nothing on stdout or stderr, exit 0, the query saved', async () => {
-    const r = await watch(['w', '-c', 'deu', '-s', 'open'], new TenderSet(250).respond);
+    const r = await watch(['w', '-c', 'deu,fra', '-s', 'open'], new TenderSet(250).respond);
     expect(r).toMatchObject({ code: 0, stdout: '', stderr: '' });
-    expect(r.client.requests.map((q) => q.body)).toEqual([
-      { buyerCountries: ['DEU'], statuses: ['open'], limit: 100 },
-      { buyerCountries: ['DEU'], statuses: ['open'], limit: 100, cursor: 'c100' },
-      { buyerCountries: ['DEU'], statuses: ['open'], limit: 100, cursor: 'c200' },
-    ]);
+    const body = { buyerCountries: ['DEU', 'FRA'], statuses: ['open'], limit: 100 };
+    expect(r.client.requests.map((q) => q.body)).toEqual([body, { ...body, cursor: 'c100' }, { ...body, cursor: 'c200' }]);
     const state = (await stateText()).split('\n');
-    expect(JSON.parse(state[0]!)).toMatchObject({ tendersWatch: 1, name: 'w', query: { org: null, body: { buyerCountries: ['DEU'], statuses: ['open'] } } });
+    expect(JSON.parse(state[0]!)).toMatchObject({ tendersWatch: 1, name: 'w', query: { org: null, body: { buyerCountries: ['DEU', 'FRA'], statuses: ['open'] } } });
     expect(state).toHaveLength(253); // header, 250 tenders, summary, and the final newline
     expect(JSON.parse(state[251]!).end).toMatchObject({ tenders: 250, newestPublicationDate: '2026-09-08' });
   });
@@ -254,6 +252,58 @@ describe('watch --new-only', () => {
   });
 });
 
+describe('watch --receipt and --parallel', () => {
+  it('a receipt records the query, the walk, the changes by kind, the output and the state', async () => {
+    const set = new TenderSet(150);
+    await watch(['w', '-c', 'DEU,FRA'], set.respond);
+    set.insert(2);
+    set.remove('T-7');
+    const file = join(dir, 'receipt.json');
+    const r = await watch(['w', '-f', 'ndjson', '--receipt', file], set.respond);
+    expect(r.code).toBe(0);
+    const receipt = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    expect(receipt).toMatchObject({
+      command: 'watch',
+      query: { path: '/api/v1/tenders/search', body: { buyerCountries: ['DEU', 'FRA'], limit: 100 } },
+      pages: 2,
+      rowsWritten: 3,
+      complete: true,
+      error: null,
+      output: { stdout: true, committed: true, bytes: Buffer.byteLength(r.stdout), sha256: createHash('sha256').update(r.stdout).digest('hex') },
+      watch: { name: 'w', state: join(dir, 'w.watch'), mode: 'full', tendersSeen: 151, changes: { new: 2, changed: 0, gone: 1 }, stateCommitted: true },
+    });
+  });
+
+  it('a failed run says so in its receipt: not complete, the state not moved', async () => {
+    const set = new TenderSet(150);
+    await watch(['w'], set.respond);
+    const file = join(dir, 'receipt.json');
+    const failing: Responder = (request, n) => (n === 2 ? { status: 200, json: { nothing: true } } : set.respond(request, n));
+    expect((await watch(['w', '--receipt', file], failing)).code).toBe(1);
+    const receipt = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    expect(receipt).toMatchObject({ complete: false, error: { exitCode: 1 }, watch: { stateCommitted: false } });
+  });
+
+  it('--parallel walks one chain per country, merged; the changes are the same', async () => {
+    const set = new TenderSet(300);
+    await watch(['w', '-c', 'DEU,FRA', '--parallel', '2'], set.respond);
+    set.insert(3);
+    set.update('T-9', (t) => (t.title = 'changed'));
+    const r = await watch(['w', '--parallel', '2', '-f', 'ndjson'], set.respond);
+    expect(rows(r.stdout).map(summary)).toEqual(['new T-303', 'new T-302', 'new T-301', 'changed T-9 title']);
+    expect(new Set(r.client.requests.map((q) => JSON.stringify(q.body.buyerCountries)))).toEqual(new Set(['["DEU"]', '["FRA"]']));
+  });
+
+  it('--new-only on several chains reads every page, and says so with --verbose', async () => {
+    const set = new TenderSet(300);
+    await watch(['w', '-c', 'DEU,FRA'], set.respond);
+    set.insert(1);
+    const r = await watch(['w', '--parallel', '2', '--new-only', '-v', '-f', 'ndjson'], set.respond);
+    expect(rows(r.stdout).map(summary)).toEqual(['new T-301']);
+    expect(r.stderr).toContain('--new-only reads every page of a --parallel walk');
+  });
+});
+
 describe('watch: saved queries', () => {
   it('later runs reuse the saved filters, or repeat them', async () => {
     const set = new TenderSet(3);
@@ -321,9 +371,9 @@ describe('watch: names, --list, --forget', () => {
     await watch(['deu-open', '-c', 'DEU', '-s', 'open'], set.respond);
     await watch(['big-buyer', '--org', 'ORG-7'], set.respond);
     const csv = await watch(['--list', '-f', 'csv'], pagedTenders(0));
-    expect(csv.stdout).toMatch(/^name,query,lastRun,tenders\nbig-buyer,--org ORG-7,20\d\d-[-:.\dTZ]+,12\ndeu-open,-c DEU -s open,20\d\d-[-:.\dTZ]+,12\n$/);
+    expect(csv.stdout).toMatch(/^name,query,lastRun,tenders\nbig-buyer,--org ORG-7,20\d\d-[-:.\dTZ]+,12\ndeu-open,-c DEU -s open,20\d\d-[-:.\dTZ]+,8\n$/);
     const nd = rows((await watch(['--list'], pagedTenders(0))).stdout) as unknown as Record<string, unknown>[];
-    expect(nd[1]).toMatchObject({ name: 'deu-open', query: '-c DEU -s open', tenders: 12, file: join(dir, 'deu-open.watch') });
+    expect(nd[1]).toMatchObject({ name: 'deu-open', query: '-c DEU -s open', tenders: 8, file: join(dir, 'deu-open.watch') });
     expect(csv.client.requests).toHaveLength(0);
   });
 

@@ -15,7 +15,8 @@ const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000).toISO
 /**
  * A small service whose data changes between runs: tenders T-1..T-n, one a day
  * (T-n the newest), served newest first (or by deadline) in pages of `limit`,
- * with offset cursors and the total on the first page.
+ * with offset cursors and the total on the first page. Every third buyer is in
+ * FRA, the others in DEU (buyerCountries filters).
  */
 export class TenderSet {
   readonly tenders = new Map<string, FakeTender>();
@@ -39,7 +40,7 @@ export class TenderSet {
         status: 'open',
         publicationDate: day(this.#today),
         deadline: k % 5 === 0 ? null : `${day(this.#today + 30)}T12:00:00Z`,
-        buyer: { id: `ORG-${k % 3}`, country: 'DEU' },
+        buyer: { id: `ORG-${k % 3}`, country: k % 3 === 0 ? 'FRA' : 'DEU' },
         estimatedValue: k % 4 === 0 ? null : { amount: 1000 * k, currency: 'EUR' },
       });
       ids.push(id);
@@ -66,7 +67,8 @@ export class TenderSet {
   }
 
   readonly respond: Responder = ({ body }) => {
-    const items = this.ordered(body.sortBy);
+    const countries = body.buyerCountries as string[] | undefined;
+    const items = this.ordered(body.sortBy).filter((t) => !countries || countries.includes(t.buyer.country));
     const limit = (body.limit as number | undefined) ?? 25;
     const offset = typeof body.cursor === 'string' ? Number(body.cursor.slice(1)) : 0;
     const end = Math.min(offset + limit, items.length);

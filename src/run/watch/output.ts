@@ -1,7 +1,6 @@
 import { createFormatter, type Formatter } from '../../output/formatter.js';
 import { compilePaths, discoverPaths, project } from '../../output/paths.js';
 import type { ColumnSpec } from '../../output/table-columns.js';
-import type { Output } from '../../output/target.js';
 import type { OutputPlan } from '../plan.js';
 import type { WatchChange } from './diff.js';
 
@@ -29,8 +28,8 @@ export class ChangeOutput {
 
   constructor(
     private readonly plan: OutputPlan,
-    private readonly out: Output,
-    private readonly display: { width: number | undefined; color: boolean },
+    private readonly write: (chunk: string) => Promise<void>,
+    private readonly display: { width: number | undefined; color: boolean; terminal: boolean },
   ) {
     this.#nested = plan.format === 'ndjson' || plan.format === 'json';
     this.#paths = plan.columns && compilePaths(plan.columns);
@@ -41,17 +40,17 @@ export class ChangeOutput {
     if (this.plan.format === 'csv' && !this.plan.columns && tenders.length > 0) this.#discovered = discoverPaths(tenders);
   }
 
-  async write(changes: readonly WatchChange[]): Promise<void> {
+  async add(changes: readonly WatchChange[]): Promise<void> {
     if (changes.length === 0) return;
     const rows = changes.map((c) => this.#row(c));
     this.#formatter ??= await this.#create(changes);
     this.rows += rows.length;
-    await this.out.write(this.#formatter.page(rows));
+    await this.write(this.#formatter.page(rows));
   }
 
   /** The closing text of the format, when anything was written. */
   async end(): Promise<void> {
-    if (this.#formatter) await this.out.write(this.#formatter.end());
+    if (this.#formatter) await this.write(this.#formatter.end());
   }
 
   #row({ change, changedFields, tender }: WatchChange): Record<string, unknown> {
@@ -72,7 +71,6 @@ export class ChangeOutput {
       headerStyle,
       excelSafe,
       ...this.display,
-      terminal: this.out.terminal,
     });
   }
 }

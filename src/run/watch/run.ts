@@ -1,8 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Page } from '../../api/page.js';
-import type { Total } from '../../model/total.js';
-import { walkPages } from '../../api/pager.js';
 import { UsageError } from '../../errors.js';
+import { OutputDigest } from '../../output/digest.js';
 import { displayOptions } from '../../output/display.js';
 import { nodeFs, type FileSystem } from '../../output/fs.js';
 import { acquireLock } from '../../output/lock.js';
@@ -10,8 +9,9 @@ import { formatCount } from '../../output/numbers.js';
 import { createProgress } from '../../output/progress.js';
 import { createReporter, type Reporter } from '../../output/reporter.js';
 import { openOutput, resolveTarget, type Target } from '../../output/target.js';
-import { BoundaryDeduper } from '../dedupe.js';
-import type { RunDeps, WatchPlan } from '../plan.js';
+import type { QueryPlan, RunDeps, WatchPlan } from '../plan.js';
+import { ReceiptBuilder } from '../receipt.js';
+import { openSource, type ResultSource } from '../source.js';
 import { WatchDiff, type DiffMode } from './diff.js';
 import { FieldTable } from './fields.js';
 import { watchFiles } from './location.js';
@@ -30,7 +30,36 @@ export async function runWatch(plan: WatchPlan, deps: RunDeps): Promise<void> {
   const fs = deps.fs ?? nodeFs;
   const say = createReporter(deps.io, plan.connection);
   const target = await resolveTarget(plan.output.file, false, fs); // an unusable -o: exit 2 before anything
-  const files = watchFiles(plan.dir, plan.name);
+  if (plan.receipt) await ReceiptBuilder.check(plan.receipt.file, fs);
+  const receipt = plan.receipt && new ReceiptBuilder(plan.receipt, plan.connection, queryPlan(plan, plan.query ?? EVERY_TENDER), plan.parallel, deps.client);
+  try {
+    await runLocked(plan, deps, { say, target, fs, files: watchFiles(plan.dir, plan.name), receipt });
+  } catch (err) {
+    // The run's own failure is the one to report; a receipt that cannot be written is said besides.
+    await receipt?.write(err, fs).catch((e: Error) => say.warn(e.message));
+    throw err;
+  }
+  await receipt?.write(undefined, fs);
+}
+
+const EVERY_TENDER: SavedQuery = { org: null, body: {} };
+
+/** What a watch's query asks of the service: its path and the body of every page. */
+function queryPlan(plan: WatchPlan, query: SavedQuery): QueryPlan {
+  return { path: plan.pathFor(query.org), body: { ...query.body, limit: plan.limit }, noun: 'tenders', fieldsCommand: 'tenders fields' };
+}
+
+interface RunParts {
+  say: Reporter;
+  files: ReturnType<typeof watchFiles>;
+  target: Target;
+  fs: FileSystem;
+  receipt: ReceiptBuilder | undefined;
+}
+
+/** Under the watch's lock (and the output file's): the saved query, the state, the walk. */
+async function runLocked(plan: WatchPlan, deps: RunDeps, parts: RunParts): Promise<void> {
+  const { say, files, target, fs, receipt } = parts;
   await mkdir(plan.dir, { recursive: true, mode: 0o700 });
   const releaseState = await acquireLock(files.state, { fs, log: say.debug });
   try {
@@ -39,11 +68,12 @@ export async function runWatch(plan: WatchPlan, deps: RunDeps): Promise<void> {
       throw err;
     });
     const query = chooseQuery(plan, header);
+    if (receipt) receipt.query = queryPlan(plan, query);
     const previous = header && !plan.reset ? await loadState(files.state) : undefined;
     const created = previous?.header.created ?? new Date().toISOString();
     const releaseOutput = target.kind === 'file' ? await acquireLock(target.path, { fs, log: say.debug }) : undefined;
     try {
-      await walkAndCommit(plan, deps, { say, files, target, fs }, { name: plan.name, query, created }, previous);
+      await walkAndCommit(plan, deps, parts, { name: plan.name, query, created }, previous);
     } finally {
       await releaseOutput?.();
     }
@@ -64,20 +94,14 @@ function chooseQuery(plan: WatchPlan, header: StateHeader | undefined): SavedQue
   return plan.query ?? saved ?? { org: null, body: {} };
 }
 
-interface RunParts {
-  say: Reporter;
-  files: ReturnType<typeof watchFiles>;
-  target: Target;
-  fs: FileSystem;
-}
-
 async function walkAndCommit(
   plan: WatchPlan,
   { io, client, signal }: RunDeps,
-  { say, files, target, fs }: RunParts,
+  { say, files, target, fs, receipt }: RunParts,
   header: StateHeader,
   previous: LoadedState | undefined,
 ): Promise<void> {
+  const started = performance.now();
   const mode: DiffMode = !previous ? 'baseline' : plan.newOnly ? 'new-only' : 'full';
   const table = previous?.table ?? new FieldTable();
   const newest = previous?.summary.newestPublicationDate ?? null;
@@ -95,32 +119,46 @@ async function walkAndCommit(
     await writer.abandon();
     throw err;
   });
-  const changes = new ChangeOutput(plan.output, out, displayOptions(io, toStdout));
+  const digest = receipt && new OutputDigest();
+  const changes = new ChangeOutput(
+    plan.output,
+    async (chunk) => {
+      await out.write(chunk);
+      digest?.update(chunk);
+    },
+    { ...displayOptions(io, toStdout), terminal: out.terminal },
+  );
   const progress = await createProgress(io, !plan.connection.quiet && !plan.connection.verbose && !(toStdout && io.stdoutIsTTY), 'tenders');
-  const dedupe = new BoundaryDeduper();
-  const walk = { pages: 0, total: null as Total | null, complete: false, started: performance.now() };
-  try {
-    const pages = walkPages(client, {
-      path: plan.pathFor(header.query.org),
-      body: { ...header.query.body, limit: plan.limit },
+  const source = openSource(
+    {
+      client,
+      query: queryPlan(plan, header.query),
       signal,
+      parallel: plan.parallel,
+      sortPaths: plan.sortPaths,
       stopAfter: stopEarly ? (page) => nothingNewSince(page, diff, newest!) : undefined,
-    });
-    for await (const page of pages) {
-      if (++walk.pages === 1) {
-        walk.total = page.total;
-        changes.firstPage(page.items);
-      }
-      await changes.write(diff.page(dedupe.filter(page.items), (line) => writer.add(line)));
+    },
+    say,
+  );
+  if (stopEarly && source.by) say.debug('--new-only reads every page of a --parallel walk: it stops early on one chain only');
+  if (receipt) {
+    receipt.source = source;
+    receipt.output = { file: plan.output.file, committed: false, digest: digest! };
+  }
+  try {
+    let first = true;
+    for await (const items of source.pages()) {
+      if (first) changes.firstPage(items);
+      first = false;
+      await changes.add(diff.page(items, (line) => writer.add(line)));
       await writer.flush();
-      progress.update({ pages: walk.pages, rows: diff.counts.seen, total: walk.total });
+      progress.update({ pages: source.fetched, rows: diff.counts.seen, total: source.total });
       if (signal.aborted) throw signal.reason;
-      walk.complete = page.nextCursor === null;
     }
     // Gone only after a complete walk; a new-only run carries the rest of what it knew.
-    if ((mode === 'full' && walk.complete) || mode === 'new-only') {
+    if ((mode === 'full' && source.complete) || mode === 'new-only') {
       for await (const lines of lineBatches(files.state)) {
-        await changes.write(diff.previous(lines, (line) => writer.copy(line)));
+        await changes.add(diff.previous(lines, (line) => writer.copy(line)));
         await writer.flush();
         if (signal.aborted) throw signal.reason;
       }
@@ -128,14 +166,32 @@ async function walkAndCommit(
     await changes.end();
     await out.finish();
     delivered = true;
+    if (receipt) receipt.output!.committed = true;
     await writer.commit(files.state, { lastRun: new Date().toISOString(), newestPublicationDate: diff.newest, fields: table.fields });
     committed = true;
   } finally {
     progress.stop();
     if (!delivered) await out.abandon(false);
     if (!committed) await writer.abandon();
+    if (receipt) {
+      receipt.rows = changes.rows;
+      receipt.extra = { watch: watchReceipt(plan, files.state, mode, diff, committed) };
+    }
   }
-  report(say, plan, mode, diff, walk, dedupe.dropped);
+  report(say, plan, mode, diff, source, started);
+}
+
+/** A watch's own part of its receipt: its state, what it compared and found, and whether its state moved. */
+function watchReceipt(plan: WatchPlan, state: string, mode: DiffMode, diff: WatchDiff, committed: boolean) {
+  const { counts } = diff;
+  return {
+    name: plan.name,
+    state,
+    mode,
+    tendersSeen: counts.seen,
+    changes: { new: counts.new, changed: counts.changed, gone: counts.gone },
+    stateCommitted: committed,
+  };
 }
 
 /** --new-only in the default order: a page with nothing new that ends before the newest date known ends the walk. */
@@ -144,20 +200,13 @@ function nothingNewSince(page: Page, diff: WatchDiff, newest: string): boolean {
   return typeof last === 'string' && last < newest && !page.items.some((tender) => diff.isNew(tender));
 }
 
-function report(
-  say: Reporter,
-  plan: WatchPlan,
-  mode: DiffMode,
-  diff: WatchDiff,
-  walk: { pages: number; total: Total | null; complete: boolean; started: number },
-  dropped: number,
-): void {
+function report(say: Reporter, plan: WatchPlan, mode: DiffMode, diff: WatchDiff, source: ResultSource, started: number): void {
   const { counts } = diff;
   const name = `watch ${plan.name}`;
   if (counts.withoutId > 0) say.warn(`${formatCount(counts.withoutId)} tenders without an id were left out: a watch follows tenders by their id`);
-  const { total } = walk;
+  const { total } = source;
   const walked = counts.seen;
-  if (mode !== 'new-only' && walk.complete && total && !total.capped && walked !== total.count) {
+  if (mode !== 'new-only' && source.complete && total && !total.capped && walked !== total.count) {
     say.warn(`the service counted ${formatCount(total.count)} tenders but the walk saw ${formatCount(walked)}: the data changed while paging`);
   }
   if (mode === 'baseline') {
@@ -168,9 +217,9 @@ function report(
     say.hint(`${name}: ${formatCount(counts.new)} new, ${formatCount(counts.changed)} changed, ${formatCount(counts.gone)} gone`);
   }
   if (!say.verbose) return;
-  const seconds = ((performance.now() - walk.started) / 1000).toFixed(1);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
   say.debug(
-    `${name}: ${formatCount(walked)} tenders in ${walk.pages} pages${walk.complete ? '' : ' (stopped early)'}, ` +
-      `${dropped + counts.repeated} duplicates dropped, ${seconds} s`,
+    `${name}: ${formatCount(walked)} tenders in ${source.fetched} pages${source.complete ? '' : ' (stopped early)'}, ` +
+      `${source.dropped + counts.repeated} duplicates dropped, ${seconds} s`,
   );
 }
