@@ -12,6 +12,8 @@ export interface ColumnSpec {
   cut?: number;
   /** Money: shown in whole units on a terminal. */
   amount?: boolean;
+  /** Values known ahead (watch's change kinds): room for the widest, whatever the first page holds. */
+  width?: number;
 }
 
 /** A column of one table, as its first page settled it. */

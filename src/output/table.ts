@@ -99,7 +99,7 @@ export class TableFormatter implements Formatter {
     const fit = fitColumns(
       columns.map((column, i) => ({
         header: stringWidth(column.header),
-        data: Math.max(0, ...items.map((item) => stringWidth(this.#cell(valueAt(item, paths[i]!), column.amount)))),
+        data: Math.max(column.width ?? 0, ...items.map((item) => stringWidth(this.#cell(valueAt(item, paths[i]!), column.amount)))),
         cut: column.cut,
         priority: column.priority,
       })),

@@ -130,6 +130,17 @@ describe('watch: later runs', () => {
     expect(table.r.stdout).toMatch(/^change\s+changedFields\s+id\s+published\s+deadline\s+status\s+country\s+title\nnew\s+T-6\s/);
   });
 
+  it("a table sets its widths on a page's worth of changes, with room for every change kind", async () => {
+    const { r } = await afterChanges(300, (set) => {
+      set.insert(120);
+      set.update('T-5', (t) => (t.status = 'paused'));
+    }, ['-f', 'table', '--columns', 'id']);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(122);
+    expect(lines[0]).toBe('change   changedFields  id');
+    expect(lines[121]).toBe('changed  status         T-5');
+  });
+
   it('a table on a terminal, NDJSON into a pipe, by default', async () => {
     const piped = await afterChanges(5, (set) => set.insert(1), []);
     expect(rows(piped.r.stdout).map(summary)).toEqual(['new T-6']);

@@ -4,11 +4,13 @@ import type { ColumnSpec } from '../../output/table-columns.js';
 import type { OutputPlan } from '../plan.js';
 import type { WatchChange } from './diff.js';
 
+const TABLE_FIRST_ROWS = 100;
+
 /** The leading columns of a watch's CSV and table rows. */
 export const CHANGE_COLUMNS = ['change', 'changedFields'];
 /** In a table they stay longest; the list of fields gives way like a title. */
 const CHANGE_SPECS: ColumnSpec[] = [
-  { path: 'change', header: 'change', priority: 100 },
+  { path: 'change', header: 'change', priority: 100, width: 'changed'.length },
   { path: 'changedFields', header: 'changedFields', priority: 99, cut: 14 },
 ];
 
@@ -22,6 +24,8 @@ const CHANGE_SPECS: ColumnSpec[] = [
 export class ChangeOutput {
   rows = 0;
   #formatter: Formatter | undefined;
+  /** A table's first rows, held until there are enough to set its column widths. */
+  readonly #held: WatchChange[] = [];
   #discovered: string[] | undefined;
   readonly #nested: boolean;
   readonly #paths: string[][] | undefined;
@@ -42,15 +46,28 @@ export class ChangeOutput {
 
   async add(changes: readonly WatchChange[]): Promise<void> {
     if (changes.length === 0) return;
+    if (this.plan.format !== 'table' || this.#formatter) return this.#emit(changes);
+    // Changes come a few at a time: a table waits for a page's worth before it sets its widths.
+    this.#held.push(...changes);
+    if (this.#held.length >= TABLE_FIRST_ROWS) await this.#emit(this.#held.splice(0));
+  }
+
+  /** What is held, and the closing text of the format, when anything was written. */
+  async end(): Promise<void> {
+    if (this.#held.length > 0) await this.#emit(this.#held.splice(0));
+    if (this.#formatter) await this.write(this.#formatter.end());
+  }
+
+  /** Lines for a person on stderr (a table's hidden columns). */
+  hints(): string[] {
+    return this.#formatter?.hints?.() ?? [];
+  }
+
+  async #emit(changes: readonly WatchChange[]): Promise<void> {
     const rows = changes.map((c) => this.#row(c));
     this.#formatter ??= await this.#create(changes);
     this.rows += rows.length;
     await this.write(this.#formatter.page(rows));
-  }
-
-  /** The closing text of the format, when anything was written. */
-  async end(): Promise<void> {
-    if (this.#formatter) await this.write(this.#formatter.end());
   }
 
   #row({ change, changedFields, tender }: WatchChange): Record<string, unknown> {

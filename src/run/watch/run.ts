@@ -178,6 +178,7 @@ async function walkAndCommit(
       receipt.extra = { watch: watchReceipt(plan, files.state, mode, diff, committed) };
     }
   }
+  for (const line of changes.hints()) say.hint(line);
   report(say, plan, mode, diff, source, started);
 }
 
