@@ -30,6 +30,7 @@ export class StateWriter {
     const handle = await createExclusive(temp, fs).catch((err: unknown) => {
       throw writeFailure(temp, err);
     });
+    await handle.chmod(0o600).catch(() => undefined); // a query and what it found are the user's own
     const writer = new StateWriter(temp, handle, fs);
     writer.#text = `${JSON.stringify({ tendersWatch: STATE_FORMAT, ...header })}\n`;
     return writer;

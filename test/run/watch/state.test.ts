@@ -134,6 +134,7 @@ describe('state files', () => {
       { id: 'no-title' },
     ]);
     expect(await readEnds(file)).toEqual({ header, summary: state.summary });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(await readHeader(join(dir, 'absent.watch'))).toBeUndefined();
   });
 
