@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/api/json.js';
 import { InterruptedError, RunError } from '../../src/errors.js';
 import { FakeClient, pagedTenders, type Responder } from '../support/fake-client.js';
 import type { MemoryIOOptions } from '../support/io.js';
@@ -174,6 +175,24 @@ describe('watch: later runs', () => {
     // The tender without an id counts as walked, as an export would write it.
     expect(r.stderr).toContain('tenders: warning: the service counted 3 tenders but the walk saw 4: the data changed while paging\n');
     expect(r.stderr).toMatch(/watch w: 4 tenders in 1 pages, 1 duplicates dropped/);
+  });
+});
+
+describe('watch: exact data', () => {
+  it('new, changed and gone rows keep every digit, in NDJSON, JSON and CSV', async () => {
+    let pages = '[{"id":12345678901234567890,"v":9007199254740993},{"id":12345678901234567891,"v":1}]';
+    const service: Responder = () => ({ json: parseJson(`{"tenders":${pages},"page":{"nextCursor":null,"total":null}}`) });
+    for (const name of ['nd', 'js', 'csv']) await watch([name], service);
+    pages = '[{"id":12345678901234567892,"v":2},{"id":12345678901234567890,"v":9007199254740995}]';
+    expect((await watch(['nd', '-f', 'ndjson'], service)).stdout).toBe(
+      '{"change":"new","changedFields":[],"tender":{"id":12345678901234567892,"v":2}}\n' +
+        '{"change":"changed","changedFields":["v"],"tender":{"id":12345678901234567890,"v":9007199254740995}}\n' +
+        '{"change":"gone","changedFields":[],"tender":{"id":12345678901234567891}}\n',
+    );
+    expect((await watch(['js', '-f', 'json'], service)).stdout).toContain('"tender":{"id":12345678901234567890,"v":9007199254740995}');
+    expect((await watch(['csv', '-f', 'csv'], service)).stdout).toBe(
+      'change,changedFields,id,v\nnew,,12345678901234567892,2\nchanged,v,12345678901234567890,9007199254740995\ngone,,12345678901234567891,\n',
+    );
   });
 });
 

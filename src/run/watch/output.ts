@@ -1,4 +1,5 @@
 import { createFormatter, type Formatter } from '../../output/formatter.js';
+import { holdsRawNumber, markHolder } from '../../model/json.js';
 import { compilePaths, discoverPaths, project } from '../../output/paths.js';
 import type { ColumnSpec } from '../../output/table-columns.js';
 import type { OutputPlan } from '../plan.js';
@@ -71,9 +72,17 @@ export class ChangeOutput {
   }
 
   #row({ change, changedFields, tender }: WatchChange): Record<string, unknown> {
-    if (this.#nested) return { change, changedFields, tender: this.#paths ? project(tender, this.#paths) : tender };
+    // A row holding a tender with numbers a double cannot hold is marked, so formats write their digits.
+    const exact = <T extends object>(row: T): T => {
+      if (holdsRawNumber(tender)) markHolder(row);
+      return row;
+    };
+    if (this.#nested) {
+      const shown = this.#paths ? project(tender, this.#paths) : tender;
+      return exact({ change, changedFields, tender: shown });
+    }
     // The change columns win over tender fields of the same name (the NDJSON rows keep those).
-    return { ...tender, change, changedFields: changedFields.join(';') };
+    return exact({ ...tender, change, changedFields: changedFields.join(';') });
   }
 
   #create(first: readonly WatchChange[]): Promise<Formatter> {

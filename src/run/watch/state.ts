@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { RunError } from '../../errors.js';
-import { isObject, RawNumber } from '../../model/json.js';
+import { parseJson as parseExact } from '../../api/json.js';
+import { holdsRawNumber, isObject, markHolder, RawNumber, stringifyJson } from '../../model/json.js';
 import { FieldTable } from './fields.js';
 import { KnownTenders } from './known.js';
 
@@ -86,7 +87,7 @@ export function tenderLine(key: string, table: FieldTable, tender: Record<string
   return `${key}\t${encodeSlots(table.slots, table.length)}\t${kept(title)}\t${kept(tender.deadline)}\n`;
 }
 
-const kept = (value: unknown) => (value === undefined ? '' : JSON.stringify(value));
+const kept = (value: unknown) => (value === undefined ? '' : stringifyJson(value));
 
 /** The whole lines of a file, a read's worth at a time (each batch's buffers stay valid). */
 export async function* lineBatches(file: string): AsyncGenerator<Buffer[]> {
@@ -192,9 +193,11 @@ function parseKeyAndSlots(file: string, line: Buffer, lineNo: number, slots: Uin
 /** What a `gone` row shows of a tender: its id, and its title and deadline when it had them. */
 export function keptTender(line: Buffer): Record<string, unknown> {
   const [id, , title, deadline] = line.toString('utf8').split('\t');
-  const tender: Record<string, unknown> = { id: JSON.parse(id!) as unknown };
-  if (title) tender.title = JSON.parse(title) as unknown;
-  if (deadline) tender.deadline = JSON.parse(deadline) as unknown;
+  // Every digit of a long number id, as the service wrote it.
+  const tender: Record<string, unknown> = { id: parseExact(id!) };
+  if (title) tender.title = parseExact(title);
+  if (deadline) tender.deadline = parseExact(deadline);
+  if (Object.values(tender).some(holdsRawNumber)) markHolder(tender); // so formats write those digits
   return tender;
 }
 

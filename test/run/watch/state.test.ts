@@ -6,6 +6,8 @@ import { FieldTable, hashString, MAX_FIELDS, OTHER_FIELDS } from '../../../src/r
 import { KnownTenders } from '../../../src/run/watch/known.js';
 import { StateWriter } from '../../../src/run/watch/state-writer.js';
 import { keptTender, lineBatches, loadState, readEnds, readHeader, tenderKey, tenderLine, TITLE_KEPT } from '../../../src/run/watch/state.js';
+import { parseJson } from '../../../src/api/json.js';
+import { stringifyJson } from '../../../src/model/json.js';
 import { TenderGenerator } from '../../../src/sandbox/data.js';
 
 let dir: string;
@@ -149,6 +151,14 @@ describe('state files', () => {
     const state = await loadState(file);
     expect([state.known.find('"c"'), state.known.find('"a"'), state.known.find('"b"')]).toEqual([0, 1, 2]);
     expect(state.summary.tenders).toBe(3);
+  });
+
+  it('keep every digit of a long number id and value for gone rows', async () => {
+    const tender = parseJson('{"id":12345678901234567890,"title":"t","deadline":12345678901234567891}') as Record<string, unknown>;
+    const { file } = await write([tender]);
+    const lines: Buffer[] = [];
+    for await (const batch of lineBatches(file)) lines.push(...batch);
+    expect(stringifyJson(keptTender(lines[1]!))).toBe('{"id":12345678901234567890,"title":"t","deadline":12345678901234567891}');
   });
 
   it('only tenders with a string or number id have a key', () => {
