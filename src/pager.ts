@@ -36,7 +36,7 @@ export const spawnPager: PagerLauncher = async (command, env) => {
     child.once('error', reject);
   });
   // The user quitting the pager early shows up as EPIPE on the output, which ends the run quietly.
-  child.stdin!.on('error', () => undefined);
+  child.stdin.on('error', () => undefined);
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  return { input: child.stdin!, exited };
+  return { input: child.stdin, exited };
 };

@@ -216,7 +216,7 @@ describe('one writer per FILE', () => {
 
   it('a lock left by a process that is gone is taken over, said with --verbose', async () => {
     const file = join(dir, 'x.csv');
-    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     await writeFile(`${file}.lock`, JSON.stringify({ pid: dead, host: hostname(), started: '2024-05-01T03:10:00.000Z' }));
     const r = await runCli(['export', '-c', 'DEU', '-o', file, '-v'], sb.url);
     expect(r.code).toBe(0);

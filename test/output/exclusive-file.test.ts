@@ -17,7 +17,7 @@ beforeEach(async () => {
 });
 
 /** The pid of a process that has ended. */
-const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
+const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid;
 
 describe('exclusive creation', () => {
   it('never writes through a link planted at the name: the link is replaced, its target untouched', async () => {

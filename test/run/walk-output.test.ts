@@ -191,7 +191,7 @@ describe('one writer per FILE, in-process', () => {
 
   it('takes over a lock left by a process that is gone, saying so with --verbose', async () => {
     const file = join(dir, 'x.csv');
-    const pid = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const pid = spawnSync(process.execPath, ['-e', '0']).pid;
     await writeFile(`${file}.lock`, JSON.stringify({ pid, host: hostname(), started: '2024-05-01T03:10:00.000Z' }));
     const r = await runInProcess(['export', '-o', file, '-v'], new FakeClient(pagedTenders(3)));
     expect(r.code).toBe(0);

@@ -136,7 +136,7 @@ async function walkAndCommit(
       signal,
       parallel: plan.parallel,
       sortPaths: plan.sortPaths,
-      stopAfter: stopEarly ? (page) => nothingNewSince(page, diff, newest!) : undefined,
+      stopAfter: stopEarly ? (page) => nothingNewSince(page, diff, newest) : undefined,
     },
     say,
   );
