@@ -15,6 +15,7 @@ export const exportSpec: PagedCommandSpec<TenderFilterFlags> = {
     'tenders export -o /data/open-tenders.csv --status open          # atomic, for cron',
     'tenders export -o /data/open-tenders.csv --status open --resume # continue after a failure',
     'tenders export -c DEU --columns id,title,deadline --excel-safe -o deu.csv',
+    'tenders export -c DEU,FRA,ITA --sort deadline --parallel 3 -o eu.csv --receipt eu.receipt.json',
   ],
   endpoint: TENDERS,
   filters: addTenderFilters,

@@ -29,7 +29,7 @@ export const resumeOption = () => new Option('--resume', 'with -o: continue an i
 export const parallelOption = () =>
   described(
     new Option('--parallel <n>', 'one cursor chain per country (else per status) at once, at most N requests in flight, merged in sort order'),
-    '1: one chain',
+    '1, one chain',
   );
 export const sortPathOption = () =>
   new Option('--sort-path <field=path>', 'with --parallel: where results hold the value they are sorted by (repeatable; env TENDERS_SORT_PATHS)').argParser(collect);
