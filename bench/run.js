@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // npm run bench [-- --quick]: the export's cost against a floor program and against a
-// curl + jq loop, its peak memory as the export grows, start-up, and what --parallel
-// gains against a service 50 ms away (and costs in memory), in one run.
+// curl + jq loop, its peak memory as the export grows, start-up, what --parallel
+// gains against a service 50 ms away (and costs in memory), and what a watch costs (a
+// full run against an export of the same query; --new-only after 50 new tenders), in one run.
 // Contenders alternate run by run and medians are reported, so a noisy neighbour hurts
 // every contender alike. Results go to bench/results/<timestamp>.json and latest.json
 // (--quick: 3 runs of 20 000 tenders, <timestamp>-quick.json only, ignored by git).
 // Exit 0 even when a target is missed (this is a report); 1 when the bench could not
 // run or a contender wrote the wrong output.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +41,12 @@ const TARGETS = {
   startupNode: { max: 1.6 },
   parallelSpeedup: { min: 4 },
   rssParallel: { max: 1.3 },
+  watchExport: { max: 1.3 },
+  newOnlyRequests: { max: 3 },
+  newOnlyPage: undefined, // reported, no target: a --new-only run against one page request
 };
+// The watch case, on the SIZE sandbox: this many tenders published before --new-only runs.
+const WATCH_INSERT = 50;
 
 const node = process.execPath;
 const cli = join(root, 'bin/tenders.js');
@@ -140,8 +147,61 @@ async function measureParallel(url) {
   return { check: `${rows} lines, byte for byte the same with --parallel 1 and ${LATENCY.parallel}`, rows, seconds, rssMb };
 }
 
+/**
+ * The watch case: a full `watch` run (nothing changed: the daily run) against `export -f
+ * ndjson` of the same query, alternating; then WATCH_INSERT tenders are published and
+ * `watch --new-only`, each run from a copy of the baseline, against one page request.
+ * Checked first: the baseline holds every tender, a run without changes prints nothing,
+ * and --new-only prints exactly the new tenders, with the requests it needed.
+ */
+async function measureWatch(url) {
+  const stateDir = join(tmp, 'watches');
+  const env = { TENDERS_BASE_URL: url, TENDERS_STATE_DIR: stateDir };
+  const state = join(stateDir, 'bench.watch');
+  const watch = (...extra) => [cli, 'watch', 'bench', ...extra];
+  const run = (args) => spawnSync(node, args, { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const baseline = run(watch());
+  if (baseline.status !== 0) throw new Error(`watch: the baseline failed: ${baseline.stderr.trim()}`);
+  const known = JSON.parse(readFileSync(state, 'utf8').trimEnd().split('\n').at(-1)).end.tenders;
+  if (known !== SIZE) throw new Error(`watch: the baseline holds ${known} tenders, not ${SIZE}`);
+  const quiet = run(watch());
+  if (quiet.status !== 0 || quiet.stdout !== '' || quiet.stderr !== '') throw new Error('watch: a run without changes printed something');
+
+  const seconds = { watch: [], export: [] };
+  for (let i = 1; i <= RUNS; i++) {
+    seconds.watch.push(await timed(node, watch(), env));
+    seconds.export.push(await timed(node, [cli, 'export', '--format', 'ndjson'], env));
+    say(`  run ${i}/${RUNS}: watch ${seconds.watch.at(-1).toFixed(3)} s, export ${seconds.export.at(-1).toFixed(3)} s`);
+  }
+
+  const saved = join(tmp, 'baseline.watch');
+  copyFileSync(state, saved);
+  const res = await fetch(`${url}/__sandbox/mutate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ insert: WATCH_INSERT, seed: 1 }) });
+  if (!res.ok) throw new Error(`watch: the sandbox did not publish new tenders (${res.status})`);
+  const { inserted } = await res.json();
+  const newOnly = run(watch('--new-only', '-f', 'ndjson', '-v'));
+  const rows = newOnly.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  const printed = rows.map((row) => `${row.change} ${row.tender.id}`).sort();
+  if (newOnly.status !== 0 || printed.join() !== inserted.map((id) => `new ${id}`).sort().join()) {
+    throw new Error(`watch --new-only printed ${printed.length} rows, not the ${inserted.length} new tenders: ${newOnly.stderr.trim()}`);
+  }
+  const requests = newOnly.stderr.split('\n').filter((line) => line.startsWith('* POST')).length;
+  seconds.newOnly = [];
+  seconds.onePage = [];
+  for (let i = 1; i <= RUNS; i++) {
+    copyFileSync(saved, state);
+    seconds.newOnly.push(await timed(node, watch('--new-only'), env));
+    seconds.onePage.push(await timed(node, [cli, 'search', '-n', '100', '--format', 'ndjson'], env));
+  }
+  return {
+    check: `baseline of ${known} tenders; no output without changes; --new-only printed exactly the ${inserted.length} new tenders in ${requests} requests`,
+    requests,
+    seconds,
+  };
+}
+
 const passes = (value, t) =>
-  value === null ? null : (t.max === undefined || value <= t.max) && (t.min === undefined || value >= t.min) && (t.below === undefined || value < t.below);
+  value === null || t === undefined ? null : (t.max === undefined || value <= t.max) && (t.min === undefined || value >= t.min) && (t.below === undefined || value < t.below);
 
 async function main() {
   checkBuild();
@@ -161,15 +221,21 @@ async function main() {
   if (hasCommand('curl') && hasCommand('jq')) contenders.curljq = ['bash', [join(root, 'bench/curl-jq.sh')]];
   else say('bench: skipped curl + jq: no curl/jq');
   let checks;
+  let watchCase;
   try {
     say('checking every contender\'s output (and warming the sandbox)');
     checks = await verify(contenders, env);
     runs.seconds = await measureTimes(contenders, env);
     say('peak RSS');
     runs.rssMbSmall = await measureRss(sandbox.url);
+    say(`watch: a full run against an export of the same query, then --new-only after ${WATCH_INSERT} new tenders`);
+    watchCase = await measureWatch(sandbox.url); // last on this sandbox: it publishes tenders
   } finally {
     await sandbox.stop();
   }
+  checks.watch = watchCase.check;
+  runs.watchSeconds = watchCase.seconds;
+  settings.watch = { insert: WATCH_INSERT, newOnlyRequests: watchCase.requests };
 
   const big = await startSandbox(sandboxBin, BIG, { cache: sandbox.cache });
   try {
@@ -199,6 +265,7 @@ async function main() {
   const startup = { version: median(runs.startupSeconds.version), node: median(runs.startupSeconds.node) };
   const lat = { single: median(runs.latencySeconds.single), parallel: median(runs.latencySeconds.parallel) };
   const latRss = { single: median(runs.latencyRssMb.single), parallel: median(runs.latencyRssMb.parallel) };
+  const w = Object.fromEntries(Object.entries(runs.watchSeconds).map(([name, values]) => [name, median(values)]));
   const results = {
     date: new Date().toISOString(),
     machine: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
@@ -211,6 +278,7 @@ async function main() {
       startupSeconds: startup,
       latencySeconds: lat,
       latencyRssMb: latRss,
+      watchSeconds: w,
     },
     ratios: {
       ndjsonFloor: m.ndjson / m.floor,
@@ -221,6 +289,9 @@ async function main() {
       startupNode: startup.version / startup.node,
       parallelSpeedup: lat.single / lat.parallel,
       rssParallel: latRss.parallel / latRss.single,
+      watchExport: w.watch / w.export,
+      newOnlyRequests: watchCase.requests,
+      newOnlyPage: w.newOnly / w.onePage,
     },
     targets: TARGETS,
     runs,
@@ -251,6 +322,9 @@ function report(r) {
     ['tenders --version / node -e 0', `${(r.medians.startupSeconds.version * 1000).toFixed(1)} ms / ${(r.medians.startupSeconds.node * 1000).toFixed(1)} ms`, 'startupNode', '≤ 1.6'],
     [`--parallel 1 / ${r.settings.latency.parallel}, ${r.settings.latency.ms} ms away`, `${sec(r.medians.latencySeconds.single)} / ${sec(r.medians.latencySeconds.parallel)}`, 'parallelSpeedup', '≥ 4'],
     [`peak RSS --parallel ${r.settings.latency.parallel} / 1`, `${r.medians.latencyRssMb.parallel.toFixed(1)} MB / ${r.medians.latencyRssMb.single.toFixed(1)} MB`, 'rssParallel', '≤ 1.3'],
+    ['watch (full run) / ndjson export', `${sec(r.medians.watchSeconds.watch)} / ${sec(r.medians.watchSeconds.export)}`, 'watchExport', '≤ 1.3'],
+    [`watch --new-only, ${r.settings.watch.insert} new: requests`, `${r.ratios.newOnlyRequests} requests`, 'newOnlyRequests', '≤ 3'],
+    ['watch --new-only / one page request', `${sec(r.medians.watchSeconds.newOnly)} / ${sec(r.medians.watchSeconds.onePage)}`, 'newOnlyPage', '-'],
   ];
   const line = (cells) => console.log(cells.map((c, i) => String(c).padEnd([36, 27, 8, 8, 0][i])).join(' ').trimEnd());
   console.log(`\ntenders bench, ${size} tenders (${r.date})`);
@@ -258,7 +332,7 @@ function report(r) {
   for (const [name, detail, key, target] of rows) {
     const value = r.ratios[key];
     const verdict = r.pass[key] === null ? 'n/a' : r.pass[key] ? 'PASS' : 'FAIL';
-    line([name, detail, value === null ? '-' : value.toFixed(2), target, verdict]);
+    line([name, detail, value === null ? '-' : Number.isInteger(value) ? String(value) : value.toFixed(2), target, verdict]);
   }
   const spread = Object.entries(r.runs.seconds).map(([n, t]) => `${n} ${Math.min(...t).toFixed(3)}–${Math.max(...t).toFixed(3)} s`);
   console.log(`\nruns (min–max): ${spread.join(', ')}`);

@@ -100,6 +100,14 @@ describe('watch: later runs', () => {
     expect(gone!.tender).toEqual({ id: 'T-40', title: 'Tender 40', deadline: null });
     // Reported once: the next run has nothing to say.
     expect((await watch(['w'], set.respond)).stdout).toBe('');
+    // The state carried unchanged lines over and rewrote the rest: it knows what a new baseline knows.
+    await watch(['fresh', '-s', 'open'], set.respond);
+    set.update('T-10', (t) => (t.title = 'again'));
+    set.update('T-151', (t) => (t.title = 'again'));
+    set.remove('T-3');
+    for (const name of ['w', 'fresh']) {
+      expect(rows((await watch([name], set.respond)).stdout).map(summary)).toEqual(['changed T-151 title', 'changed T-10 title', 'gone T-3']);
+    }
   });
 
   it('CSV rows lead with change and changedFields, the columns of the first page behind', async () => {
@@ -407,6 +415,20 @@ describe('watch: names, --list, --forget', () => {
     expect(csv.client.requests).toHaveLength(0);
   });
 
+  it('--list shows sort and --filter values as flags, warns about a damaged state, and writes -o FILE', async () => {
+    const set = new TenderSet(3);
+    await watch(['a', '--sort', 'deadline', '--order', 'asc', '--filter', 'minValue=5', '--filter', 'q=bridge'], set.respond);
+    await watch(['b'], set.respond);
+    await writeFile(join(dir, 'broken.watch'), 'nonsense\n');
+    const out = join(dir, 'list.csv');
+    const r = await watch(['--list', '-o', out], pagedTenders(0), { stderrTTY: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`tenders: warning: the watch state ${join(dir, 'broken.watch')} is not a watch state`);
+    expect(r.stderr).toContain(`2 watches in ${dir}.`);
+    const csv = await readFile(out, 'utf8');
+    expect(csv).toMatch(/^name,query,lastRun,tenders\na,--sort deadline --order asc --filter minValue=5 --filter q=bridge,.*,3\nb,\(every tender\),.*,3\n$/);
+  });
+
   it('--list of no watches prints nothing (a hint on a terminal); it needs no base URL', async () => {
     const r = await watch(['--list'], pagedTenders(0), { stderrTTY: true, env: { TENDERS_BASE_URL: undefined } });
     expect(r).toMatchObject({ code: 0, stdout: '', stderr: `No saved watches in ${dir}.\n` });
@@ -454,10 +476,22 @@ describe('watch: state location and safety', () => {
     const r = await watch(['w'], set.respond);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(`tenders: the watch state ${file} ${message}${message.endsWith('or') ? ' ' : ': '}run the same command with --reset to record a new baseline (changes since its last run are then not reported)\n`);
-    expect(r.client.requests).toHaveLength(0);
+    // The state is read while the first pages come: at most those were asked for, nothing was printed.
+    expect(r.stdout).toBe('');
+    expect(r.client.requests.length).toBeLessThanOrEqual(2);
     expect(await readFile(file, 'utf8')).toBe(damaged);
     expect((await watch(['w', '--reset'], set.respond)).code).toBe(0);
     expect(await stateText()).toMatch(/"tenders":5/);
+  });
+
+  it('a damaged state is the error reported, even when a page failed while it was read', async () => {
+    const set = new TenderSet(5);
+    await watch(['w'], set.respond);
+    const file = join(dir, 'w.watch');
+    await writeFile(file, (await stateText()).replace(/\n[^\n]*\n$/, '\n'));
+    const r = await watch(['w'], () => ({ status: 200, json: { no: 'page' } }));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^tenders: the watch state .* is cut short \(no summary line\)/);
   });
 
   it('one run at a time: a live lock is exit 1 naming its process; a dead one is taken over', async () => {

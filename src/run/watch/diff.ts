@@ -56,7 +56,7 @@ export class WatchDiff {
     return key !== undefined && this.known?.find(key) === undefined;
   }
 
-  /** The changes among a page's tenders; `keep` gets the next state's line of each tender it holds from this page. */
+  /** The changes among a page's tenders; `keep` gets the next state's line of each new or changed tender. */
   page(tenders: readonly Record<string, unknown>[], keep: (line: string) => void): WatchChange[] {
     const changes: WatchChange[] = [];
     for (const tender of tenders) {
@@ -74,10 +74,14 @@ export class WatchDiff {
       } else if (!this.known!.markSeen(entry)) {
         this.counts.repeated++;
       } else if (this.mode === 'full') {
-        this.#keep(key, tender, keep);
+        this.#published(tender);
+        this.table.fingerprint(tender);
         const changed = this.table.differences(this.known!.slots(entry));
+        // An unchanged tender's line would be the same bytes: the previous state's is carried over.
         if (changed.length > 0) {
           this.counts.changed++;
+          this.known!.markChanged(entry);
+          keep(tenderLine(key, this.table, tender));
           changes.push({ change: 'changed', changedFields: changed, tender });
         }
       }
@@ -85,28 +89,20 @@ export class WatchDiff {
     return changes;
   }
 
-  /**
-   * After a complete walk, the `gone` rows among the previous state's lines (a
-   * full run), or the lines to carry over unchanged (a new-only run).
-   */
-  previous(lines: readonly Buffer[], carry: (line: Buffer) => void): WatchChange[] {
-    const gone: WatchChange[] = [];
-    for (const line of lines) {
-      const entry = this.known!.find(line.toString('utf8', 0, line.indexOf(9)));
-      if (entry === undefined) continue; // the header and the summary
-      if (this.mode === 'new-only') {
-        carry(line);
-      } else if (!this.known!.seen(entry)) {
-        this.counts.gone++;
-        gone.push({ change: 'gone', changedFields: [], tender: keptTender(line) });
-      }
-    }
-    return gone;
+  /** After a complete walk, the `gone` rows: the lines of the previous state's tenders it did not see. */
+  gone(lines: readonly Buffer[]): WatchChange[] {
+    this.counts.gone += lines.length;
+    return lines.map((line) => ({ change: 'gone', changedFields: [], tender: keptTender(line) }));
   }
 
+  /** Fingerprints a new tender and hands on its line. */
   #keep(key: string, tender: Record<string, unknown>, keep: (line: string) => void): void {
     this.table.fingerprint(tender);
     keep(tenderLine(key, this.table, tender));
+    this.#published(tender);
+  }
+
+  #published(tender: Record<string, unknown>): void {
     const published = tender.publicationDate;
     if (typeof published === 'string' && (this.newest === null || published > this.newest)) this.newest = published;
   }

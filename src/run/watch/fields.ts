@@ -71,7 +71,8 @@ export class FieldTable {
   fingerprint(tender: Record<string, unknown>): void {
     this.slots.fill(ABSENT, 0, this.paths.length);
     this.length = 0;
-    for (const key of Object.keys(tender)) {
+    // for-in, not Object.keys: no array per object (parsed JSON has no inherited keys).
+    for (const key in tender) {
       if (key !== 'id') this.#visit(this.#child(this.#root, key), tender[key]);
     }
   }
@@ -82,6 +83,7 @@ export class FieldTable {
    * by its leaves: "estimatedValue.amount", not also "estimatedValue".
    */
   differences(old: Uint32Array): string[] {
+    if (this.#same(old)) return [];
     const changed: string[] = [];
     const n = Math.max(old.length, this.length);
     for (let i = 0; i < n; i++) {
@@ -90,13 +92,20 @@ export class FieldTable {
     return changed.length < 2 ? changed : changed.filter((path) => !changed.some((other) => other.startsWith(`${path}.`)));
   }
 
+  #same(old: Uint32Array): boolean {
+    if (old.length !== this.length) return false;
+    for (let i = 0; i < old.length; i++) if (old[i] !== this.slots[i]) return false;
+    return true;
+  }
+
   #visit(node: PathNode, value: unknown): void {
     if (isObject(value)) {
-      const keys = Object.keys(value);
-      if (keys.length > 0) {
-        for (const key of keys) this.#visit(this.#child(node, key), value[key]);
-        return;
+      let empty = true;
+      for (const key in value) {
+        empty = false;
+        this.#visit(this.#child(node, key), value[key]);
       }
+      if (!empty) return;
     }
     const slot = node.slot ?? this.#slotOf(node);
     let hash = hashValue(value);

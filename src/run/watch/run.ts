@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { Page } from '../../api/page.js';
 import { UsageError } from '../../errors.js';
@@ -12,13 +13,14 @@ import { openOutput, resolveTarget, type Target } from '../../output/target.js';
 import type { QueryPlan, RunDeps, WatchPlan } from '../plan.js';
 import { ReceiptBuilder } from '../receipt.js';
 import { openSource, type ResultSource } from '../source.js';
-import { WatchDiff, type DiffMode } from './diff.js';
+import { WatchDiff, type DiffMode, type WatchChange } from './diff.js';
 import { FieldTable } from './fields.js';
+import type { KnownTenders } from './known.js';
 import { watchFiles } from './location.js';
 import { ChangeOutput } from './output.js';
 import { describeQuery, newestFirst, sameQuery } from './query.js';
 import { StateWriter } from './state-writer.js';
-import { lineBatches, loadState, readHeader, type LoadedState, type SavedQuery, type StateHeader } from './state.js';
+import { loadState, rangePieces, readHeader, type LoadedState, type SavedQuery, type StateHeader } from './state.js';
 
 /**
  * Runs a watch: under its lock, walks its query, prints what is new, changed
@@ -69,11 +71,11 @@ async function runLocked(plan: WatchPlan, deps: RunDeps, parts: RunParts): Promi
     });
     const query = chooseQuery(plan, header);
     if (receipt) receipt.query = queryPlan(plan, query);
-    const previous = header && !plan.reset ? await loadState(files.state) : undefined;
-    const created = previous?.header.created ?? new Date().toISOString();
+    const mode: DiffMode = !header || plan.reset ? 'baseline' : plan.newOnly ? 'new-only' : 'full';
+    const created = (!plan.reset && header?.created) || new Date().toISOString();
     const releaseOutput = target.kind === 'file' ? await acquireLock(target.path, { fs, log: say.debug }) : undefined;
     try {
-      await walkAndCommit(plan, deps, parts, { name: plan.name, query, created }, previous);
+      await walkAndCommit(plan, deps, parts, { name: plan.name, query, created }, mode);
     } finally {
       await releaseOutput?.();
     }
@@ -99,13 +101,14 @@ async function walkAndCommit(
   { io, client, signal }: RunDeps,
   { say, files, target, fs, receipt }: RunParts,
   header: StateHeader,
-  previous: LoadedState | undefined,
+  mode: DiffMode,
 ): Promise<void> {
   const started = performance.now();
-  const mode: DiffMode = !previous ? 'baseline' : plan.newOnly ? 'new-only' : 'full';
-  const table = previous?.table ?? new FieldTable();
+  const loading = mode === 'baseline' ? undefined : loadState(files.state);
+  loading?.catch(() => undefined); // awaited below; a failure before then must not go unhandled
+  // --new-only decides when to stop by what the state knew: it loads first (its walk is short).
+  let previous = mode === 'new-only' ? await loading : undefined;
   const newest = previous?.summary.newestPublicationDate ?? null;
-  const diff = new WatchDiff(mode, previous?.known, table, mode !== 'baseline' || plan.initial === 'all', newest);
   const stopEarly = mode === 'new-only' && newestFirst(header.query.body) && newest !== null;
   if (mode === 'new-only' && !stopEarly) {
     say.debug('--new-only walks every page here: it stops early only in the default order (publicationDate, newest first)');
@@ -129,6 +132,7 @@ async function walkAndCommit(
     { ...displayOptions(io, toStdout), terminal: out.terminal },
   );
   const progress = await createProgress(io, !plan.connection.quiet && !plan.connection.verbose && !(toStdout && io.stdoutIsTTY), 'tenders');
+  let diff: WatchDiff | undefined;
   const source = openSource(
     {
       client,
@@ -136,7 +140,7 @@ async function walkAndCommit(
       signal,
       parallel: plan.parallel,
       sortPaths: plan.sortPaths,
-      stopAfter: stopEarly ? (page) => nothingNewSince(page, diff, newest) : undefined,
+      stopAfter: stopEarly ? (page) => nothingNewSince(page, diff!, newest) : undefined,
     },
     say,
   );
@@ -145,23 +149,29 @@ async function walkAndCommit(
     receipt.source = source;
     receipt.output = { file: plan.output.file, committed: false, digest: digest! };
   }
+  const pages = source.pages();
   try {
+    // A full run loads what it knew while the service sends its first pages.
+    let early: Record<string, unknown>[][] = [];
+    if (mode === 'full') [previous, early] = await pullWhileLoading(loading!, pages);
+    const table = previous?.table ?? new FieldTable();
+    diff = new WatchDiff(mode, previous?.known, table, mode !== 'baseline' || plan.initial === 'all', newest);
     let first = true;
-    for await (const items of source.pages()) {
+    const consume = async (items: Record<string, unknown>[]) => {
       if (first) changes.firstPage(items);
       first = false;
-      await changes.add(diff.page(items, (line) => writer.add(line)));
+      await changes.add(diff!.page(items, (line) => writer.add(line)));
       await writer.flush();
-      progress.update({ pages: source.fetched, rows: diff.counts.seen, total: source.total });
+      progress.update({ pages: source.fetched, rows: diff!.counts.seen, total: source.total });
       if (signal.aborted) throw signal.reason;
-    }
-    // Gone only after a complete walk; a new-only run carries the rest of what it knew.
-    if ((mode === 'full' && source.complete) || mode === 'new-only') {
-      for await (const lines of lineBatches(files.state)) {
-        await changes.add(diff.previous(lines, (line) => writer.copy(line)));
-        await writer.flush();
-        if (signal.aborted) throw signal.reason;
-      }
+    };
+    for (const items of early) await consume(items);
+    for await (const items of { [Symbol.asyncIterator]: () => pages }) await consume(items);
+    // A full walk reaches the last page or fails: now unchanged tenders are carried over and unseen ones gone.
+    if (mode === 'full') {
+      await settle(files.state, previous!.known, diff, writer, (gone) => changes.add(gone), signal);
+    } else if (mode === 'new-only') {
+      await carryOver(files.state, previous!, writer);
     }
     await changes.end();
     await out.finish();
@@ -170,6 +180,7 @@ async function walkAndCommit(
     await writer.commit(files.state, { lastRun: new Date().toISOString(), newestPublicationDate: diff.newest, fields: table.fields });
     committed = true;
   } finally {
+    await pages.return(undefined); // stops the pager (and its request in flight) when the run did not get to the end
     progress.stop();
     if (!delivered) await out.abandon(false);
     if (!committed) await writer.abandon();
@@ -182,9 +193,42 @@ async function walkAndCommit(
   report(say, plan, mode, diff, source, started);
 }
 
+/** At most this many pages are held while the previous state loads. */
+const EARLY_PAGES = 32;
+
+/**
+ * Waits for the previous state, pulling pages meanwhile (a few at most): the
+ * service works on the walk while the state is read, instead of after.
+ */
+async function pullWhileLoading(
+  loading: Promise<LoadedState>,
+  pages: AsyncGenerator<Record<string, unknown>[]>,
+): Promise<[LoadedState, Record<string, unknown>[][]]> {
+  const early: Record<string, unknown>[][] = [];
+  let loaded = false;
+  const pulling = (async () => {
+    while (!loaded && early.length < EARLY_PAGES) {
+      const next = await pages.next();
+      if (next.done) return;
+      early.push(next.value);
+    }
+  })();
+  pulling.catch(() => undefined); // handled below, once the state is read
+  try {
+    const state = await loading;
+    loaded = true;
+    await pulling; // a page that failed meanwhile
+    return [state, early];
+  } catch (err) {
+    loaded = true;
+    await pulling.catch(() => undefined); // a damaged state is the error to report
+    throw err;
+  }
+}
+
 /** A watch's own part of its receipt: its state, what it compared and found, and whether its state moved. */
-function watchReceipt(plan: WatchPlan, state: string, mode: DiffMode, diff: WatchDiff, committed: boolean) {
-  const { counts } = diff;
+function watchReceipt(plan: WatchPlan, state: string, mode: DiffMode, diff: WatchDiff | undefined, committed: boolean) {
+  const counts = diff?.counts ?? { new: 0, changed: 0, gone: 0, seen: 0 };
   return {
     name: plan.name,
     state,
@@ -193,6 +237,59 @@ function watchReceipt(plan: WatchPlan, state: string, mode: DiffMode, diff: Watc
     changes: { new: counts.new, changed: counts.changed, gone: counts.gone },
     stateCommitted: committed,
   };
+}
+
+/**
+ * After a full walk, in one read of the previous state: unchanged tenders'
+ * lines copied into the next state as they are, unseen ones reported gone.
+ */
+async function settle(
+  file: string,
+  known: KnownTenders,
+  diff: WatchDiff,
+  writer: StateWriter,
+  report: (gone: WatchChange[]) => Promise<void>,
+  signal: AbortSignal,
+): Promise<void> {
+  const { carry, tenders, gone } = known.leftovers();
+  const ranges = [...carry.map((range, i) => ({ range, tenders: tenders[i]! })), ...gone.map((range) => ({ range, tenders: -1 }))].sort(
+    (a, b) => a.range[0] - b.range[0],
+  );
+  let goneLines: Buffer[] = [];
+  let pieces: Buffer[] = [];
+  let last = -1;
+  const endGone = () => {
+    if (pieces.length) goneLines.push(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces));
+    pieces = [];
+  };
+  for await (const [r, piece] of rangePieces(file, ranges.map((x) => x.range))) {
+    const { tenders: count } = ranges[r]!;
+    if (r !== last) endGone();
+    if (count >= 0) writer.carry(piece, r === last ? 0 : count);
+    else pieces.push(piece);
+    last = r;
+    if (goneLines.length >= 100) {
+      await report(diff.gone(goneLines));
+      goneLines = [];
+    }
+    await writer.flush();
+    if (signal.aborted) throw signal.reason;
+  }
+  endGone();
+  await report(diff.gone(goneLines));
+}
+
+/** The previous state's tender lines, byte for byte, into the next state. */
+async function carryOver(file: string, previous: LoadedState, writer: StateWriter): Promise<void> {
+  const [start, end] = previous.tenderBytes;
+  let tenders = previous.summary.tenders;
+  if (end > start) {
+    for await (const chunk of createReadStream(file, { start, end: end - 1, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+      writer.carry(chunk, tenders);
+      tenders = 0; // counted with the first chunk
+      await writer.flush();
+    }
+  }
 }
 
 /** --new-only in the default order: a page with nothing new that ends before the newest date known ends the walk. */

@@ -42,11 +42,11 @@ export class StateWriter {
     this.tenders++;
   }
 
-  /** A tender line of the previous state, unchanged (without its newline). */
-  copy(line: Buffer): void {
-    this.#copies.push(line, NEWLINE);
-    this.#copied += line.length + 1;
-    this.tenders++;
+  /** Tender lines of the previous state, carried over as they were: `bytes` holding `tenders` whole lines. */
+  carry(bytes: Buffer, tenders: number): void {
+    this.#copies.push(bytes);
+    this.#copied += bytes.length;
+    this.tenders += tenders;
   }
 
   /** Writes what was added, once there is enough of it to be worth a write (or always, `now`). */
@@ -85,6 +85,5 @@ export class StateWriter {
   }
 }
 
-const NEWLINE = Buffer.from('\n');
 /** Writes of about this size: a few for a large watch, not one per page. */
 const FLUSH_BYTES = 1 << 20;

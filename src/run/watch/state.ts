@@ -50,6 +50,8 @@ export interface LoadedState {
   summary: StateSummary;
   known: KnownTenders;
   table: FieldTable;
+  /** Where the tender lines are in the file: from the end of the header to the summary. */
+  tenderBytes: [number, number];
 }
 
 /** The state file cannot be used: exit 1, never a silent new baseline. */
@@ -87,7 +89,7 @@ export function tenderLine(key: string, table: FieldTable, tender: Record<string
   return `${key}\t${encodeSlots(table.slots, table.length)}\t${kept(title)}\t${kept(tender.deadline)}\n`;
 }
 
-const kept = (value: unknown) => (value === undefined ? '' : stringifyJson(value));
+const kept = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? JSON.stringify(value) : stringifyJson(value));
 
 /** The whole lines of a file, a read's worth at a time (each batch's buffers stay valid). */
 export async function* lineBatches(file: string): AsyncGenerator<Buffer[]> {
@@ -151,18 +153,26 @@ export async function loadState(file: string): Promise<LoadedState> {
   let summary: StateSummary | undefined;
   const known = new KnownTenders();
   const slots = new Uint32Array(64);
+  const tenderBytes: [number, number] = [0, 0];
   let lineNo = 0;
+  let offset = 0;
   try {
     for await (const lines of lineBatches(file)) {
       for (const line of lines) {
         lineNo++;
+        const end = offset + line.length;
         if (summary) throw new StateError(file, `has data after its last line (line ${lineNo})`);
-        if (lineNo === 1) header = parseHeader(file, line);
-        else if (line[0] === 0x7b /* { */) summary = parseSummary(file, line);
-        else {
-          const [key, length] = parseKeyAndSlots(file, line, lineNo, slots);
-          known.add(key, slots, length);
+        if (lineNo === 1) {
+          header = parseHeader(file, line);
+          tenderBytes[0] = end + 1;
+        } else if (line[0] === 0x7b /* { */) {
+          summary = parseSummary(file, line);
+          tenderBytes[1] = offset;
+        } else {
+          const length = decodeTenderLine(file, line, lineNo, slots);
+          known.add(line.toString('utf8', 0, line.indexOf(TAB)), slots, length, offset, line.length);
         }
+        offset = end + 1;
       }
     }
   } catch (err) {
@@ -173,21 +183,72 @@ export async function loadState(file: string): Promise<LoadedState> {
   if (!summary) throw new StateError(file, 'is cut short (no summary line)');
   if (summary.tenders !== lineNo - 2) throw new StateError(file, `holds ${lineNo - 2} tenders where its summary says ${summary.tenders}`);
   known.compact();
-  return { header, summary, known, table: new FieldTable(summary.fields) };
+  return { header, summary, known, table: new FieldTable(summary.fields), tenderBytes };
 }
 
-/** A tender line's key, and its slots (into `slots`) and their count. */
-function parseKeyAndSlots(file: string, line: Buffer, lineNo: number, slots: Uint32Array): [string, number] {
+/** Checks a tender line and decodes its slots into `slots`; their count. */
+function decodeTenderLine(file: string, line: Buffer, lineNo: number, slots: Uint32Array): number {
   const tab1 = line.indexOf(TAB);
   const tab2 = tab1 === -1 ? -1 : line.indexOf(TAB, tab1 + 1);
-  const bytes = tab2 === -1 ? undefined : Buffer.from(line.toString('latin1', tab1 + 1, tab2), 'base64url');
-  const first = line[0];
-  if (!bytes || bytes.length % 4 !== 0 || bytes.length > slots.length * 4 || !(first === 0x22 || first === 0x2d || (first! >= 0x30 && first! <= 0x39))) {
+  const first = line[0]!;
+  const n = tab2 === -1 ? -1 : decodeSlots(line, tab1 + 1, tab2, slots);
+  if (n < 0 || !(first === 0x22 || first === 0x2d || (first >= 0x30 && first <= 0x39))) {
     throw new StateError(file, `has a damaged line ${lineNo}`);
   }
-  const n = bytes.length / 4;
-  for (let i = 0; i < n; i++) slots[i] = bytes.readUInt32LE(i * 4);
-  return [line.toString('utf8', 0, tab1), n];
+  return n;
+}
+
+/** base64url digits → their values; 255 for any other byte. */
+const BASE64URL = new Uint8Array(256).fill(255);
+for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].entries()) BASE64URL[c.charCodeAt(0)] = i;
+
+/**
+ * Decodes the base64url of little-endian 32-bit slots in `line[from, to)`
+ * straight into `slots` (no string, no buffer: this runs once per tender);
+ * the slot count, or -1 when the text is not that.
+ */
+function decodeSlots(line: Buffer, from: number, to: number, slots: Uint32Array): number {
+  const chars = to - from;
+  const bytes = Math.floor((chars * 6) / 8);
+  if (bytes % 4 !== 0 || bytes / 4 > slots.length || chars % 4 === 1) return -1;
+  let bits = 0;
+  let buffered = 0;
+  let byte = 0;
+  slots.fill(0, 0, bytes / 4);
+  for (let i = from; i < to; i++) {
+    const value = BASE64URL[line[i]!]!;
+    if (value === 255) return -1;
+    bits = (bits << 6) | value;
+    buffered += 6;
+    if (buffered >= 8) {
+      buffered -= 8;
+      if (byte < bytes) slots[byte >> 2] = slots[byte >> 2]! | (((bits >> buffered) & 0xff) << ((byte & 3) * 8));
+      byte++;
+    }
+  }
+  return bytes / 4;
+}
+
+/**
+ * The bytes of `ranges` ([start, end), in file order, not overlapping) in one
+ * read through the file: [range number, piece] as the file goes by, a range
+ * in several pieces when it spans reads.
+ */
+export async function* rangePieces(file: string, ranges: readonly (readonly [number, number])[]): AsyncGenerator<[number, Buffer]> {
+  if (ranges.length === 0) return;
+  let offset = ranges[0]![0];
+  let r = 0;
+  for await (const chunk of createReadStream(file, { start: offset, end: ranges.at(-1)![1] - 1, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    const chunkEnd = offset + chunk.length;
+    while (r < ranges.length && ranges[r]![0] < chunkEnd) {
+      const [start, end] = ranges[r]!;
+      const piece = chunk.subarray(Math.max(start, offset) - offset, Math.min(end, chunkEnd) - offset);
+      if (piece.length > 0) yield [r, piece];
+      if (end > chunkEnd) break;
+      r++;
+    }
+    offset = chunkEnd;
+  }
 }
 
 /** What a `gone` row shows of a tender: its id, and its title and deadline when it had them. */
