@@ -67,6 +67,20 @@ describe.skipIf(!hasScript)('the README search in a terminal', () => {
   });
 });
 
+describe.skipIf(!hasScript)('numbers', () => {
+  it('right-aligned with thousands separators in whole euros on a terminal; raw in a pipe', async () => {
+    const args = ['search', '-n', '10', '--sort', 'estimatedValue', '--columns', 'id,estimatedValue.amountEur'];
+    const r = await inTerminal(sb.url, args, { cols: 80 });
+    const [header, ...rows] = tableLines(r.text);
+    const truth = (sb.truth(PATH, { sortBy: 'estimatedValue' }).slice(0, 10) as { estimatedValue: { amountEur: number } }[]).map((t) => t.estimatedValue.amountEur);
+    const grouped = truth.map((n) => Math.round(n).toString().replace(/\B(?=(\d{3})+$)/g, ','));
+    expect(rows.map((row) => row.split(/\s+/)[1])).toEqual(grouped);
+    for (const row of rows) expect(row.length).toBe(header!.length);
+    const piped = await runCli([...args, '-f', 'table'], sb.url);
+    expect(piped.stdout.trimEnd().split('\n').slice(1).map((row) => Number(row.split(/\s+/)[1]))).toEqual(truth);
+  });
+});
+
 describe.skipIf(!hasScript)('the pager', () => {
   it('takes the terminal output when on, not when --no-pager; the hints stay on the terminal', async () => {
     const paged = join(dir, 'paged.txt');
@@ -93,6 +107,15 @@ describe.skipIf(!hasScript)('the pager', () => {
     const pipe = await runShell(`$TENDERS search -n 2 | wc -l`, sb.url, { env: { PAGER: `sh -c 'cat > ${piped}'` } });
     expect(pipe.stdout.trim()).toBe('2');
     expect(existsSync(piped)).toBe(false);
+  });
+
+  it('TERM=dumb: no pager, no colour, the table still fitted', async () => {
+    const paged = join(dir, 'dumb.txt');
+    const r = await inTerminal(sb.url, ['search', '-n', '3'], { cols: 80, env: { TERM: 'dumb', NO_COLOR: undefined, PAGER: `sh -c 'cat > ${paged}'` } });
+    expect(r.code).toBe(0);
+    expect(existsSync(paged)).toBe(false);
+    expect(r.screen).not.toContain('\u001b[1m');
+    expect(tableLines(r.text)[0]).toMatch(/^id\s+published\s+deadline\s+buyer\s+title$/);
   });
 
   it('less -FRX shows a short table and exits by itself', async () => {

@@ -45,7 +45,7 @@ export async function inTerminal(
   const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
   // A pty starts at 0×0 when we have no terminal ourselves: give it a real size.
   // The pager is less -FRX unless a test says otherwise, whatever the pager of whoever runs the tests.
-  const env = { ...cliEnv(baseUrl, { CI: undefined, PAGER: undefined, TENDERS_PAGER: undefined, LESS: undefined, ...opts.env }), COLUMNS: String(cols), LINES: '50', TERM: 'xterm' };
+  const env = { ...cliEnv(baseUrl, { CI: undefined, PAGER: undefined, TENDERS_PAGER: undefined, LESS: undefined, ...opts.env }), COLUMNS: String(cols), LINES: '50', TERM: opts.env?.TERM ?? 'xterm' };
   const r = await spawnAsync('script', ['-qec', `stty cols ${cols} rows 50; ${command}`, '/dev/null'], env);
   return { code: r.code, screen: r.stdout, text: stripVTControlCharacters(r.stdout).replace(/\r/g, '') };
 }
