@@ -189,4 +189,16 @@ describe('--header-style', () => {
     const bad = await run(['export', '--header-style', 'camel']);
     expect(bad.code).toBe(2);
   });
+
+  it('is part of what --resume compares: another style starts afresh', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'tenders-style-')), 'out.csv');
+    const tenders = pagedTenders(250, realistic);
+    const failing = new FakeClient((request, n) => (n === 2 ? { status: 400, json: { message: 'no' } } : tenders(request, n)));
+    const first = await run(['export', '-o', file, '--header-style', 'snake'], {}, failing);
+    expect(first.code).toBe(1);
+    const again = await run(['export', '-o', file, '--resume', '--header-style', 'path']);
+    expect(again.code).toBe(0);
+    expect(again.err).toContain('was of a different query or format; starting afresh');
+    expect(readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^id,title,status,publicationDate,/);
+  });
 });
