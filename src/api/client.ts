@@ -1,18 +1,27 @@
-import { EnvHttpProxyAgent, Pool, RetryAgent, type Dispatcher } from 'undici';
+import { EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
 import type { Env } from '../io.js';
-import { BadResponseError, InvalidCursorError, NetworkError, ServiceError, excerpt } from './errors.js';
+import { BadResponseError, InvalidCursorError, NetworkError, RetryAfterTooLongError, ServiceError, excerpt } from './errors.js';
 import { parseJson } from './json.js';
 import { ProxyError, forwardedRefusalMessage, proxyFromEnv, proxyRefusal, proxySettings, redactProxy, refusalMessage } from './proxy.js';
-import { RETRY_ERROR_CODES, RETRY_STATUSES, retryAfterMs, retryDelayMs } from './retry-policy.js';
+import { RateGovernor, realClock, type Clock } from './rate.js';
+import { RETRY_ERROR_CODES, RETRY_STATUSES, causeOfCode, decideRetry, retryAfterMs } from './retry-policy.js';
 
 export interface ClientOptions {
   baseUrl: URL;
   timeoutMs: number;
+  /** At most this many retries per request, whatever the mix of failures. */
   retries: number;
+  /** A Retry-After longer than this ends the run instead of being waited out (--max-wait). */
+  maxWaitMs: number;
+  /** Requests per second across the run (--rate); unlimited when absent. */
+  rate?: number;
   /** Where HTTP(S)_PROXY and NO_PROXY are read from. */
   env: Env;
   /** One line per HTTP attempt (--verbose). */
   log?: (line: string) => void;
+  /** Tests: a MockAgent instead of the network; a clock of their own for waits and pace. */
+  dispatcher?: Dispatcher;
+  clock?: Clock;
 }
 
 /** What a client did, for --verbose summaries and receipts. */
@@ -34,28 +43,33 @@ export interface Client {
 /** Far above the largest legitimate page (100 results), far below trouble. */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
-type RetryCallback = (err?: Error | null) => void;
 interface UndiciError extends Error {
   code?: string;
-  statusCode?: number;
-  headers?: Record<string, string | string[] | undefined>;
 }
 
 /**
  * POSTs JSON to the service over one keep-alive dispatcher per run: undici's
- * EnvHttpProxyAgent (HTTP(S)_PROXY / NO_PROXY) wrapped in its RetryAgent.
+ * EnvHttpProxyAgent (HTTP(S)_PROXY / NO_PROXY), paced by a RateGovernor.
+ *
+ * Retries are one loop of ours with one counter per page, not undici's
+ * RetryAgent: RetryAgent can only resume a body broken midway with a Range
+ * request, which a search POST cannot honour, so such a page had a second
+ * loop and a second budget ((N+1)² requests); and it retries each request
+ * alone, while a Retry-After or a 429 must pace every chain of the run.
  */
 export class ApiClient implements Client {
   readonly stats: ClientStats = { requests: 0, retries: {} };
   readonly #dispatcher: Dispatcher;
   readonly #origin: string;
   readonly #prefix: string;
-  /** Signals of requests whose response has started: their failures are post()'s to retry. */
-  readonly #responding = new WeakSet<AbortSignal>();
+  readonly #rate: RateGovernor;
+  readonly #clock: Clock;
 
   constructor(private readonly opts: ClientOptions) {
     this.#origin = opts.baseUrl.origin;
     this.#prefix = opts.baseUrl.pathname.replace(/\/+$/, '');
+    // undici's own timeouts stay as a second guard behind the whole-attempt
+    // deadline (they run on a coarse timer, so the deadline usually fires first).
     const connection = {
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
@@ -73,140 +87,147 @@ export class ApiClient implements Client {
       factory: (origin, options) => new Pool(origin, { ...connection, ...options }),
       proxyTls: { timeout: opts.timeoutMs }, // connecting to the proxy itself
     });
-    this.#dispatcher = new RetryAgent(agent, {
-      methods: ['POST'], // the search POST is a read: safe to repeat
-      maxRetries: opts.retries,
-      statusCodes: RETRY_STATUSES,
-      errorCodes: RETRY_ERROR_CODES,
-      retry: (err, context, cb) => this.#retry(err as UndiciError, context, cb),
-    });
+    this.#dispatcher = opts.dispatcher ?? agent;
+    this.#clock = opts.clock ?? realClock;
+    this.#rate = new RateGovernor({ rate: opts.rate, log: opts.log, clock: this.#clock });
   }
 
-  /** POST a JSON body (already serialised) and return the parsed JSON answer. */
+  /** POST a JSON body (already serialised) and return the parsed JSON answer, retrying what can be retried. */
   async post(path: string, body: string, signal?: AbortSignal): Promise<{ status: number; json: unknown }> {
     for (let attempt = 1; ; attempt++) {
-      // A signal of its own for each request: undici leaves a listener on the
-      // signal it is given, so one shared by a whole walk would grow with it.
-      const request = new AbortController();
-      const abort = () => request.abort(signal?.reason);
-      if (signal?.aborted) abort();
-      signal?.addEventListener('abort', abort, { once: true });
+      const turn = this.#rate.acquire(signal);
+      if (turn) await turn;
+      const sentAt = this.#rate.now();
+      let failure: Retryable;
       try {
-        return await this.#attempt(path, body, request.signal);
+        const answer = await this.#attempt(path, body, signal);
+        this.#rate.succeeded();
+        return answer;
       } catch (err) {
-        // A body that breaks midway undici could only resume with a Range
-        // request, which a search POST cannot honour: ask for the page again.
-        if (!(err instanceof BrokenBodyError) || attempt > this.opts.retries) {
-          throw err instanceof BrokenBodyError ? this.#failure(err.cause as UndiciError, path) : err;
-        }
-        const wait = retryDelayMs(attempt, undefined);
-        this.stats.retries['broken-body'] = (this.stats.retries['broken-body'] ?? 0) + 1; // post() sends it: counted there
-        this.opts.log?.(`POST ${path} response broke off midway: retry ${attempt}/${this.opts.retries} in ${wait} ms`);
-        await abortableDelay(wait, signal);
-      } finally {
-        signal?.removeEventListener('abort', abort);
+        if (!(err instanceof Retryable)) throw err;
+        failure = err;
       }
+      const decision = decideRetry(attempt, this.opts, failure.retryAfterMs);
+      if (decision.kind === 'too-long') {
+        throw new RetryAfterTooLongError(failure.status!, path, decision.waitMs, this.opts.maxWaitMs);
+      }
+      if (failure.retryAfterMs !== undefined) this.#rate.pause(failure.retryAfterMs);
+      else if (failure.status === 429) this.#rate.slowDown(sentAt);
+      if (decision.kind === 'give-up') throw this.#gaveUp(failure, path);
+
+      this.stats.retries[failure.kind] = (this.stats.retries[failure.kind] ?? 0) + 1;
+      this.opts.log?.(
+        `POST ${path} ${failure.why}: retry ${attempt}/${this.opts.retries} in ${decision.waitMs} ms` +
+          (failure.retryAfterMs !== undefined ? ` (Retry-After ${Math.round(failure.retryAfterMs / 1000)} s)` : ''),
+      );
+      await this.#clock.sleep(decision.waitMs, signal);
     }
   }
 
-  async #attempt(path: string, body: string, signal: AbortSignal): Promise<{ status: number; json: unknown }> {
+  /**
+   * One request, from sending it to the last byte of its answer, within
+   * --timeout as a whole. Throws Retryable for what another attempt may cure.
+   */
+  async #attempt(path: string, body: string, signal: AbortSignal | undefined): Promise<{ status: number; json: unknown }> {
     const started = performance.now();
     this.stats.requests++;
-    let res: Dispatcher.ResponseData;
+    // A signal of its own for each attempt: undici leaves a listener on the
+    // signal it is given, so one shared by a whole walk would grow with it.
+    const request = new AbortController();
+    const deadline = setTimeout(() => request.abort(), this.opts.timeoutMs);
+    const abort = () => request.abort(signal?.reason);
+    if (signal?.aborted) abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    // Why an aborted attempt ended: the caller's signal, else the deadline.
+    const aborted = (phase: string): Error =>
+      signal?.aborted
+        ? (signal.reason as Error)
+        : new Retryable('timeout', `no complete response within ${this.opts.timeoutMs} ms (whole-attempt --timeout): ${phase}`);
     try {
-      res = await this.#dispatcher.request({
-        origin: this.#origin,
-        path: this.#prefix + path,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'tenders-cli' },
-        body,
-        signal,
-      });
-    } catch (err) {
-      if (signal?.aborted) throw signal.reason;
-      this.opts.log?.(`POST ${path} failed: ${(err as Error).message}`);
-      throw this.#failure(err as UndiciError, path);
-    }
-    this.#responding.add(signal);
-    const status = res.statusCode;
-    let text: string;
-    try {
-      text = await res.body.text();
-    } catch (err) {
-      if (signal?.aborted) throw signal.reason;
-      const e = err as UndiciError;
-      if (isBrokenBody(e)) throw new BrokenBodyError('the response broke off midway', { cause: e });
-      if (e.code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-        throw new BadResponseError(status, path, `the body is larger than ${formatBytes(MAX_RESPONSE_BYTES)}`);
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await this.#dispatcher.request({
+          origin: this.#origin,
+          path: this.#prefix + path,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'tenders-cli' },
+          body,
+          signal: request.signal,
+        });
+      } catch (err) {
+        if (request.signal.aborted) throw aborted('nothing had arrived');
+        this.opts.log?.(`POST ${path} failed: ${(err as Error).message}`);
+        throw this.#failure(err as UndiciError, path);
       }
-      throw this.#failure(e, path);
-    }
-    const ms = Math.round(performance.now() - started);
-    this.opts.log?.(`POST ${path} ${status} ${formatBytes(Buffer.byteLength(text))} ${ms} ms`);
-    const proxy = this.opts.baseUrl.protocol === 'http:' ? proxyFromEnv('http:', this.opts.env) : undefined;
-    if (status === 403 && proxy) {
-      // A forwarding proxy's refusal is a status like the service's: name both.
-      throw new ProxyError(forwardedRefusalMessage(proxy, path, serviceMessage(text) ?? (excerpt(text) || 'no body')));
-    }
-    if (status < 200 || status >= 300) throw errorFromStatus(status, path, text);
-    try {
-      return { status, json: parseJson(text) };
-    } catch {
-      throw new BadResponseError(status, path, 'the body is not JSON', excerpt(text));
+      const status = res.statusCode;
+      let text: string;
+      try {
+        text = await res.body.text();
+      } catch (err) {
+        if (request.signal.aborted) throw aborted('the body was still arriving');
+        const e = err as UndiciError;
+        if (e.code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
+          throw new BadResponseError(status, path, `the body is larger than ${formatBytes(MAX_RESPONSE_BYTES)}`);
+        }
+        if (e.code === 'UND_ERR_BODY_TIMEOUT') throw new Retryable('timeout', describeCode(e.code, this.opts.timeoutMs)!, { cause: e });
+        // undici could only resume a broken body with a Range request, which
+        // a search POST cannot honour: the whole page is asked for again.
+        if (e.code !== undefined && RETRY_ERROR_CODES.includes(e.code)) {
+          throw new Retryable('broken-body', 'the response broke off midway', { cause: e });
+        }
+        throw this.#failure(e, path);
+      }
+      const ms = Math.round(performance.now() - started);
+      this.opts.log?.(`POST ${path} ${status} ${formatBytes(Buffer.byteLength(text))} ${ms} ms`);
+      const proxy = this.opts.baseUrl.protocol === 'http:' ? proxyFromEnv('http:', this.opts.env) : undefined;
+      if (status === 403 && proxy) {
+        // A forwarding proxy's refusal is a status like the service's: name both.
+        throw new ProxyError(forwardedRefusalMessage(proxy, path, serviceMessage(text) ?? (excerpt(text) || 'no body')));
+      }
+      if (RETRY_STATUSES.includes(status)) {
+        throw new Retryable(String(status), String(status), { status, retryAfterMs: retryAfterMs(res.headers['retry-after']) });
+      }
+      if (status < 200 || status >= 300) throw errorFromStatus(status, path, text);
+      try {
+        return { status, json: parseJson(text) };
+      } catch {
+        throw new BadResponseError(status, path, 'the body is not JSON', excerpt(text));
+      }
+    } finally {
+      clearTimeout(deadline);
+      signal?.removeEventListener('abort', abort);
     }
   }
 
   /** Finish open connections (after success) or drop them (after an abort). */
   async close(force = false): Promise<void> {
-    await (force ? this.#dispatcher.destroy() : this.#dispatcher.close()).catch(() => undefined);
+    try {
+      await (force ? this.#dispatcher.destroy() : this.#dispatcher.close());
+    } catch {
+      // Closing is best effort: it must not hide the error that ended the run.
+    }
   }
 
-  // Replaces undici's default retry decision to add jitter and --verbose lines;
-  // the sequencing (re-dispatch, body replay) stays undici's.
-  #retry(err: UndiciError, context: { state: { counter: number }; opts: Dispatcher.DispatchOptions }, cb: RetryCallback) {
-    const attempt = context.state.counter;
-    const signal = (context.opts as { signal?: AbortSignal }).signal;
-    if (signal && this.#responding.has(signal)) return cb(err); // broke mid-body: see post()
-    const retryable =
-      err.code === 'UND_ERR_REQ_RETRY'
-        ? RETRY_STATUSES.includes(err.statusCode ?? 0)
-        : err.code !== undefined && RETRY_ERROR_CODES.includes(err.code);
-    if (!retryable || attempt > this.opts.retries) return cb(err);
-
-    const askedFor = retryAfterMs(err.headers?.['retry-after']);
-    const wait = retryDelayMs(attempt, askedFor);
-    const path = (context.opts.path ?? '').slice(this.#prefix.length);
-    const why = err.code === 'UND_ERR_REQ_RETRY' ? String(err.statusCode) : describeCode(err.code, this.opts.timeoutMs);
-    this.#countRetry(err.code === 'UND_ERR_REQ_RETRY' ? String(err.statusCode) : /TIMEOUT/.test(err.code ?? '') ? 'timeout' : 'connection');
-    this.opts.log?.(
-      `POST ${path} ${why}: retry ${attempt}/${this.opts.retries} in ${wait} ms` +
-        (askedFor !== undefined ? ` (Retry-After ${Math.round(askedFor / 1000)} s)` : ''),
-    );
-
-    abortableDelay(wait, signal).then(
-      () => cb(null),
-      (reason: Error) => cb(reason),
-    );
-  }
-
-  /** A retry undici re-dispatches itself, unseen by #attempt. */
-  #countRetry(cause: string): void {
-    this.stats.requests++;
-    this.stats.retries[cause] = (this.stats.retries[cause] ?? 0) + 1;
-  }
-
-  #failure(err: UndiciError, path: string): Error {
+  /** The error of a page whose retries ran out (or were turned off). */
+  #gaveUp(failure: Retryable, path: string): Error {
     const retries = this.opts.retries;
     const gaveUp = retries > 0 ? ` (gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
-    if (err.code === 'UND_ERR_REQ_RETRY' && err.statusCode !== undefined) {
-      return new ServiceError(err.statusCode, path, retries > 0 ? `still failing${gaveUp}` : 'not retried (--retries 0)', '');
+    if (failure.status !== undefined) {
+      return new ServiceError(failure.status, path, retries > 0 ? `still failing${gaveUp}` : 'not retried (--retries 0)', '');
     }
+    return new NetworkError(`cannot get POST ${path} from ${this.#origin}${this.#viaProxy()}: ${failure.why}${gaveUp}`, {
+      cause: failure.cause,
+    });
+  }
+
+  /** A failure before any answer: Retryable for connection errors and timeouts, else final. */
+  #failure(err: UndiciError, path: string): Error {
     const refusal = proxyRefusal(err);
     const proxy = proxyFromEnv(this.opts.baseUrl.protocol, this.opts.env);
     if (refusal && proxy) return new ProxyError(refusalMessage(refusal, proxy, path, this.opts.baseUrl), { cause: err });
     const what = describeCode(err.code, this.opts.timeoutMs) ?? err.message;
-    const retried = err.code !== undefined && RETRY_ERROR_CODES.includes(err.code) ? gaveUp : '';
-    return new NetworkError(`cannot get POST ${path} from ${this.#origin}${this.#viaProxy()}: ${what}${retried}`, { cause: err });
+    if (err.code !== undefined && RETRY_ERROR_CODES.includes(err.code)) return new Retryable(causeOfCode(err.code), what, { cause: err });
+    return new NetworkError(`cannot get POST ${path} from ${this.#origin}${this.#viaProxy()}: ${what}`, { cause: err });
   }
 
   /** Names the proxy a failed request may have gone to, without credentials (NO_PROXY is not weighed). */
@@ -216,26 +237,23 @@ export class ApiClient implements Client {
   }
 }
 
-/** The connection broke (or stalled) after the response had started. */
-class BrokenBodyError extends Error {}
-
-function isBrokenBody(err: UndiciError): boolean {
-  return err.code !== undefined && RETRY_ERROR_CODES.includes(err.code);
-}
-
-function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason as Error);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** A failed attempt that another may cure. */
+class Retryable extends Error {
+  override name = 'Retryable';
+  /** The status of an answer that asks for a retry. */
+  status?: number;
+  retryAfterMs?: number;
+  constructor(
+    /** The stats key: "503", "timeout", "connection", "broken-body". */
+    readonly kind: string,
+    /** What happened, for the --verbose retry line and the line when retries run out. */
+    readonly why: string,
+    options?: { cause?: unknown; status?: number; retryAfterMs?: number },
+  ) {
+    super(why, options);
+    this.status = options?.status;
+    this.retryAfterMs = options?.retryAfterMs;
+  }
 }
 
 function errorFromStatus(status: number, path: string, text: string): Error {
@@ -266,11 +284,11 @@ function describeCode(code: string | undefined, timeoutMs: number): string | und
     case 'UND_ERR_SOCKET':
       return 'the connection was closed unexpectedly';
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return `could not connect within ${timeoutMs} ms`;
+      return `could not connect within ${timeoutMs} ms (connect timeout, --timeout)`;
     case 'UND_ERR_HEADERS_TIMEOUT':
-      return `no response within ${timeoutMs} ms (see --timeout)`;
+      return `no response headers within ${timeoutMs} ms (headers timeout, --timeout)`;
     case 'UND_ERR_BODY_TIMEOUT':
-      return `the response stalled for more than ${timeoutMs} ms (see --timeout)`;
+      return `the response stalled for more than ${timeoutMs} ms between bytes (body timeout, --timeout)`;
     default:
       return undefined;
   }

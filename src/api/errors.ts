@@ -51,3 +51,26 @@ export class BadResponseError extends RunError {
 export class NetworkError extends RunError {
   override name = 'NetworkError';
 }
+
+/** A Retry-After beyond --max-wait: the run ends at once, saying when to come back. */
+export class RetryAfterTooLongError extends RunError {
+  override name = 'RetryAfterTooLongError';
+  constructor(status: number, path: string, waitMs: number, maxWaitMs: number, now = Date.now()) {
+    const at = new Date(now + waitMs).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+    super(
+      `the service answered ${status} to POST ${path} and accepts requests again at ${at}, in ${Math.ceil(waitMs / 1000)} s: ` +
+        `longer than --max-wait ${maxWaitMs / 1000} s, so the run stops here (run it again after that time, or raise --max-wait)`,
+    );
+  }
+}
+
+/** The service handed back a cursor the walk has already followed: paging would never end. */
+export class CursorCycleError extends RunError {
+  override name = 'CursorCycleError';
+  constructor(path: string, page: number, earlierPage: number) {
+    super(
+      `the service sent a cursor already used on POST ${path}: page ${page} points back to page ${earlierPage} ` +
+        `(a paging loop), so the walk stops after page ${page - 1}`,
+    );
+  }
+}

@@ -86,6 +86,8 @@ export interface GlobalFlags {
   baseUrl?: string;
   timeout: string;
   retries: string;
+  maxWait: string;
+  rate?: string;
   quiet?: boolean;
   verbose?: boolean;
   color: string;
@@ -96,8 +98,10 @@ export interface GlobalFlags {
 export function addGlobalFlags(cmd: Command): void {
   cmd
     .option('--base-url <url>', 'service base URL (or set TENDERS_BASE_URL)')
-    .addOption(described(new Option('--timeout <ms>', 'time limit per request attempt, in milliseconds').default('30000'), '30000'))
+    .addOption(described(new Option('--timeout <ms>', 'time limit of each request attempt, to the last byte, in milliseconds').default('30000'), '30000'))
     .addOption(described(new Option('--retries <n>', 'retries of a failed request (429, 5xx, timeouts, connection errors)').default('5'), '5'))
+    .addOption(described(new Option('--max-wait <seconds>', 'stop instead of waiting out a longer Retry-After').default('120'), '120'))
+    .addOption(new Option('--rate <r>', 'at most R requests per second across the run (decimals allowed, e.g. 0.5)'))
     .addOption(new Option('--color <when>', 'colour on the terminal').choices(COLOR_MODES).default('auto'))
     .option('--no-pager', 'print to the terminal directly, not through $TENDERS_PAGER, $PAGER or less')
     .option('-q, --quiet', 'no progress, hints or warnings on stderr (errors still)')

@@ -3,7 +3,7 @@ import type { IO } from '../io.js';
 import { formatOfFile } from '../output/file-format.js';
 import type { Format } from '../output/formatter.js';
 import type { HeaderStyle } from '../output/header-style.js';
-import { parseBaseUrl, parseColumns, parseInteger } from '../query/validate.js';
+import { MAX_WAIT_MAX_S, parseBaseUrl, parseColumns, parseInteger, parseRate } from '../query/validate.js';
 import type { ConnectionPlan, OutputPlan } from '../run/plan.js';
 import type { ReceiptPlan } from '../run/receipt.js';
 import type { GlobalFlags, OutputFlags } from './flags.js';
@@ -16,6 +16,8 @@ export function connectionPlan(flags: GlobalFlags, io: IO): ConnectionPlan {
     baseUrl: parseBaseUrl(flags.baseUrl ?? io.env.TENDERS_BASE_URL),
     timeoutMs: parseInteger('--timeout', flags.timeout, 1),
     retries: parseInteger('--retries', flags.retries, 0, 100),
+    maxWaitMs: parseInteger('--max-wait', flags.maxWait, 0, MAX_WAIT_MAX_S) * 1000,
+    rate: flags.rate === undefined ? undefined : parseRate(flags.rate),
     quiet: Boolean(flags.quiet),
     verbose: Boolean(flags.verbose),
   };

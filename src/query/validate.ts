@@ -46,6 +46,19 @@ export function parseInteger(flag: string, value: string, min: number, max = Num
   return n;
 }
 
+/** The largest --max-wait: a day. */
+export const MAX_WAIT_MAX_S = 86_400;
+const RATE_MAX = 10_000;
+
+/** --rate: requests per second, a positive decimal such as 2 or 0.1. */
+export function parseRate(value: string): number {
+  const n = /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(value) ? Number(value) : NaN;
+  if (!(n > 0 && n <= RATE_MAX)) {
+    throw new UsageError(`--rate takes requests per second, a number above 0 and at most ${RATE_MAX} such as 2 or 0.5, not '${value}'`);
+  }
+  return n;
+}
+
 export function parseLimit(value: string): number {
   return parseInteger('--limit', value, 1, PAGE_SIZE_MAX);
 }

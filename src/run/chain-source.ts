@@ -24,6 +24,7 @@ export function chainSource(opts: SourceOptions): ResultSource {
         maxItems: opts.maxItems,
         prefetch: opts.prefetch,
         stopAfter: opts.stopAfter,
+        firstPage: source.fetched + 1,
         signal: opts.signal,
       })) {
         source.fetched++;

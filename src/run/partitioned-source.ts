@@ -28,7 +28,14 @@ export function partitionedSource(
     const position = start?.position ?? START;
     const pages = position.done
       ? emptyPages()
-      : walkPages(opts.client, { path: opts.query.path, body: partition.body, cursor: position.cursor ?? undefined, maxItems: opts.maxItems, signal: stop.signal });
+      : walkPages(opts.client, {
+          path: opts.query.path,
+          body: partition.body,
+          cursor: position.cursor ?? undefined,
+          maxItems: opts.maxItems,
+          firstPage: (start?.pages ?? 0) + 1,
+          signal: stop.signal,
+        });
     return new Chain(partition.value ?? 'query', pages, order, position, start?.total ?? null, start?.pages ?? 0);
   });
   const source = {

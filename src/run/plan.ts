@@ -21,8 +21,13 @@ export interface RunDeps {
 /** How to reach the service; from the global flags and environment. */
 export interface ConnectionPlan {
   baseUrl: URL;
+  /** --timeout: each attempt, from sending the request to the last byte of the answer. */
   timeoutMs: number;
   retries: number;
+  /** --max-wait, in ms: a longer Retry-After ends the run. */
+  maxWaitMs: number;
+  /** --rate: requests per second across the run; absent: unlimited. */
+  rate?: number;
   verbose: boolean;
   quiet: boolean;
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BoundaryDeduper } from '../../src/run/dedupe.js';
 import { readPage } from '../../src/api/page.js';
-import { retryAfterMs, retryDelayMs } from '../../src/api/retry-policy.js';
 
 describe('reading a page', () => {
   it('finds the results as the one array beside page, whatever its key', () => {
@@ -42,25 +41,5 @@ describe('boundary duplicates', () => {
     const resumed = new BoundaryDeduper(JSON.parse(JSON.stringify(first.recentIds())));
     expect([...before, ...pages.slice(2).map((p) => resumed.filter(p))]).toEqual(expected);
     expect(expected[3]).toEqual([{ id: 'd' }]); // 'b' of the page before last is still remembered
-  });
-});
-
-describe('retry timing', () => {
-  it('reads Retry-After as seconds or as an HTTP date', () => {
-    const now = Date.parse('2026-01-01T00:00:00Z');
-    expect(retryAfterMs('3', now)).toBe(3000);
-    expect(retryAfterMs('Thu, 01 Jan 2026 00:00:02 GMT', now)).toBe(2000);
-    expect(retryAfterMs('Wed, 31 Dec 2025 00:00:00 GMT', now)).toBe(0);
-    expect(retryAfterMs('soon', now)).toBeUndefined();
-    expect(retryAfterMs(undefined, now)).toBeUndefined();
-  });
-
-  it('backs off exponentially with jitter, and honours Retry-After up to a cap', () => {
-    expect(retryDelayMs(1, undefined, () => 0)).toBe(250);
-    expect(retryDelayMs(1, undefined, () => 1)).toBe(500);
-    expect(retryDelayMs(3, undefined, () => 1)).toBe(2000);
-    expect(retryDelayMs(20, undefined, () => 1)).toBe(30_000);
-    expect(retryDelayMs(1, 5000, () => 0)).toBe(5000);
-    expect(retryDelayMs(1, 10 * 60_000, () => 0)).toBe(120_000);
   });
 });
