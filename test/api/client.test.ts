@@ -13,10 +13,10 @@ const PAGE = { tenders: [{ id: 'T-1' }], page: { nextCursor: null, total: null }
 type Reply = { status: number; body?: unknown; raw?: string; headers?: Record<string, string> } | { error: string };
 
 /** A client over a MockAgent answering the given replies in order; what it logged and when it asked. */
-function mocked(replies: Reply[], opts: Partial<ClientOptions> & { clock?: Clock } = {}) {
+function mocked<C extends Clock = JumpingClock>(replies: Reply[], opts: Partial<ClientOptions> & { clock?: C } = {}) {
   const mock = new MockAgent();
   mock.disableNetConnect();
-  const clock = opts.clock ?? new JumpingClock();
+  const clock = (opts.clock ?? new JumpingClock()) as C;
   const sentAt: number[] = [];
   const pool = mock.get(ORIGIN);
   for (const reply of replies) {

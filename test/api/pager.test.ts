@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CursorCycleError } from '../../src/api/errors.js';
 import { walkPages } from '../../src/api/pager.js';
-import { execute } from '../../src/cli.js';
 import { FakeClient, pagedTenders, type Responder } from '../support/fake-client.js';
-import { memoryIO } from '../support/io.js';
+import { runInProcess as run } from '../support/run.js';
 
 /** 25 tenders a page; the page asked for with `loopAt` answers with the cursor of `backTo` (a service paging in a loop). */
 function looping(n: number, loopAt: string, backTo: string): Responder {
@@ -65,12 +64,6 @@ describe('a paging loop through the CLI', () => {
     dir = await mkdtemp(join(tmpdir(), 'tenders-pager-'));
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
-
-  const run = async (argv: string[], client: FakeClient) => {
-    const t = memoryIO({ env: { TENDERS_BASE_URL: 'http://service.test' } });
-    const code = await execute(argv, t.io, { createClient: async () => client });
-    return { code, stdout: t.stdout.text, stderr: t.stderr.text };
-  };
 
   it('exits 1 with one line naming the page', async () => {
     const r = await run(['export', '-f', 'ndjson', '-n', '25'], new FakeClient(looping(500, 'c75', 'c25')));

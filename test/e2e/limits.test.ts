@@ -1,0 +1,92 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { ndjson, runCli } from '../support/cli.js';
+
+// Paging that cannot loop or hang, one retry budget, --max-wait: the built CLI against the sandbox.
+const PATH = '/api/v1/tenders/search';
+// 6 pages of 100.
+const EXPORT = ['export', '-f', 'ndjson', '--country', 'DEU,FRA,ITA,ESP,POL,NLD,BEL,AUT,SWE'];
+const BODY = { limit: 100, buyerCountries: ['DEU', 'FRA', 'ITA', 'ESP', 'POL', 'NLD', 'BEL', 'AUT', 'SWE'] };
+let sb: Sandbox;
+let truth: unknown[];
+let dir: string;
+
+beforeAll(async () => {
+  sb = await startSandbox({ size: 1200, seed: 11 });
+  truth = sb.truth(PATH, BODY);
+  dir = await mkdtemp(join(tmpdir(), 'tenders-limits-'));
+});
+afterAll(async () => {
+  await sb.close();
+  await rm(dir, { recursive: true, force: true });
+});
+beforeEach(() => sb.setFaults({}));
+
+/** This run's requests, grouped by the page they asked for (its cursor). */
+function attemptsPerPage(from: number): number[] {
+  const counts = new Map<string, number>();
+  for (const q of sb.requests.slice(from)) {
+    const cursor = String((q.body as { cursor?: string }).cursor ?? '');
+    counts.set(cursor, (counts.get(cursor) ?? 0) + 1);
+  }
+  return [...counts.values()];
+}
+
+describe('--retries N: at most N+1 requests per page, whatever fails', () => {
+  it('503s and bodies cut midway, alternating: --retries 2 sends 3 requests, then gives up', async () => {
+    sb.setFaults({ errorEvery: 1, errorStatus: 503, cutEvery: 2 });
+    const before = sb.requests.length;
+    const r = await runCli([...EXPORT, '--retries', '2'], sb.url);
+    expect(r.code).toBe(1);
+    expect(sb.requests.slice(before).map((q) => q.fault)).toEqual(['error', 'cut', 'error']);
+    expect(r.stderr).toMatch(/^tenders: the service answered 503 to POST \/api\/v1\/tenders\/search: still failing \(gave up after 2 retries\)\n$/);
+  });
+
+  it('a mix that clears within the budget completes, never over N+1 requests a page', async () => {
+    sb.setFaults({ errorEvery: 2, errorStatus: 503, cutEvery: 3 });
+    const before = sb.requests.length;
+    const r = await runCli([...EXPORT, '--retries', '3', '--max', '300'], sb.url);
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)).toEqual(truth.slice(0, 300));
+    expect(attemptsPerPage(before)).toEqual([1, 4, 2]);
+  });
+});
+
+describe('--max-wait: a Retry-After beyond reason', () => {
+  it('ends the run at once with exit 1, saying when the service takes requests again', async () => {
+    sb.setFaults({ rateLimitEvery: 2, retryAfter: '100000' });
+    const before = sb.requests.length;
+    const r = await runCli(EXPORT, sb.url);
+    expect(r.code).toBe(1);
+    expect(sb.requests.length - before).toBe(2);
+    expect(r.stderr).toMatch(
+      /^tenders: the service answered 429 to POST \/api\/v1\/tenders\/search and accepts requests again at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, in 100000 s: longer than --max-wait 120 s, so the run stops here \(run it again after that time, or raise --max-wait\)\n$/,
+    );
+  });
+
+  it('with -o the export stays resumable, and --resume finishes it', async () => {
+    const file = join(dir, 'waited.ndjson');
+    sb.setFaults({ rateLimitEvery: 3, retryAfter: '100000' });
+    const stopped = await runCli([...EXPORT, '-o', file], sb.url);
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toMatch(/--max-wait\); the 200 tenders written so far are kept in .*waited\.ndjson\.partial: run the same command with --resume to continue\n$/);
+    expect((await readdir(dir)).filter((name) => name.startsWith('waited'))).toEqual(['waited.ndjson.partial', 'waited.ndjson.resume.json']);
+    sb.setFaults({});
+    const resumed = await runCli([...EXPORT, '-o', file, '--resume'], sb.url);
+    expect(resumed.code).toBe(0);
+    expect(ndjson(await readFile(file, 'utf8'))).toEqual(truth);
+  });
+
+  it('--max-wait raised: the same Retry-After is waited out', async () => {
+    sb.setFaults({ rateLimitEvery: 4, retryAfter: '1' });
+    const r = await runCli([...EXPORT, '--max-wait', '0', '-v'], sb.url);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/in 1 s: longer than --max-wait 0 s/);
+    const waited = await runCli([...EXPORT, '--max-wait', '1', '-v'], sb.url);
+    expect(waited.code).toBe(0);
+    expect(waited.stderr).toMatch(/429: retry 1\/5 in 10\d\d ms \(Retry-After 1 s\)/);
+  });
+});
