@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ASSUMED_RATE, RATE_FLOOR, RateGovernor, pace } from '../../src/api/rate.js';
+import { ASSUMED_RATE, RATE_FLOOR, RateGovernor, pace, realClock } from '../../src/api/rate.js';
 import { JumpingClock, ManualClock } from '../support/manual-clock.js';
 
 /** Takes `n` turns one after the other; the clock time of each start. */
@@ -178,5 +178,17 @@ describe('RateGovernor', () => {
 
   it('prints paces with enough digits to see a change', () => {
     expect([pace(4), pace(12.345), pace(0.5), pace(0.0625), pace(0.05)]).toEqual(['4.0', '12.3', '0.50', '0.063', '0.050']);
+  });
+});
+
+describe('the real clock', () => {
+  it('sleeps, and an abort ends a sleep with the signal reason, also one aborted before', async () => {
+    await realClock.sleep(1);
+    const controller = new AbortController();
+    const sleeping = realClock.sleep(60_000, controller.signal);
+    controller.abort(new Error('stop'));
+    await expect(sleeping).rejects.toThrow('stop');
+    await expect(realClock.sleep(1, controller.signal)).rejects.toThrow('stop');
+    expect(realClock.now()).toBeGreaterThan(0);
   });
 });
