@@ -150,7 +150,7 @@ describe('an http:// service through an http:// proxy', () => {
       sb.setFaults({ stallEvery: 1, stallMs: 5000 });
       const stalled = await runCli(['count', '--timeout', '500', '--retries', '0'], sb.url, { env: { HTTP_PROXY: proxy.url } });
       expect(stalled.code).toBe(1);
-      expect(stalled.stderr).toMatch(/: no response within 500 ms \(see --timeout\)\n$/);
+      expect(stalled.stderr).toMatch(/: no complete response within 500 ms \(whole-attempt --timeout\): nothing had arrived\n$/);
     }));
 });
 
