@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { ndjson, runCli } from '../support/cli.js';
 
-// Paging that cannot loop or hang, one retry budget, --max-wait: the built CLI against the sandbox.
+// Paging that cannot loop or hang, one retry budget, --max-wait, --rate: the built CLI against the sandbox.
 const PATH = '/api/v1/tenders/search';
 // 6 pages of 100.
 const EXPORT = ['export', '-f', 'ndjson', '--country', 'DEU,FRA,ITA,ESP,POL,NLD,BEL,AUT,SWE'];
@@ -88,5 +88,86 @@ describe('--max-wait: a Retry-After beyond reason', () => {
     const waited = await runCli([...EXPORT, '--max-wait', '1', '-v'], sb.url);
     expect(waited.code).toBe(0);
     expect(waited.stderr).toMatch(/429: retry 1\/5 in 10\d\d ms \(Retry-After 1 s\)/);
+  });
+});
+
+describe('a service paging in a loop', () => {
+  it('ends with exit 1 naming the pages, instead of paging forever', async () => {
+    sb.setFaults({ cursorCycleAt: 3 });
+    const before = sb.requests.length;
+    const r = await runCli(EXPORT, sb.url);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'tenders: the service sent a cursor already used on POST /api/v1/tenders/search: page 3 points back to page 3 (a paging loop), so the walk stops after page 2\n',
+    );
+    expect(sb.requests.length - before).toBe(3);
+    expect(ndjson(r.stdout)).toEqual(truth.slice(0, 200));
+  });
+
+  it('with -o the export stays resumable, and --resume finishes it once the service pages right', async () => {
+    const file = join(dir, 'loop.ndjson');
+    sb.setFaults({ cursorCycleAt: 4 });
+    const stopped = await runCli([...EXPORT, '-o', file], sb.url);
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toMatch(/page 4 points back to page 4 .*; the 300 tenders written so far are kept in .*loop\.ndjson\.partial: run the same command with --resume/);
+    sb.setFaults({});
+    const resumed = await runCli([...EXPORT, '-o', file, '--resume'], sb.url);
+    expect(resumed.code).toBe(0);
+    expect(ndjson(await readFile(file, 'utf8'))).toEqual(truth);
+  });
+});
+
+describe('--timeout bounds a whole attempt', () => {
+  it('a body trickling in (never a long gap) is cut, said as such, and retried', async () => {
+    sb.setFaults({ trickleMs: 50, trickleBytes: 8 });
+    const before = sb.requests.length;
+    const r = await runCli([...EXPORT, '--timeout', '1000', '--retries', '1'], sb.url);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^tenders: cannot get POST \/api\/v1\/tenders\/search from http:\/\/127\.0\.0\.1:\d+: no complete response within 1000 ms \(whole-attempt --timeout\): the body was still arriving \(gave up after 1 retry\)\n$/,
+    );
+    await sb.idle();
+    expect(sb.requests.slice(before).map((q) => q.clientClosed)).toEqual([true, true]);
+  });
+});
+
+describe('--rate', () => {
+  /** Arrival times of this run's requests, in ms. */
+  const times = (from: number) => sb.requests.slice(from).map((q) => q.t);
+
+  it('--rate 5 spaces requests at least about 200 ms apart', async () => {
+    const before = sb.requests.length;
+    const r = await runCli([...EXPORT, '-n', '10', '--max', '100', '--rate', '5'], sb.url);
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)).toEqual(truth.slice(0, 100));
+    const t = times(before);
+    expect(t).toHaveLength(10);
+    expect(t.at(-1)! - t[0]!).toBeGreaterThanOrEqual(1400);
+    for (let i = 1; i < t.length; i++) expect(t[i]! - t[i - 1]!).toBeGreaterThanOrEqual(150);
+  });
+
+  it('a 429 without Retry-After halves the pace, and --verbose says so', async () => {
+    sb.setFaults({ rateLimitEvery: 3, retryAfter: 'none' });
+    const r = await runCli([...EXPORT, '--max', '300', '--rate', '4', '-v'], sb.url);
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)).toEqual(truth.slice(0, 300));
+    expect(r.stderr).toContain('* rate: 429 without Retry-After: 4.0 → 2.0 requests/s\n');
+    expect(r.stderr).toContain('* rate: recovering: 2.0 → 2.1 requests/s\n');
+  });
+
+  it('without --rate, the first such 429 halves the pace the run had', async () => {
+    sb.setFaults({ rateLimitEvery: 4, retryAfter: 'none' });
+    const r = await runCli([...EXPORT, '-v'], sb.url);
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)).toEqual(truth);
+    expect(r.stderr).toMatch(/\* rate: 429 without Retry-After: [\d.]+ → [\d.]+ requests\/s\n/);
+  });
+
+  it('a bad --rate is a usage error before any request', async () => {
+    const before = sb.requests.length;
+    const r = await runCli([...EXPORT, '--rate', 'lots'], sb.url);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^tenders: --rate takes requests per second/);
+    expect(sb.requests.length).toBe(before);
   });
 });
