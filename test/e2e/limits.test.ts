@@ -163,6 +163,22 @@ describe('--rate', () => {
     expect(r.stderr).toMatch(/\* rate: 429 without Retry-After: [\d.]+ → [\d.]+ requests\/s\n/);
   });
 
+  it('a 429 with Retry-After pauses every request of a --parallel run, not only the one that got it', async () => {
+    // count --by: 24 independent requests, 3 at a time, answers 150 ms away.
+    const countries = ['DEU', 'FRA', 'ITA', 'ESP', 'POL', 'NLD', 'BEL', 'AUT', 'SWE', 'DNK', 'FIN', 'PRT'];
+    const args = ['count', '--by', 'country', '-f', 'ndjson', '--parallel', '3', '-c', [...countries, ...countries.map((c) => c.slice(0, 2) + 'X')].join(',')];
+    sb.setFaults({ rateLimitEvery: 8, retryAfter: '1', latencyMs: 150 });
+    const before = sb.requests.length;
+    const r = await runCli(args, sb.url);
+    expect(r.code).toBe(0);
+    expect(ndjson(r.stdout)).toHaveLength(24);
+    const log = sb.requests.slice(before);
+    const limited = log.find((q) => q.fault === 'rateLimit')!;
+    // Requests sent before the 429's answer came back (150 ms later) still arrive; then none until the pause ends.
+    expect(log.filter((q) => q.t > limited.t + 400 && q.t < limited.t + 950)).toEqual([]);
+    expect(log.filter((q) => q.t >= limited.t + 950).length).toBeGreaterThan(3);
+  });
+
   it('a bad --rate is a usage error before any request', async () => {
     const before = sb.requests.length;
     const r = await runCli([...EXPORT, '--rate', 'lots'], sb.url);
