@@ -135,15 +135,15 @@ describe('--rate', () => {
   /** Arrival times of this run's requests, in ms. */
   const times = (from: number) => sb.requests.slice(from).map((q) => q.t);
 
-  it('--rate 5 spaces requests at least about 200 ms apart', async () => {
+  it('--rate 5: ten requests take at least 1.4 s (1.8 s at the pace)', async () => {
     const before = sb.requests.length;
     const r = await runCli([...EXPORT, '-n', '10', '--max', '100', '--rate', '5'], sb.url);
     expect(r.code).toBe(0);
     expect(ndjson(r.stdout)).toEqual(truth.slice(0, 100));
     const t = times(before);
     expect(t).toHaveLength(10);
+    // 9 gaps of 200 ms are 1.8 s; one arrival's gap can look shorter when the one before it was late.
     expect(t.at(-1)! - t[0]!).toBeGreaterThanOrEqual(1400);
-    for (let i = 1; i < t.length; i++) expect(t[i]! - t[i - 1]!).toBeGreaterThanOrEqual(150);
   });
 
   it('a 429 without Retry-After halves the pace, and --verbose says so', async () => {
