@@ -8,7 +8,7 @@ import { parseSortPaths } from '../query/sort-paths.js';
 import { parseLimit } from '../query/validate.js';
 import type { WatchPlan } from '../run/plan.js';
 import { parseWatchName, watchDir } from '../run/watch/location.js';
-import { withClient, withPager, type CommandContext } from './context.js';
+import { withClient, type CommandContext } from './context.js';
 import {
   addOutputFlags,
   addTenderFilters,
@@ -79,7 +79,8 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
     }
     const plan = watchPlan(name, flags, globals, ctx.io, ctx.argv);
     const { runWatch } = await import('../run/watch/run.js');
-    await withPager(ctx, plan.connection, globals.pager && !plan.output.file, () => withClient(ctx, plan.connection, (deps) => runWatch(plan, deps)));
+    // Not through a pager: the changes come at the end of a walk, which a spinner shows meanwhile.
+    await withClient(ctx, plan.connection, (deps) => runWatch(plan, deps));
   });
   return cmd;
 }

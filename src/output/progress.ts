@@ -15,7 +15,8 @@ export interface Progress {
   stop(): void;
 }
 
-const silent: Progress = { update() {}, stop() {} };
+/** Progress that shows nothing. */
+export const silent: Progress = { update() {}, stop() {} };
 
 /**
  * An ora spinner with pages, rows, rate and total. Only on a terminal with a

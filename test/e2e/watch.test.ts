@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { ndjson, runCli, type CliOptions } from '../support/cli.js';
 import { readCsvWithPython } from '../support/python-csv.js';
+import { hasScript, inTerminal } from '../support/terminal.js';
 
 const PATH = '/api/v1/tenders/search';
 const QUERY = ['-c', 'DEU,FRA,ITA,ESP', '-s', 'open'];
@@ -241,6 +242,21 @@ describe('watch against the sandbox', () => {
     expect(second!.stderr).toMatch(
       new RegExp(`^tenders: ${join(dir, 'w.watch')} is being written by another tenders process \\(pid ${firstPid}, since [-\\d:.TZ]+\\): wait for it to finish, or remove ${join(dir, 'w.watch.lock')} if that process is not running\n$`),
     );
+  });
+});
+
+describe.skipIf(!hasScript)('watch in a terminal', () => {
+  it('a spinner while it walks, then the table, then what it found; no pager', async () => {
+    await watch(['t', '-n', '10']); // 300 pages: long enough for the spinner to turn
+    mutate();
+    const r = await inTerminal(sb.url, ['watch', 't', '-n', '10'], { cols: 100, env: { TENDERS_STATE_DIR: dir, NO_COLOR: '1' } });
+    expect(r.code).toBe(0);
+    const spinner = r.text.search(/Fetching tenders…|[\d,]+ of [\d,]+ tenders, \d+ pages, [\d,]+\/s/);
+    const table = r.text.indexOf('change   changedFields');
+    expect(spinner).toBeGreaterThanOrEqual(0);
+    expect(table).toBeGreaterThan(spinner);
+    expect(r.text).toMatch(/watch t: \d+ new, \d+ changed, \d+ gone\n/);
+    expect(r.screen).not.toContain('\u001b[?1049h'); // no pager took the screen
   });
 });
 

@@ -7,7 +7,7 @@ import { displayOptions } from '../../output/display.js';
 import { nodeFs, type FileSystem } from '../../output/fs.js';
 import { acquireLock } from '../../output/lock.js';
 import { formatCount } from '../../output/numbers.js';
-import { createProgress } from '../../output/progress.js';
+import { createProgress, silent } from '../../output/progress.js';
 import { createReporter, type Reporter } from '../../output/reporter.js';
 import { openOutput, resolveTarget, type Target } from '../../output/target.js';
 import type { QueryPlan, RunDeps, WatchPlan } from '../plan.js';
@@ -123,15 +123,21 @@ async function walkAndCommit(
     throw err;
   });
   const digest = receipt && new OutputDigest();
+  // Changes come in bursts, mostly at the end: a spinner shows the walk until the first of them
+  // reaches a terminal's stdout (after that it would garble the table).
+  let progress = await createProgress(io, !plan.connection.quiet && !plan.connection.verbose, 'tenders');
   const changes = new ChangeOutput(
     plan.output,
     async (chunk) => {
+      if (toStdout && io.stdoutIsTTY) {
+        progress.stop();
+        progress = silent;
+      }
       await out.write(chunk);
       digest?.update(chunk);
     },
     { ...displayOptions(io, toStdout), terminal: out.terminal },
   );
-  const progress = await createProgress(io, !plan.connection.quiet && !plan.connection.verbose && !(toStdout && io.stdoutIsTTY), 'tenders');
   let diff: WatchDiff | undefined;
   const source = openSource(
     {
