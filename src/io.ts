@@ -4,6 +4,7 @@
  * other module reads process.stdout, process.stderr, process.env or isTTY.
  */
 
+import { fstatSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { pagerCommand, pagerEnv, spawnPager, type PagerLauncher, type PagerProcess } from './pager.js';
 
@@ -21,6 +22,8 @@ export interface IO {
   /** Whether each stream is a terminal. */
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
+  /** Whether stdout is a pipe or socket: another process may print what it reads onto our terminal. */
+  readonly stdoutIsPipe: boolean;
   /** --color; `auto` until the flags are parsed. */
   colorMode: ColorMode;
   /** Columns of the terminal stdout is on, else $COLUMNS, else undefined. */
@@ -30,7 +33,10 @@ export interface IO {
   /** Colour on stdout / stderr: --color, NO_COLOR, FORCE_COLOR, TERM=dumb and the terminal decide. */
   colorStdout(): boolean;
   colorStderr(): boolean;
-  /** Animations (spinners) on stderr: a terminal that is not dumb. */
+  /**
+   * Animations (spinners) on stderr: a terminal that is not dumb, and stdout
+   * not a pipe, whose reader (`| jq`) would print into the spinner's line.
+   */
   canAnimate(): boolean;
   /**
    * Sends stdout through a pager when stdout is a terminal that is not dumb
@@ -55,6 +61,7 @@ export interface IOParts {
   /** Override what the streams say (tests). */
   stdoutIsTTY?: boolean;
   stderrIsTTY?: boolean;
+  stdoutIsPipe?: boolean;
   /** Starts the pager process (tests give a fake). */
   launchPager?: PagerLauncher;
 }
@@ -63,6 +70,7 @@ export function createIO(parts: IOParts): IO {
   const { stdout, stderr, env } = parts;
   const stdoutIsTTY = parts.stdoutIsTTY ?? Boolean(stdout.isTTY);
   const stderrIsTTY = parts.stderrIsTTY ?? Boolean(stderr.isTTY);
+  const stdoutIsPipe = parts.stdoutIsPipe ?? false;
   const envColumns = Number(env.COLUMNS);
   const dumb = env.TERM === 'dumb';
   const launch = parts.launchPager ?? spawnPager;
@@ -77,12 +85,13 @@ export function createIO(parts: IOParts): IO {
     env,
     stdoutIsTTY,
     stderrIsTTY,
+    stdoutIsPipe,
     colorMode: 'auto',
     stdoutWidth: () => (stdoutIsTTY && stdout.columns) || (envColumns > 0 ? envColumns : undefined),
     stderrWidth: () => (stderrIsTTY && ((stderr.columns ?? 0) > 0 ? stderr.columns! : envColumns > 0 ? envColumns : 0)) || 0,
     colorStdout: () => colorFor(io.colorMode, stdoutIsTTY, env, dumb),
     colorStderr: () => colorFor(io.colorMode, stderrIsTTY, env, dumb),
-    canAnimate: () => stderrIsTTY && !dumb && io.stderrWidth() > 0,
+    canAnimate: () => stderrIsTTY && !stdoutIsPipe && !dumb && io.stderrWidth() > 0,
     async startPager() {
       const command = pagerCommand(env);
       if (pager || !stdoutIsTTY || dumb || command === undefined) return undefined;
@@ -122,5 +131,14 @@ function colorFor(mode: ColorMode, tty: boolean, env: Env, dumb: boolean): boole
 
 /** The IO of this process. */
 export function processIO(): IO {
-  return createIO({ stdout: process.stdout, stderr: process.stderr, env: process.env });
+  return createIO({ stdout: process.stdout, stderr: process.stderr, env: process.env, stdoutIsPipe: isPipe(1) });
+}
+
+function isPipe(fd: number): boolean {
+  try {
+    const stats = fstatSync(fd);
+    return stats.isFIFO() || stats.isSocket();
+  } catch {
+    return false; // closed: nothing reads it
+  }
 }

@@ -79,3 +79,18 @@ export function receiptPlan(file: string, line: { name: string; argv: readonly s
 export function redactArgv(argv: readonly string[]): string[] {
   return argv.map((arg) => arg.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1'));
 }
+
+/** A command line without its --cursor (`--cursor C` or `--cursor=C`), to repeat it from another page. */
+export function withoutCursor(argv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      kept.push(...argv.slice(i)); // operands from here on
+      break;
+    }
+    if (arg === '--cursor') i++;
+    else if (!arg.startsWith('--cursor=')) kept.push(arg);
+  }
+  return kept;
+}

@@ -19,7 +19,7 @@ import {
   type GlobalFlags,
   type OutputFlags,
 } from './flags.js';
-import { connectionPlan, interactiveFormat, outputFile, outputPlan, parseMax, parseParallel, receiptPlan } from './plans.js';
+import { connectionPlan, interactiveFormat, outputFile, outputPlan, parseMax, parseParallel, receiptPlan, withoutCursor } from './plans.js';
 
 /** The flags of a paged command, as commander parsed them: its filters plus paging and output. */
 export type PagedFlags<F> = F &
@@ -107,6 +107,7 @@ export function walkPlan<F>(
     all: exporting || Boolean(flags.all),
     max,
     hints: !exporting,
+    nextPageArgs: exporting || line.argv.length === 0 ? undefined : withoutCursor(line.argv),
     resumable: exporting,
     parallel,
     sortPaths,

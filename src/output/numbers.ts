@@ -11,3 +11,23 @@ export function formatCount(n: number): string {
 export function formatTotal(total: Total): string {
   return total.capped ? `${formatCount(total.count)}+` : formatCount(total.count);
 }
+
+/** "1.2 MB": decimal units, as file managers and `ls -h --si` show sizes. */
+export function formatSize(bytes: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** "3.1 s", "4 min 12 s". */
+export function formatDuration(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+}

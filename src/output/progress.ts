@@ -19,25 +19,38 @@ export interface Progress {
 export const silent: Progress = { update() {}, stop() {} };
 
 /**
- * An ora spinner with pages, rows, rate and total. Only on a terminal with a
- * real width (ora can hang on 0 columns); ora is loaded only then.
+ * An ora spinner with pages, rows, rate and total. Only where the IO allows
+ * animation (a terminal with a real width, ora can hang on 0 columns; stdout
+ * not a pipe); ora is loaded only then. `resumedRows`, rows an earlier run
+ * wrote, count in the rows shown but not in this run's rate.
  */
-export async function createProgress(io: IO, enabled: boolean, noun: string): Promise<Progress> {
+export async function createProgress(io: IO, enabled: boolean, noun: string, resumedRows = 0): Promise<Progress> {
   if (!enabled || !io.canAnimate()) return silent;
   const { default: ora } = await import('ora');
   const color = io.colorStderr();
+  // isEnabled: the IO decided (ora would ask the stream, which a test's is not);
   // discardStdin off: ora would put stdin in raw mode and swallow Ctrl-C.
-  const spinner = ora({ stream: io.stderr as NodeJS.WriteStream, text: `Fetching ${noun}…`, color: color ? 'cyan' : false, discardStdin: false }).start();
+  const spinner = ora({
+    stream: io.stderr as NodeJS.WriteStream,
+    text: `Fetching ${noun}…`,
+    color: color ? 'cyan' : false,
+    isEnabled: true,
+    discardStdin: false,
+  }).start();
   const started = performance.now();
   return {
-    update({ pages, rows, total }) {
-      const seconds = (performance.now() - started) / 1000;
-      const rate = seconds > 0 ? Math.round(rows / seconds) : 0;
-      const of = total ? ` of ${formatTotal(total)}` : '';
-      spinner.text = `${formatCount(rows)}${of} ${noun}, ${pages} pages, ${formatCount(rate)}/s`;
+    update(counts) {
+      spinner.text = progressLine(counts, noun, counts.rows - resumedRows, (performance.now() - started) / 1000);
     },
     stop() {
       if (spinner.isSpinning) spinner.stop();
     },
   };
+}
+
+/** "2,400 of 10,000+ tenders, 24 pages, 1,200/s": the rate of the rows this run wrote in `seconds`. */
+export function progressLine({ pages, rows, total }: ProgressCounts, noun: string, rowsThisRun: number, seconds: number): string {
+  const rate = seconds > 0 ? Math.round(rowsThisRun / seconds) : 0;
+  const of = total ? ` of ${formatTotal(total)}` : '';
+  return `${formatCount(rows)}${of} ${noun}, ${pages} pages, ${formatCount(rate)}/s`;
 }

@@ -6,11 +6,12 @@ import { acquireLock } from '../output/lock.js';
 import { openOutput, resolveTarget, type Target } from '../output/target.js';
 import { displayOptions } from '../output/display.js';
 import { createFormatter, type Formatter } from '../output/formatter.js';
-import { formatCount, formatTotal } from '../output/numbers.js';
+import { formatCount, formatDuration, formatSize, formatTotal } from '../output/numbers.js';
 import { createProgress } from '../output/progress.js';
 import { newFieldsWarning } from '../output/new-fields.js';
 import { createReporter, type Reporter } from '../output/reporter.js';
 import { UnknownColumns } from '../output/unknown-columns.js';
+import { shellLine } from '../output/shell.js';
 import type { RunDeps, WalkPlan } from './plan.js';
 import { ReceiptBuilder } from './receipt.js';
 import { fingerprint, loadState, removeState, saveState, type ResumeState } from './resume-state.js';
@@ -64,8 +65,8 @@ async function walkInto(
   let finished = false;
   let walk: WalkState | undefined;
   let unknown: UnknownColumns | undefined;
-  // No spinner over data going to the terminal itself.
-  const progress = await createProgress(io, !connection.quiet && !connection.verbose && !out.terminal, query.noun);
+  // Never over data on the terminal itself; rows of an interrupted run count, but not in the rate.
+  const progress = await createProgress(io, !connection.quiet && !connection.verbose && !out.terminal, query.noun, saved?.formatter.rows);
   try {
     const formatter = await createFormatter(
       output.format,
@@ -143,6 +144,7 @@ async function walkInto(
   }
   for (const line of unknown?.warnings(query.fieldsCommand ?? 'tenders fields') ?? []) say.warn(line);
   walk.report(say);
+  if (out.kind === 'file') walk.reportFile(say, plan.output.file!, out.bytes, saved?.formatter.rows ?? 0);
 }
 
 /** With --columns: what tells a typo from a field (a table header is a known alias of its path). */
@@ -222,6 +224,13 @@ class WalkState {
     };
   }
 
+  /** The closing line of a walk into a file, for a person at the terminal (a hint: not in cron, not with -q). */
+  reportFile(say: Reporter, file: string, bytes: number, resumedRows: number): void {
+    const resumed = resumedRows > 0 ? `, continuing after ${formatCount(resumedRows)} written before` : '';
+    const time = formatDuration(performance.now() - this.#started);
+    say.hint(`Wrote ${formatCount(this.rows)} ${this.plan.query.noun} to ${file} (${formatSize(bytes)}) in ${time}${resumed}.`);
+  }
+
   report(say: Reporter): void {
     const { plan, source } = this;
     const noun = plan.query.noun;
@@ -232,7 +241,13 @@ class WalkState {
       else if (total && plan.cursor === undefined) {
         say.hint(`Showing 1–${formatCount(this.rows)} of ${formatTotal(total)} ${noun}.`);
       } else say.hint(`Showing ${formatCount(this.rows)} ${noun}.`);
-      if (!this.#stopped && source.nextCursor) say.hint(`Next page: add --cursor ${source.nextCursor}`);
+      if (!this.#stopped && source.nextCursor) {
+        // The command on a line of its own, never cut: a terminal only wraps it softly.
+        if (plan.nextPageArgs) {
+          say.hint('Next page:');
+          say.hint(shellLine(['tenders', ...plan.nextPageArgs, '--cursor', source.nextCursor]));
+        } else say.hint(`Next page: add --cursor ${source.nextCursor}`);
+      }
     }
     if (source.complete && total && !total.capped && plan.max === undefined && plan.cursor === undefined && this.rows !== total.count) {
       say.warn(

@@ -28,7 +28,7 @@ describe.skipIf(!hasScript)('in a terminal', () => {
     expect(r.code).toBe(0);
     expect(r.screen).toContain('\u001b[1mid');
     expect(r.screen).toMatch(/Showing 1–3 of 10,000\+ tenders\./);
-    expect(r.screen).toMatch(/Next page: add --cursor \S+/);
+    expect(r.screen).toMatch(/Next page:\r\ntenders search -n 3 --cursor \S+/);
     const plain = await inTerminal(['search', '-n', '3'], { NO_COLOR: '1' });
     expect(plain.screen).not.toContain('\u001b[1m');
   });

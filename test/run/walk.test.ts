@@ -21,7 +21,7 @@ describe('a walk', () => {
     expect(ids(r.stdout)).toEqual(Array.from({ length: 10 }, (_, i) => `T-${i + 1}`));
     expect(r.client.requests).toHaveLength(1);
     expect(r.stderr).toContain('Showing 1–10 of 35 tenders.');
-    expect(r.stderr).toContain('Next page: add --cursor c10');
+    expect(r.stderr).toContain('Next page:\ntenders search -n 10 -v --cursor c10\n');
   });
 
   it('--max stops after N results and asks for pages no larger than N', async () => {

@@ -2,10 +2,29 @@ import { Writable } from 'node:stream';
 import { createIO, type Env, type IO } from '../../src/io.js';
 import type { PagerLauncher } from '../../src/pager.js';
 
-/** A writable that keeps what it is given, sized like a terminal when asked. */
+/**
+ * A writable that keeps what it is given, sized like a terminal when asked;
+ * as a terminal it moves the cursor and clears lines with the sequences a
+ * real one gets (see screen.ts for what they show).
+ */
 export class Capture extends Writable {
   text = '';
   columns?: number;
+  isTTY?: boolean;
+
+  cursorTo(x: number): boolean {
+    return this.write(`\u001b[${x + 1}G`);
+  }
+
+  moveCursor(dx: number, dy: number): boolean {
+    const horizontal = dx < 0 ? `\u001b[${-dx}D` : dx > 0 ? `\u001b[${dx}C` : '';
+    const vertical = dy < 0 ? `\u001b[${-dy}A` : dy > 0 ? `\u001b[${dy}B` : '';
+    return this.write(horizontal + vertical);
+  }
+
+  clearLine(dir: -1 | 0 | 1): boolean {
+    return this.write(`\u001b[${dir < 0 ? 1 : dir > 0 ? 0 : 2}K`);
+  }
 
   override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
     this.text += chunk.toString();
@@ -16,6 +35,8 @@ export class Capture extends Writable {
 export interface MemoryIOOptions {
   stdoutTTY?: boolean;
   stderrTTY?: boolean;
+  /** stdout is a pipe (`| jq`): spinners stay off. */
+  stdoutPipe?: boolean;
   /** Terminal width of both streams. */
   columns?: number;
   env?: Env;
@@ -53,12 +74,15 @@ export function memoryIO(opts: MemoryIOOptions = {}): { io: IO; stdout: Capture;
   const stderr = new Capture();
   stdout.columns = stderr.columns = opts.columns;
   const pager: PagerLog = { launches: [] };
+  stdout.isTTY = opts.stdoutTTY;
+  stderr.isTTY = opts.stderrTTY;
   const io = createIO({
     stdout,
     stderr,
     env: opts.env ?? {},
     stdoutIsTTY: opts.stdoutTTY ?? false,
     stderrIsTTY: opts.stderrTTY ?? false,
+    stdoutIsPipe: opts.stdoutPipe ?? false,
     launchPager: opts.launchPager ?? fakePager(stdout, pager),
   });
   return { io, stdout, stderr, pager };

@@ -41,11 +41,27 @@ export async function inTerminal(
   args: string[],
   opts: TerminalOptions = {},
 ): Promise<{ code: number | null; screen: string; text: string }> {
-  const cols = opts.cols ?? 160;
   const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  const r = await shellInTerminal(baseUrl, command, opts);
+  return { code: r.code, screen: r.screen, text: stripVTControlCharacters(r.screen).replace(/\r/g, '') };
+}
+
+/**
+ * Runs a shell command line on the pseudo-terminal, as typed at a prompt:
+ * `$TENDERS` runs the built CLI, so `$TENDERS search -n 1 | jq -r .id` is a
+ * pipe whose reader prints onto the same terminal.
+ */
+export async function shellInTerminal(baseUrl: string, commandLine: string, opts: TerminalOptions = {}): Promise<{ code: number | null; screen: string }> {
+  const cols = opts.cols ?? 160;
   // A pty starts at 0×0 when we have no terminal ourselves: give it a real size.
   // The pager is less -FRX unless a test says otherwise, whatever the pager of whoever runs the tests.
-  const env = { ...cliEnv(baseUrl, { CI: undefined, PAGER: undefined, TENDERS_PAGER: undefined, LESS: undefined, ...opts.env }), COLUMNS: String(cols), LINES: '50', TERM: opts.env?.TERM ?? 'xterm' };
-  const r = await spawnAsync('script', ['-qec', `stty cols ${cols} rows 50; ${command}`, '/dev/null'], env);
-  return { code: r.code, screen: r.stdout, text: stripVTControlCharacters(r.stdout).replace(/\r/g, '') };
+  const env = {
+    ...cliEnv(baseUrl, { CI: undefined, PAGER: undefined, TENDERS_PAGER: undefined, LESS: undefined, ...opts.env }),
+    COLUMNS: String(cols),
+    LINES: '50',
+    TERM: opts.env?.TERM ?? 'xterm',
+    TENDERS: `${process.execPath} ${BIN}`,
+  };
+  const r = await spawnAsync('script', ['-qec', `stty cols ${cols} rows 50; ${commandLine}`, '/dev/null'], env);
+  return { code: r.code, screen: r.stdout };
 }
