@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -14,6 +14,12 @@ const BODY = { buyerCountries: ['DEU', 'FRA', 'ITA', 'ESP'], statuses: ['open'] 
 
 let sb: Sandbox;
 let dir: string;
+/** One directory for the file's tests, removed when they are done. */
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'tenders-e2e-watch-'));
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
 let seed = 0;
 
 beforeAll(async () => {
@@ -22,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 beforeEach(async () => {
   sb.setFaults({});
-  dir = await mkdtemp(join(tmpdir(), 'tenders-e2e-watch-'));
+  dir = await mkdtemp(join(root, 'w-'));
 });
 
 const watch = (args: string[], opts: CliOptions = {}) =>

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/api/json.js';
 import { InterruptedError, RunError } from '../../src/errors.js';
 import { FakeClient, pagedTenders, type Responder } from '../support/fake-client.js';
@@ -11,8 +11,14 @@ import { runInProcess } from '../support/run.js';
 import { TenderSet } from '../support/tender-set.js';
 
 let dir: string;
+/** One directory for the file's tests, removed when they are done. */
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'tenders-watch-'));
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tenders-watch-'));
+  dir = await mkdtemp(join(root, 'w-'));
 });
 
 const watch = (args: string[], respond: Responder | FakeClient, opts: MemoryIOOptions & { signal?: AbortSignal } = {}) =>
@@ -126,7 +132,7 @@ describe('watch: later runs', () => {
     const change = (set: TenderSet) => set.update('T-3', (t) => (t.title = 'new title'));
     const csv = await afterChanges(5, change, ['-f', 'csv', '--columns', 'id,buyer.id']);
     expect(csv.r.stdout).toBe('change,changedFields,id,buyer.id\nchanged,title,T-3,ORG-0\n');
-    dir = await mkdtemp(join(tmpdir(), 'tenders-watch-'));
+    dir = await mkdtemp(join(root, 'w-'));
     const nd = await afterChanges(5, change, ['-f', 'ndjson', '--columns', 'id,buyer.id']);
     expect(rows(nd.r.stdout)).toEqual([{ change: 'changed', changedFields: ['title'], tender: { id: 'T-3', buyer: { id: 'ORG-0' } } }]);
   });
@@ -134,7 +140,7 @@ describe('watch: later runs', () => {
   it('JSON is one array of the rows; a table shows change first', async () => {
     const json = await afterChanges(5, (set) => set.insert(1), ['-f', 'json']);
     expect((JSON.parse(json.r.stdout) as Row[]).map(summary)).toEqual(['new T-6']);
-    dir = await mkdtemp(join(tmpdir(), 'tenders-watch-'));
+    dir = await mkdtemp(join(root, 'w-'));
     const table = await afterChanges(5, (set) => set.insert(1), ['-f', 'table']);
     expect(table.r.stdout).toMatch(/^change\s+changedFields\s+id\s+published\s+deadline\s+status\s+country\s+title\nnew\s+T-6\s/);
   });

@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FieldTable, hashString, MAX_FIELDS, OTHER_FIELDS } from '../../../src/run/watch/fields.js';
 import { KnownTenders } from '../../../src/run/watch/known.js';
 import { StateWriter } from '../../../src/run/watch/state-writer.js';
@@ -11,8 +11,14 @@ import { stringifyJson } from '../../../src/model/json.js';
 import { TenderGenerator } from '../../../src/sandbox/data.js';
 
 let dir: string;
+/** One directory for the file's tests, removed when they are done. */
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'tenders-state-'));
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tenders-state-'));
+  dir = await mkdtemp(join(root, 'w-'));
 });
 
 /** The paths that differ between two versions of a tender. */
