@@ -7,22 +7,24 @@ import { writeFailure } from './write-error.js';
 
 const openFd = promisify(open);
 const closeFd = promisify(close);
-const { O_WRONLY, O_RDONLY, O_NOCTTY, O_NONBLOCK } = constants;
+const { O_WRONLY, O_RDONLY, O_NOCTTY, O_NONBLOCK, O_APPEND } = constants;
 
 /**
  * Opens a device or FIFO that -o names and writes it as a stream: no partial,
  * no rename, and never O_CREAT, so it cannot become a new regular file. A FIFO
  * is written like a pipe on stdout (non-blocking, EPIPE when its reader goes),
- * a terminal like a terminal, any other device as a file.
+ * a terminal like a terminal, any other device as a file; `append` for the
+ * regular file behind a descriptor (/dev/stdout redirected by the shell).
  */
 export async function openDevice(
   path: string,
-  fifo: boolean,
+  { fifo, append = false }: { fifo: boolean; append?: boolean },
   signal: AbortSignal,
   onWait: (line: string) => void,
 ): Promise<StreamOutput> {
   if (signal.aborted) throw signal.reason;
-  const fd = fifo ? await openFifo(path, signal, onWait) : await openFd(path, O_WRONLY | O_NOCTTY).catch((err: unknown) => Promise.reject(writeFailure(path, err)));
+  const flags = O_WRONLY | O_NOCTTY | (append ? O_APPEND : 0);
+  const fd = fifo ? await openFifo(path, signal, onWait) : await openFd(path, flags).catch((err: unknown) => Promise.reject(writeFailure(path, err)));
   const terminal = isatty(fd);
   const stream = terminal
     ? new TerminalStream(fd)

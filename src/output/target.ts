@@ -11,13 +11,17 @@ export type Output = StreamOutput | AtomicFileOutput;
 
 /**
  * What `-o` names, decided before any request: stdout (no -o, or `-o -`); a
- * device, FIFO or socket (written straight through, never replaced); or a
- * file, written atomically at `path`, which is where a symbolic link given as
- * FILE leads (the link stays), with its partial, state and lock files beside it.
+ * device, FIFO or socket, or a descriptor of this process such as /dev/stdout
+ * whatever it leads to (written straight through, never replaced); or a file,
+ * written atomically at `path`, which is where a symbolic link given as FILE
+ * leads (the link stays), with its partial, state and lock files beside it.
  */
-export type Target = { kind: 'stdout' } | { kind: 'device'; path: string; fifo: boolean } | { kind: 'file'; path: string };
+export type Target = { kind: 'stdout' } | { kind: 'device'; path: string; fifo: boolean; append?: boolean } | { kind: 'file'; path: string };
 
 const MAX_LINK_HOPS = 40;
+
+/** A descriptor the process already holds (/dev/stdout leads to /proc/self/fd/1): where the shell's redirection points. */
+const DESCRIPTOR = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/(?:self|thread-self|\d+)\/fd\/\d+)$/;
 
 /** Decides what `-o name` is; a UsageError (exit 2) when it cannot work. */
 export async function resolveTarget(name: string | undefined, resume: boolean, fs: FileSystem = nodeFs): Promise<Target> {
@@ -33,7 +37,12 @@ export async function resolveTarget(name: string | undefined, resume: boolean, f
     if (resume) throw new UsageError(`--resume needs a file: -o ${name} is a device or FIFO, written straight through`);
     return { kind: 'device', path: name, fifo: stats.isFIFO() };
   }
-  const path = await linkEnd(name, fs);
+  const { path, descriptor } = await linkEnd(name, fs);
+  if (descriptor) {
+    // `-o /dev/stdout >> log` appends to log, as the redirection says; replacing log would lose what it held.
+    if (resume) throw new UsageError(`--resume needs a file: -o ${name} is a descriptor of this process, written straight through`);
+    return { kind: 'device', path: name, fifo: false, append: true };
+  }
   await checkDirectory(name, dirname(path), fs);
   return { kind: 'file', path };
 }
@@ -58,16 +67,18 @@ export async function openOutput(
     case 'file':
       return AtomicFileOutput.open(target.path, opts.keepBytes ?? 0, fs);
     case 'device':
-      return openDevice(target.path, target.fifo, opts.signal, opts.onWait ?? (() => {}));
+      return openDevice(target.path, { fifo: target.fifo, append: target.append }, opts.signal, opts.onWait ?? (() => {}));
   }
 }
 
-/** Where a chain of symbolic links ends: the file to write, existing or not. */
-async function linkEnd(name: string, fs: FileSystem): Promise<string> {
+/** Where a chain of symbolic links ends: the file to write, existing or not; and whether it passed through a descriptor. */
+async function linkEnd(name: string, fs: FileSystem): Promise<{ path: string; descriptor: boolean }> {
   let path = name;
+  let descriptor = false;
   for (let hop = 0; hop < MAX_LINK_HOPS; hop++) {
+    descriptor ||= DESCRIPTOR.test(path);
     const stats = await fs.lstat(path).catch(() => undefined);
-    if (!stats?.isSymbolicLink()) return path;
+    if (!stats?.isSymbolicLink()) return { path, descriptor };
     const to = await fs.readlink(path);
     path = isAbsolute(to) ? to : join(dirname(path), to);
   }

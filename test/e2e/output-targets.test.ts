@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { ndjson, runCli } from '../support/cli.js';
+import { ndjson, runCli, runShell } from '../support/cli.js';
 
 // Every file these tests make or name lives in a fresh temporary directory:
 // devices are nodes made there (or links to /dev/null and /dev/full), so even
@@ -143,6 +143,21 @@ describe('devices, FIFOs and links are written through or followed, never replac
     expect(r.code).toBe(0);
     expect(ndjson(r.stdout)).toEqual(sb.truth(PATH, { buyerCountries: ['FRA'] }));
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('-o /dev/stdout and -o /dev/stderr redirected into files are appended to as the shell says, never replaced', async () => {
+    await writeFile(join(dir, 'out.log'), 'kept\n');
+    await writeFile(join(dir, 'err.log'), 'kept\n');
+    const args = 'export -f ndjson -c FRA --max 3';
+    const r = await runShell(`$TENDERS ${args} -o /dev/stdout >> out.log && $TENDERS ${args} -o /dev/stderr 2>> err.log`, sb.url, { cwd: dir });
+    expect(r.code).toBe(0);
+    const three = sb.truth(PATH, { buyerCountries: ['FRA'] }).slice(0, 3);
+    for (const log of ['out.log', 'err.log']) {
+      const [kept, ...rows] = (await readFile(join(dir, log), 'utf8')).trimEnd().split('\n');
+      expect(kept).toBe('kept');
+      expect(rows.map((row) => JSON.parse(row) as unknown)).toEqual(three);
+    }
+    expect((await readdir(dir)).sort()).toEqual(['err.log', 'out.log']);
   });
 });
 

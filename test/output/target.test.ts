@@ -52,6 +52,26 @@ describe('what -o names', () => {
     await expect(resolveTarget(fifo, true)).rejects.toThrow(/--resume needs a file: -o .*fifo is a device or FIFO/);
   });
 
+  it('a descriptor of this process (/dev/stdout redirected to a file) is appended to, never replaced', async () => {
+    const log = join(dir, 'redirected.log');
+    await writeFile(log, 'kept\n');
+    const shell = await fsp.open(log, 'a'); // what `>> redirected.log` gives the process
+    try {
+      for (const name of [`/proc/self/fd/${shell.fd}`, `/dev/fd/${shell.fd}`]) {
+        const target = await resolveTarget(name, false);
+        expect(target).toEqual({ kind: 'device', path: name, fifo: false, append: true });
+        await expect(resolveTarget(name, true)).rejects.toThrow(`--resume needs a file: -o ${name} is a descriptor of this process`);
+        const out = await openOutput(target, { stdout: new Capture(), stdoutIsTTY: false, signal: new AbortController().signal });
+        await out.write(`via ${name}\n`);
+        await out.finish();
+      }
+      expect(await readFile(log, 'utf8')).toBe(`kept\nvia /proc/self/fd/${shell.fd}\nvia /dev/fd/${shell.fd}\n`);
+      expect((await fsp.readdir(dir)).filter((name) => name.startsWith('redirected.log'))).toEqual(['redirected.log']);
+    } finally {
+      await shell.close();
+    }
+  });
+
   it('refuses before any request what cannot work: a directory, a trailing slash, a missing or non-directory parent, a socket', async () => {
     await expect(resolveTarget(dir, false)).rejects.toThrow(`-o ${dir} is a directory: give a file name inside it`);
     await expect(resolveTarget(`${dir}/`, false)).rejects.toThrow(/names a directory/);
