@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import { createExclusive, openRegular, removeName } from './exclusive-file.js';
+import { createExclusive, keepMode, openRegular, removeName } from './exclusive-file.js';
 import { nodeFs, type FileSystem } from './fs.js';
 import type { OutputTarget } from './sink.js';
 import { writeFailure } from './write-error.js';
@@ -35,6 +35,7 @@ export class AtomicFileOutput implements OutputTarget {
     try {
       const handle = keepBytes > 0 ? await openRegular(path, true, fs) : await createExclusive(path, fs);
       if (keepBytes > 0) await handle.truncate(keepBytes);
+      else await keepMode(handle, target, fs);
       return new AtomicFileOutput(target, handle, keepBytes, fs);
     } catch (err) {
       throw writeFailure(path, err);

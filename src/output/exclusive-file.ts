@@ -32,6 +32,17 @@ export async function createExclusive(path: string, fs: FileSystem = nodeFs): Pr
 }
 
 /**
+ * Gives a new file the permission bits of the regular file it is to replace,
+ * as `sed -i` and editors do: an export the user made private (mode 600)
+ * stays private, also while it is written. Best effort: a file system without
+ * modes keeps its own.
+ */
+export async function keepMode(handle: FileHandle, replaced: string, fs: FileSystem = nodeFs): Promise<void> {
+  const stats = await fs.lstat(replaced).catch(() => undefined); // a link at the name is replaced, not what it leads to
+  if (stats?.isFile()) await handle.chmod(stats.mode & 0o777).catch(() => undefined);
+}
+
+/**
  * Opens an existing regular file, refusing a link (O_NOFOLLOW) and anything
  * else that is not a regular file (a FIFO is opened without blocking, then
  * refused): for reading a saved state or continuing a partial file.
@@ -80,6 +91,7 @@ export async function writeFileAtomic(
   let handle: FileHandle | undefined;
   try {
     handle = await createExclusive(tmp, fs);
+    await keepMode(handle, path, fs);
     await handle.writeFile(data);
     if (opts.sync) await handle.sync();
     await handle.close();

@@ -242,6 +242,18 @@ describe('one writer per FILE', () => {
   });
 });
 
+describe('a replaced FILE', () => {
+  it('keeps its permissions: an export the user made private stays private', async () => {
+    const file = join(dir, 'private.csv');
+    await writeFile(file, 'previous export\n');
+    await chmod(file, 0o600);
+    const r = await runCli(['export', '-c', 'FRA', '-o', file], sb.url);
+    expect(r.code).toBe(0);
+    expect(await readFile(file, 'utf8')).not.toBe('previous export\n');
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+  });
+});
+
 describe('a full disk on the file side', () => {
   // A one-block tmpfs mounted inside the temporary directory, when we may mount one.
   it.skipIf(!isRoot)('says so in words, exit 1, the previous FILE intact, nothing else left', async (ctx) => {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import * as fsp from 'node:fs/promises';
-import { lstat, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -46,6 +46,29 @@ describe('exclusive creation', () => {
     await symlink(join(dir, 'victim'), join(dir, 'x.csv.partial'));
     await expect(AtomicFileOutput.open(join(dir, 'x.csv'), 3)).rejects.toThrow(/cannot write .*x\.csv\.partial: .* is a symbolic link/);
     expect(await readFile(join(dir, 'victim'), 'utf8')).toBe('precious');
+  });
+});
+
+describe('the mode of a replaced file', () => {
+  it('is kept by an export and a receipt (also while the export is written), not by a link or a fresh file', async () => {
+    const file = join(dir, 'private.csv');
+    await writeFile(file, 'old');
+    await chmod(file, 0o604); // a mode no umask gives a fresh file
+    const out = await AtomicFileOutput.open(file);
+    expect((await lstat(`${file}.partial`)).mode & 0o777).toBe(0o604);
+    await out.write('new');
+    await out.finish();
+    expect((await lstat(file)).mode & 0o777).toBe(0o604);
+    await writeFile(join(dir, 'receipt.json'), '{}');
+    await chmod(join(dir, 'receipt.json'), 0o602);
+    await writeFileAtomic(join(dir, 'receipt.json'), '{"a":1}');
+    expect((await lstat(join(dir, 'receipt.json'))).mode & 0o777).toBe(0o602);
+    await symlink(file, join(dir, 'link.json'));
+    await writeFileAtomic(join(dir, 'link.json'), '{}');
+    await writeFileAtomic(join(dir, 'fresh.json'), '{}');
+    const fresh = (await lstat(join(dir, 'fresh.json'))).mode & 0o777;
+    expect(fresh).not.toBe(0o604);
+    expect((await lstat(join(dir, 'link.json'))).mode & 0o777).toBe(fresh);
   });
 });
 
