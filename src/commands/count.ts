@@ -5,11 +5,18 @@ import { TENDERS, endpointPath } from '../query/endpoints.js';
 import { tenderBody, type TenderFilterFlags } from '../query/tender-body.js';
 import { DIMENSIONS, partitionBy, type Dimension } from '../run/partition.js';
 import { withClient, type CommandContext } from './context.js';
-import { addTenderFilters, examples, parallelOption, type GlobalFlags } from './flags.js';
+import { addTenderFilters, examples, type GlobalFlags } from './flags.js';
 import { connectionPlan, parseParallel } from './plans.js';
 
 const FORMATS: CountFormat[] = ['text', 'table', 'csv', 'ndjson', 'json'];
 const FLAG_OF: Record<Dimension, string> = { country: '-c DEU,FRA,ITA', status: '-s open,closed' };
+
+/** count's --parallel: how many partitions are counted at once (no chains, no merge, unlike the walks' flag). */
+function parallelCounts(): Option {
+  const option = new Option('--parallel <n>', 'with --by: how many counts are requested at once (1-16)');
+  option.defaultValueDescription = '1';
+  return option;
+}
 
 type CountFlags = TenderFilterFlags & { format: CountFormat; by?: Dimension; parallel?: string };
 
@@ -24,7 +31,7 @@ export function registerCount(program: Command, ctx: CommandContext): void {
   addTenderFilters(cmd);
   cmd
     .addOption(new Option('--by <dimension>', 'one count per country given with -c, or per status given with -s').choices(Object.keys(DIMENSIONS)))
-    .addOption(parallelOption())
+    .addOption(parallelCounts())
     .addOption(
       new Option('-f, --format <format>', 'text; json: {"count":N,"capped":B}; with --by also table, csv, ndjson').choices(FORMATS).default('text'),
     );

@@ -39,6 +39,12 @@ describe('count --by', () => {
     expect(piped.stdout).toBe('country  count\nDEU        814\nFRA      2,000\ntotal    2,814\n');
   });
 
+  it('--help says what --parallel does for count: counts at once, no chains to merge', async () => {
+    const help = (await run(['count', '--help'])).stdout;
+    expect(help).toMatch(/--parallel <n> +with --by: how many counts are requested at once \(1-16\)\s+\(default: 1\)/);
+    expect(help).not.toContain('merged');
+  });
+
   it('prints the sum as N+ when a partition is capped', async () => {
     const r = await run(['count', '-c', 'DEU,ITA', '--by', 'country']);
     expect(r.stdout).toBe('country    count\nDEU          814\nITA      10,000+\ntotal    10,814+\n');
