@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { ndjson, runCli, runShell } from '../support/cli.js';
+import { whenDir } from '../support/dir-events.js';
 
 // Every file these tests make or name lives in a fresh temporary directory:
 // devices are nodes made there (or links to /dev/null and /dev/full), so even
@@ -210,10 +211,8 @@ describe('one writer per FILE', () => {
     const file = join(dir, 'x.csv');
     sb.setFaults({ latencyMs: 40 });
     let first: { pid?: number; kill(signal: NodeJS.Signals): boolean } | undefined;
-    const locked = new Promise<void>((resolve) => {
-      const poll = () => void lstat(`${file}.lock`).then(() => resolve(), () => setTimeout(poll, 5));
-      poll();
-    });
+    let stop = () => {};
+    const locked = new Promise<void>((resolve) => (stop = whenDir(dir, () => lstat(`${file}.lock`).then(() => true), resolve)));
     const running = runCli(['export', '-o', file], sb.url, { onSpawn: (child) => (first = child) });
     await locked;
     const before = sb.requests.length;
@@ -223,6 +222,7 @@ describe('one writer per FILE', () => {
       new RegExp(`^tenders: ${file} is being written by another tenders process \\(pid ${first!.pid}, since [^)]+\\): wait for it to finish, or remove ${file}\\.lock if that process is not running\\n$`),
     );
     expect(requestsSince(before).filter((q) => JSON.stringify(q.body).includes('DEU'))).toEqual([]);
+    stop();
     first!.kill('SIGINT');
     const stopped = await running;
     expect(stopped.code).toBe(130);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { COUNTRIES } from '../../src/sandbox/catalogue.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { ndjson, runCli } from '../support/cli.js';
+import { whenDir } from '../support/dir-events.js';
 
 const PATH = '/api/v1/tenders/search';
 const FOUR = 'DEU,FRA,ITA,POL';
@@ -147,18 +148,15 @@ describe('export --parallel -o FILE stopped by SIGINT, then --resume', () => {
 
     const file = join(dir, 'stopped.csv');
     sb.setFaults({ latencyMs: 40 });
-    let timer: NodeJS.Timeout | undefined;
+    let stop = () => {};
     const stopped = await runCli([...args, '-o', file], sb.url, {
+      // Each checkpoint renames a new state into place: a change of the directory.
       onSpawn: (child) => {
-        const poll = async () => {
-          const state = await readFile(`${file}.resume.json`, 'utf8').catch(() => '{}');
-          if (((JSON.parse(state || '{}') as { pages?: number }).pages ?? 0) >= 8) child.kill('SIGINT');
-          else timer = setTimeout(poll, 5);
-        };
-        void poll();
+        const committed = async () => (JSON.parse(await readFile(`${file}.resume.json`, 'utf8')) as { pages: number }).pages >= 8;
+        stop = whenDir(dir, committed, () => child.kill('SIGINT'));
       },
     });
-    clearTimeout(timer);
+    stop();
     expect(stopped.code).toBe(130);
     expect(stopped.stderr).toMatch(/^tenders: interrupted by SIGINT; the [\d,]+ tenders written so far are kept in .*stopped\.csv\.partial: run the same command with --resume to continue\n$/);
     const state = JSON.parse(await readFile(`${file}.resume.json`, 'utf8')) as { partitions: { position: { cursor: string | null; skip: number; done: boolean } }[] };
@@ -255,18 +253,12 @@ describe('--receipt against the sandbox', () => {
   it('records an export interrupted by SIGINT', async () => {
     const receipt = join(dir, 'interrupted.json');
     sb.setFaults({ latencyMs: 50 });
-    let timer: NodeJS.Timeout | undefined;
+    let stop = () => {};
     const r = await runCli(['export', '-c', FOUR, '-o', join(dir, 'interrupted.csv'), '--receipt', receipt], sb.url, {
-      onSpawn: (child) => {
-        const poll = () => {
-          if (sb.requests.some((q) => (q.body as { cursor?: string }).cursor !== undefined)) child.kill('SIGINT');
-          else timer = setTimeout(poll, 5);
-        };
-        sb.clearRequests();
-        poll();
-      },
+      // Stopped once its first page is committed (the resume state appears), mid-way through the export.
+      onSpawn: (child) => (stop = whenDir(dir, () => exists(join(dir, 'interrupted.csv.resume.json')), () => child.kill('SIGINT'))),
     });
-    clearTimeout(timer);
+    stop();
     expect(r.code).toBe(130);
     const json = JSON.parse(await readFile(receipt, 'utf8')) as Record<string, any>;
     expect(json.error).toEqual({ message: r.stderr.replace(/^tenders: /, '').trimEnd(), exitCode: 130 });

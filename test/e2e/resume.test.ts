@@ -1,10 +1,10 @@
-import { watch } from 'node:fs';
 import { access, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../support/cli.js';
+import { whenDir } from '../support/dir-events.js';
 
 let sb: Sandbox;
 let dir: string;
@@ -22,24 +22,14 @@ const exists = (path: string) => access(path).then(() => true, () => false);
 async function interruptedExport(args: string[], file: string, signal: NodeJS.Signals) {
   sb.setFaults({ latencyMs: 40 }); // ~30 pages: a window wide enough to stop it mid-way
   // Each checkpoint renames a new state file into place: a change of the directory.
-  const watcher = watch(dir);
+  let stop = () => {};
   const r = await runCli([...args, '-o', file], sb.url, {
     onSpawn: (child) => {
-      let sent = false;
-      watcher.on('change', () => {
-        void readFile(`${file}.resume.json`, 'utf8').then(
-          (state) => {
-            if (!sent && (JSON.parse(state) as { pages: number }).pages >= 3) {
-              sent = true;
-              child.kill(signal);
-            }
-          },
-          () => undefined, // not written yet, or being replaced
-        );
-      });
+      const committed = async () => (JSON.parse(await readFile(`${file}.resume.json`, 'utf8')) as { pages: number }).pages >= 3;
+      stop = whenDir(dir, committed, () => child.kill(signal));
     },
   });
-  watcher.close();
+  stop();
   sb.setFaults({});
   return r;
 }
