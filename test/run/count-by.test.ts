@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { execute } from '../../src/cli.js';
 import { renderCounts } from '../../src/output/counts.js';
-import { FakeClient, type Responder } from '../support/fake-client.js';
-import { memoryIO, type MemoryIOOptions } from '../support/io.js';
+import type { Responder } from '../support/fake-client.js';
+import type { MemoryIOOptions } from '../support/io.js';
+import { runInProcess } from '../support/run.js';
 
 const COUNTS: Record<string, [number, boolean]> = { DEU: 814, FRA: 2000, ITA: 10000, open: 5, closed: 7 } as never;
 const totals: Responder = ({ body }) => {
@@ -11,12 +11,7 @@ const totals: Responder = ({ body }) => {
   return { json: { tenders: [], page: { nextCursor: null, total: { count, capped: value === 'ITA' } } } };
 };
 
-async function run(argv: string[], opts: MemoryIOOptions = {}, respond: Responder = totals) {
-  const t = memoryIO({ ...opts, env: { TENDERS_BASE_URL: 'http://service.test', ...opts.env } });
-  const client = new FakeClient(respond);
-  const code = await execute(argv, t.io, { createClient: async () => client });
-  return { code, stdout: t.stdout.text, stderr: t.stderr.text, client };
-}
+const run = (argv: string[], opts: MemoryIOOptions = {}, respond: Responder = totals) => runInProcess(argv, respond, opts);
 
 describe('count --by', () => {
   it('sends one first-page request per value, limit 1, and prints a table with proportional bars on a terminal', async () => {

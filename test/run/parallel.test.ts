@@ -2,20 +2,13 @@ import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { execute } from '../../src/cli.js';
-import { FakeClient, type Responder } from '../support/fake-client.js';
-import { memoryIO } from '../support/io.js';
+import type { Responder } from '../support/fake-client.js';
+import { runInProcess } from '../support/run.js';
 import { sandboxResponder } from '../support/sandbox-client.js';
 
-const BASE = { TENDERS_BASE_URL: 'http://service.test' };
 const service = sandboxResponder(3000, 5);
-
-async function run(argv: string[], respond: Responder = service, opts: { signal?: AbortSignal; env?: Record<string, string> } = {}) {
-  const t = memoryIO({ env: { ...BASE, ...opts.env } });
-  const client = new FakeClient(respond);
-  const code = await execute(argv, t.io, { createClient: async () => client, signal: opts.signal });
-  return { code, stdout: t.stdout.text, stderr: t.stderr.text, client };
-}
+const run = (argv: string[], respond: Responder = service, opts: { signal?: AbortSignal; env?: Record<string, string> } = {}) =>
+  runInProcess(argv, respond, opts);
 
 const COUNTRIES = ['-c', 'DEU,FRA,ITA,ESP'];
 let dir: string;

@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ClientStats } from '../../src/api/client.js';
-import { execute } from '../../src/cli.js';
 import { InterruptedError } from '../../src/errors.js';
 import { VERSION } from '../../src/version.js';
 import { FakeClient, pagedTenders, type Responder } from '../support/fake-client.js';
-import { memoryIO } from '../support/io.js';
+import { runInProcess } from '../support/run.js';
 import { sandboxResponder } from '../support/sandbox-client.js';
 
 /** A FakeClient that counts what it sent, as the real client does. */
@@ -25,12 +24,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'tenders-receipt-'));
 });
 
-async function run(argv: string[], respond: Responder, signal?: AbortSignal) {
-  const t = memoryIO({ env: { TENDERS_BASE_URL: 'http://user:secret@service.test/base' } });
-  const client = new CountingClient(respond);
-  const code = await execute(argv, t.io, { createClient: async () => client, signal });
-  return { code, stdout: t.stdout.text, stderr: t.stderr.text, client };
-}
+const run = (argv: string[], respond: Responder, signal?: AbortSignal) =>
+  runInProcess(argv, new CountingClient(respond), { signal, env: { TENDERS_BASE_URL: 'http://user:secret@service.test/base' } });
 
 const readJson = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as Record<string, any>;
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
