@@ -1,8 +1,11 @@
 import type { Client } from '../api/client.js';
 import type { IO } from '../io.js';
 import type { FileSystem } from '../output/fs.js';
+import { describeRequests } from '../output/dry-run.js';
 import { createReporter } from '../output/reporter.js';
-import type { ConnectionPlan, RunDeps } from '../run/plan.js';
+import { printTo } from '../output/sink.js';
+import { serviceUrl } from '../query/endpoints.js';
+import type { ConnectionPlan, FirstRequest, RunDeps } from '../run/plan.js';
 
 /** What every command's action gets beyond its flags, like gh's cmdutil.Factory. */
 export interface CommandContext {
@@ -32,12 +35,21 @@ export async function withPager(ctx: CommandContext, connection: ConnectionPlan,
   }
 }
 
-/** Runs `run` with a client for `connection`, closed afterwards (dropped when the run failed). */
+/**
+ * Runs `run` with a client for `connection`, closed afterwards (dropped when
+ * the run failed). With --dry-run, no client is made and nothing runs: the
+ * requests `firstRequests` names are printed on stdout instead.
+ */
 export async function withClient(
   ctx: CommandContext,
   connection: ConnectionPlan,
   run: (deps: RunDeps) => Promise<void>,
+  firstRequests: () => FirstRequest[] | Promise<FirstRequest[]>,
 ): Promise<void> {
+  if (connection.dryRun) {
+    const text = describeRequests(await firstRequests(), (path) => serviceUrl(connection.baseUrl, path));
+    return printTo(ctx.io.stdout, ctx.signal, text);
+  }
   const say = createReporter(ctx.io, connection);
   const client = await ctx.createClient(connection, connection.verbose ? say.debug : undefined);
   let ok = false;

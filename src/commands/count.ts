@@ -51,12 +51,17 @@ export function registerCount(program: Command, ctx: CommandContext): void {
     const { by, format } = flags;
     if (!by) {
       if (format !== 'text' && format !== 'json') throw new UsageError(`count --format ${format} is for one count per part: add --by country or --by status`);
-      const { runCount } = await import('../run/count.js');
-      return withClient(ctx, connection, (deps) => runCount(query, format === 'json', deps));
+      const { runCount, countRequest } = await import('../run/count.js');
+      return withClient(ctx, connection, (deps) => runCount(query, format === 'json', deps), () => [countRequest(query.path, query.body)]);
     }
     const partitions = partitionBy(query.body, by);
     if (partitions.length === 0) throw new UsageError(`count --by ${by} counts each ${by} you name: list them, e.g. ${FLAG_OF[by]}`);
-    const { runCountBy } = await import('../run/count.js');
-    await withClient(ctx, connection, (deps) => runCountBy(query, by, partitions, format, parallel, deps));
+    const { runCountBy, countRequest } = await import('../run/count.js');
+    await withClient(
+      ctx,
+      connection,
+      (deps) => runCountBy(query, by, partitions, format, parallel, deps),
+      () => partitions.map((partition) => countRequest(query.path, partition.body)),
+    );
   });
 }

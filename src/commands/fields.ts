@@ -70,7 +70,7 @@ export function registerFields<F>(parent: Command, spec: FieldsSpec<F>, ctx: Com
       format: flags.format ?? (ctx.io.stdoutIsTTY ? 'table' : 'tsv'),
     };
     const { runFields } = await import('../run/fields.js');
-    await withPager(ctx, connection, globals.pager, () => withClient(ctx, connection, (deps) => runFields(plan, deps)));
+    await withPager(ctx, connection, globals.pager, () => withClient(ctx, connection, (deps) => runFields(plan, deps), () => [plan.query]));
   });
   return cmd;
 }

@@ -5,6 +5,7 @@ import { COLOR_MODES } from '../io.js';
 import { PAGE_SIZE_MAX } from '../query/endpoints.js';
 import type { OrgFilterFlags } from '../query/org-body.js';
 import type { TenderFilterFlags } from '../query/tender-body.js';
+import { KNOWN_STATUSES } from '../query/validate.js';
 
 export type { OrgFilterFlags, TenderFilterFlags };
 
@@ -40,7 +41,12 @@ export const pathOption = (envName: string, fallback: string) =>
 export function addTenderFilters(cmd: Command): void {
   cmd
     .addOption(countryOption('buyer'))
-    .addOption(new Option('-s, --status <values>', 'tender statuses such as open (repeatable, comma-separated)').argParser(collect))
+    .addOption(
+      new Option(
+        '-s, --status <values>',
+        `tender statuses: ${KNOWN_STATUSES.join(', ')} is the one the spec names, others are sent as given, lower-cased (repeatable, comma-separated)`,
+      ).argParser(collect),
+    )
     .option('--sort <field>', 'sort by publicationDate, deadline or estimatedValue')
     .addOption(described(new Option('--order <order>', 'asc or desc'), 'the service default for the sort field'))
     .addOption(limitOption())
@@ -93,6 +99,7 @@ export interface GlobalFlags {
   color: string;
   /** --no-pager makes it false. */
   pager: boolean;
+  dryRun?: boolean;
 }
 
 export function addGlobalFlags(cmd: Command): void {
@@ -105,7 +112,8 @@ export function addGlobalFlags(cmd: Command): void {
     .addOption(new Option('--color <when>', 'colour on the terminal').choices(COLOR_MODES).default('auto'))
     .option('--no-pager', 'print to the terminal directly, not through $TENDERS_PAGER, $PAGER or less')
     .option('-q, --quiet', 'no progress, hints or warnings on stderr (errors still)')
-    .option('-v, --verbose', 'one line per HTTP request on stderr, and stack traces');
+    .option('-v, --verbose', 'one line per HTTP request on stderr, and stack traces')
+    .option('--dry-run', 'print the first request (method, URL, JSON body) on stdout and send nothing');
 }
 
 /** Help text for an option: choices as a|b|c and defaults unquoted, each said once. */

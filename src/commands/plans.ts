@@ -20,6 +20,7 @@ export function connectionPlan(flags: GlobalFlags, io: IO): ConnectionPlan {
     rate: flags.rate === undefined ? undefined : parseRate(flags.rate),
     quiet: Boolean(flags.quiet),
     verbose: Boolean(flags.verbose),
+    dryRun: Boolean(flags.dryRun),
   };
 }
 

@@ -69,9 +69,9 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
       name: commandName(command),
       argv: ctx.argv,
     });
-    const { runWalk } = await import('../run/walk.js');
+    const [{ runWalk }, { firstRequests }] = await Promise.all([import('../run/walk.js'), import('../run/source.js')]);
     await withPager(ctx, plan.connection, globals.pager && !plan.output.file, () =>
-      withClient(ctx, plan.connection, (deps) => runWalk(plan, deps)),
+      withClient(ctx, plan.connection, (deps) => runWalk(plan, deps), () => firstRequests(plan.query, plan.cursor, plan.parallel)),
     );
   });
   return cmd;

@@ -70,6 +70,7 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
     const globals = command.optsWithGlobals<GlobalFlags>();
     if (flags.list || flags.forget) {
       checkAlone(name, flags);
+      if (globals.dryRun) throw new UsageError(`--dry-run shows the requests a run would send: ${flags.list ? '--list' : '--forget'} sends none`);
       const say = createReporter(ctx.io, { quiet: Boolean(globals.quiet), verbose: Boolean(globals.verbose) });
       const dir = watchDir(ctx.io.env);
       const { runWatchForget, runWatchList } = await import('../run/watch/list.js');
@@ -78,9 +79,9 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
       return;
     }
     const plan = watchPlan(name, flags, globals, ctx.io, ctx.argv);
-    const { runWatch } = await import('../run/watch/run.js');
+    const { runWatch, watchFirstRequests } = await import('../run/watch/run.js');
     // Not through a pager: the changes come at the end of a walk, which a spinner shows meanwhile.
-    await withClient(ctx, plan.connection, (deps) => runWatch(plan, deps));
+    await withClient(ctx, plan.connection, (deps) => runWatch(plan, deps), () => watchFirstRequests(plan));
   });
   return cmd;
 }

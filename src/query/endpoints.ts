@@ -84,3 +84,8 @@ function fillId(template: string, id: string): string {
   if (!template.includes('{id}')) throw new UsageError(`the path template '${template}' has no {id} placeholder`);
   return template.replaceAll('{id}', encodeURIComponent(id));
 }
+
+/** The URL a request goes to: the base URL (its path a prefix, trailing slashes dropped) and the operation's path. */
+export function serviceUrl(baseUrl: URL, path: string): string {
+  return `${baseUrl.origin}${baseUrl.pathname.replace(/\/+$/, '')}${path}`;
+}

@@ -1,4 +1,4 @@
-import { parseCountries, parseFilters, parseLimit, parseOrder, parseSort, splitList } from './validate.js';
+import { parseCountries, parseFilters, parseLimit, parseOrder, parseSort, parseStatuses } from './validate.js';
 
 /** Tender filter flags as commander parsed them (all strings). */
 export interface TenderFilterFlags {
@@ -31,6 +31,6 @@ export function tenderBody(flags: TenderFilterFlags, defaultLimit?: number): Rec
   if (flags.sort !== undefined) body.sortBy = parseSort(flags.sort);
   if (flags.order !== undefined) body.sortOrder = parseOrder(flags.order);
   if (flags.country?.length) body.buyerCountries = parseCountries(flags.country);
-  if (flags.status?.length) body.statuses = splitList('--status', flags.status);
+  if (flags.status?.length) body.statuses = parseStatuses(flags.status);
   return { ...body, ...parseFilters(flags.filter ?? [], RESERVED) };
 }

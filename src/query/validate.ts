@@ -24,6 +24,13 @@ export function parseCountries(values: readonly string[]): string[] {
   });
 }
 
+/** Statuses the spec names; others are sent as given (lower-cased: the service's values are). */
+export const KNOWN_STATUSES = ['open'] as const;
+
+export function parseStatuses(values: readonly string[]): string[] {
+  return splitList('--status', values).map((status) => status.toLowerCase());
+}
+
 export function parseSort(value: string): SortField {
   const field = SORT_FIELDS.find((f) => f.toLowerCase() === value.trim().toLowerCase());
   if (!field) throw new UsageError(`--sort takes one of ${SORT_FIELDS.join(', ')}, not '${value}'`);

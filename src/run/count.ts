@@ -6,7 +6,7 @@ import type { Total } from '../model/total.js';
 import type { CountFormat, CountRow } from '../output/counts.js';
 import { printTo } from '../output/sink.js';
 import type { Partition } from './partition.js';
-import type { QueryPlan, RunDeps } from './plan.js';
+import type { FirstRequest, QueryPlan, RunDeps } from './plan.js';
 
 /** Prints the number of matches the first page reports (`page.total`). */
 export async function runCount(query: QueryPlan, json: boolean, { io, client, signal }: RunDeps): Promise<void> {
@@ -58,9 +58,15 @@ export async function runCountBy(
   await printTo(io.stdout, signal, renderCounts(by, rows, format, table));
 }
 
-/** The total of a query's first page; one result is the cheapest page that still carries it. */
+/** The request of a count: the query's first page of one result, the cheapest page that still carries the total. */
+export function countRequest(path: string, body: Record<string, unknown>): FirstRequest {
+  return { path, body: { ...body, limit: 1 } };
+}
+
+/** The total of a query's first page. */
 async function countOf(client: Client, path: string, body: Record<string, unknown>, signal: AbortSignal): Promise<Total> {
-  const { status, json } = await client.post(path, JSON.stringify({ ...body, limit: 1 }), signal);
+  const request = countRequest(path, body);
+  const { status, json } = await client.post(path, JSON.stringify(request.body), signal);
   const total = readPage(json, status, path).total;
   if (!total) throw new BadResponseError(status, path, 'the first page has no "page.total"');
   return total;

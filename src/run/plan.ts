@@ -30,6 +30,14 @@ export interface ConnectionPlan {
   rate?: number;
   verbose: boolean;
   quiet: boolean;
+  /** --dry-run: print the first requests instead of sending any. */
+  dryRun: boolean;
+}
+
+/** A request a run sends first; --dry-run prints these and sends nothing. */
+export interface FirstRequest {
+  path: string;
+  body: Record<string, unknown>;
 }
 
 /** What to ask: an operation's path and its request body (without cursor). */

@@ -21,3 +21,21 @@ describe('paging', () => {
     expect(sent).toEqual(Array(Math.ceil(truth.length / 100)).fill(100));
   });
 });
+
+describe('--dry-run', () => {
+  it('prints the first request and sends nothing, even to a service that is not there', async () => {
+    const before = sb.requests.length;
+    const r = await runCli(['search', '-c', 'deu', '-s', 'Open', '-n', '5', '--dry-run'], sb.url);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toBe(`POST ${sb.url}${PATH}\n${JSON.stringify({ limit: 5, buyerCountries: ['DEU'], statuses: ['open'] }, null, 2)}\n`);
+    expect(sb.requests.length).toBe(before);
+    const nowhere = await runCli(['export', '-c', 'deu,fra', '--parallel', '2', '--dry-run'], 'http://127.0.0.1:9');
+    expect(nowhere.code).toBe(0);
+    expect(nowhere.stdout.match(/^POST http:\/\/127\.0\.0\.1:9\/api\/v1\/tenders\/search$/gm)).toHaveLength(2);
+    // What it prints a script can send as it is: the URL on the first line, the body after it.
+    const [line, ...json] = r.stdout.split('\n');
+    const answer = await fetch(line!.slice('POST '.length), { method: 'POST', headers: { 'content-type': 'application/json' }, body: json.join('\n') });
+    const searched = await runCli(['search', '-c', 'deu', '-s', 'open', '-n', '5'], sb.url);
+    expect(((await answer.json()) as { tenders: unknown[] }).tenders).toEqual(ndjson(searched.stdout));
+  });
+});

@@ -10,9 +10,9 @@ import { formatCount } from '../../output/numbers.js';
 import { createProgress, silent } from '../../output/progress.js';
 import { createReporter, type Reporter } from '../../output/reporter.js';
 import { openOutput, resolveTarget, type Target } from '../../output/target.js';
-import type { QueryPlan, RunDeps, WatchPlan } from '../plan.js';
+import type { FirstRequest, QueryPlan, RunDeps, WatchPlan } from '../plan.js';
 import { ReceiptBuilder } from '../receipt.js';
-import { openSource, type ResultSource } from '../source.js';
+import { firstRequests, openSource, type ResultSource } from '../source.js';
 import { WatchDiff, type DiffMode, type WatchChange } from './diff.js';
 import { FieldTable } from './fields.js';
 import type { KnownTenders } from './known.js';
@@ -45,6 +45,15 @@ export async function runWatch(plan: WatchPlan, deps: RunDeps): Promise<void> {
 }
 
 const EVERY_TENDER: SavedQuery = { org: null, body: {} };
+
+/** The requests a run of the watch starts with (--dry-run): its query, the saved one unless given, split as --parallel splits it. */
+export async function watchFirstRequests(plan: WatchPlan): Promise<FirstRequest[]> {
+  const header = await readHeader(watchFiles(plan.dir, plan.name).state).catch((err: unknown) => {
+    if (plan.reset) return undefined;
+    throw err;
+  });
+  return firstRequests(queryPlan(plan, chooseQuery(plan, header)), undefined, plan.parallel);
+}
 
 /** What a watch's query asks of the service: its path and the body of every page. */
 function queryPlan(plan: WatchPlan, query: SavedQuery): QueryPlan {
