@@ -23,27 +23,31 @@ const MAX_LINK_HOPS = 40;
 /** A descriptor the process already holds (/dev/stdout leads to /proc/self/fd/1): where the shell's redirection points. */
 const DESCRIPTOR = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/(?:self|thread-self|\d+)\/fd\/\d+)$/;
 
-/** Decides what `-o name` is; a UsageError (exit 2) when it cannot work. */
-export async function resolveTarget(name: string | undefined, resume: boolean, fs: FileSystem = nodeFs): Promise<Target> {
+/**
+ * Decides what `-o name` is (or another flag's file, such as --receipt's,
+ * named by `flag` in messages); a UsageError (exit 2) when it cannot work.
+ */
+export async function resolveTarget(name: string | undefined, resume: boolean, fs: FileSystem = nodeFs, flag = '-o'): Promise<Target> {
   if (name === undefined || name === '-') return { kind: 'stdout' };
-  if (name.endsWith('/')) throw new UsageError(`-o ${name} names a directory: give a file name, e.g. ${name}tenders.csv`);
+  const named = `${flag} ${name}`;
+  if (name.endsWith('/')) throw new UsageError(`${named} names a directory: give a file name, e.g. ${name}tenders.csv`);
   const stats = await fs.stat(name).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined; // absent, or a link to a file still to be made
-    throw unusable(name, err);
+    throw unusable(named, name, err);
   });
-  if (stats?.isDirectory()) throw new UsageError(`-o ${name} is a directory: give a file name inside it, e.g. ${join(name, 'tenders.csv')}`);
+  if (stats?.isDirectory()) throw new UsageError(`${named} is a directory: give a file name inside it, e.g. ${join(name, 'tenders.csv')}`);
   if (stats && !stats.isFile()) {
-    if (stats.isSocket()) throw new UsageError(`-o ${name} is a socket, which cannot be written as a file`);
-    if (resume) throw new UsageError(`--resume needs a file: -o ${name} is a device or FIFO, written straight through`);
+    if (stats.isSocket()) throw new UsageError(`${named} is a socket, which cannot be written as a file`);
+    if (resume) throw new UsageError(`--resume needs a file: ${named} is a device or FIFO, written straight through`);
     return { kind: 'device', path: name, fifo: stats.isFIFO() };
   }
-  const { path, descriptor } = await linkEnd(name, fs);
+  const { path, descriptor } = await linkEnd(named, name, fs);
   if (descriptor) {
     // `-o /dev/stdout >> log` appends to log, as the redirection says; replacing log would lose what it held.
-    if (resume) throw new UsageError(`--resume needs a file: -o ${name} is a descriptor of this process, written straight through`);
+    if (resume) throw new UsageError(`--resume needs a file: ${named} is a descriptor of this process, written straight through`);
     return { kind: 'device', path: name, fifo: false, append: true };
   }
-  await checkDirectory(name, dirname(path), fs);
+  await checkDirectory(named, dirname(path), fs);
   return { kind: 'file', path };
 }
 
@@ -72,7 +76,7 @@ export async function openOutput(
 }
 
 /** Where a chain of symbolic links ends: the file to write, existing or not; and whether it passed through a descriptor. */
-async function linkEnd(name: string, fs: FileSystem): Promise<{ path: string; descriptor: boolean }> {
+async function linkEnd(named: string, name: string, fs: FileSystem): Promise<{ path: string; descriptor: boolean }> {
   let path = name;
   let descriptor = false;
   for (let hop = 0; hop < MAX_LINK_HOPS; hop++) {
@@ -82,34 +86,34 @@ async function linkEnd(name: string, fs: FileSystem): Promise<{ path: string; de
     const to = await fs.readlink(path);
     path = isAbsolute(to) ? to : join(dirname(path), to);
   }
-  throw new UsageError(`-o ${name}: too many levels of symbolic links`);
+  throw new UsageError(`${named}: too many levels of symbolic links`);
 }
 
 /** The directory must exist and be writable, or the export would fail only at its end. */
-async function checkDirectory(name: string, dir: string, fs: FileSystem): Promise<void> {
+async function checkDirectory(named: string, dir: string, fs: FileSystem): Promise<void> {
   const stats = await fs.stat(dir).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') throw new UsageError(`cannot write -o ${name}: the directory ${dir} does not exist`);
-    throw unusable(name, err);
+    if (err.code === 'ENOENT') throw new UsageError(`cannot write ${named}: the directory ${dir} does not exist`);
+    throw unusable(named, `the directory ${dir}`, err);
   });
-  if (!stats.isDirectory()) throw new UsageError(`cannot write -o ${name}: ${dir} is not a directory`);
+  if (!stats.isDirectory()) throw new UsageError(`cannot write ${named}: ${dir} is not a directory`);
   await fs.access(dir, constants.W_OK).catch((err: NodeJS.ErrnoException) => {
-    throw unusable(name, err, dir);
+    throw unusable(named, `the directory ${dir}`, err);
   });
 }
 
-function unusable(name: string, err: NodeJS.ErrnoException, dir?: string): UsageError {
-  const where = dir ? `the directory ${dir}` : name;
+/** `named` is the flag and its file ("-o out.csv"); `where` what could not be used. */
+function unusable(named: string, where: string, err: NodeJS.ErrnoException): UsageError {
   switch (err.code) {
     case 'EACCES':
     case 'EPERM':
-      return new UsageError(`cannot write -o ${name}: ${where} is not writable (permission denied)`);
+      return new UsageError(`cannot write ${named}: ${where} is not writable (permission denied)`);
     case 'EROFS':
-      return new UsageError(`cannot write -o ${name}: ${where} is on a read-only file system`);
+      return new UsageError(`cannot write ${named}: ${where} is on a read-only file system`);
     case 'ENOTDIR':
-      return new UsageError(`cannot write -o ${name}: a part of its path is not a directory`);
+      return new UsageError(`cannot write ${named}: a part of its path is not a directory`);
     case 'ELOOP':
-      return new UsageError(`-o ${name}: too many levels of symbolic links`);
+      return new UsageError(`${named}: too many levels of symbolic links`);
     default:
-      return new UsageError(`cannot write -o ${name}: ${err.message}`);
+      return new UsageError(`cannot write ${named}: ${err.message}`);
   }
 }

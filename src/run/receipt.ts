@@ -1,12 +1,13 @@
-import { constants } from 'node:fs';
-import { dirname } from 'node:path';
+import { resolve } from 'node:path';
 import type { Client } from '../api/client.js';
 import type { Total } from '../model/total.js';
 import { RunError, UsageError, exitCodeOf } from '../errors.js';
+import { openDevice } from '../output/device.js';
 import type { OutputDigest } from '../output/digest.js';
 import { writeFileAtomic } from '../output/exclusive-file.js';
 import { nodeFs, type FileSystem } from '../output/fs.js';
 import { OutputClosedError } from '../output/sink.js';
+import { resolveTarget, type Target } from '../output/target.js';
 import { VERSION } from '../version.js';
 import type { Dimension } from './partition.js';
 import type { ConnectionPlan, QueryPlan } from './plan.js';
@@ -59,12 +60,16 @@ export class ReceiptBuilder {
     private readonly client: Client,
   ) {}
 
-  /** Fails (exit 2, before any request) when FILE cannot be written. */
-  static async check(file: string, fs: FileSystem = nodeFs): Promise<void> {
-    const isDir = await fs.stat(file).then((s) => s.isDirectory(), () => false);
-    const writable = await fs.access(dirname(file), constants.W_OK).then(() => true, () => false);
-    if (isDir || !writable || file.endsWith('/')) {
-      throw new UsageError(`--receipt ${file}: ${isDir ? 'is a directory' : 'its directory is missing or not writable'}`);
+  /**
+   * Fails (exit 2, before any request) when FILE cannot be written, or is the
+   * run's own output file. FILE is what -o would make of it: a device, FIFO or
+   * /dev/stdout is written through (never replaced: `--receipt /dev/null` as
+   * root must not put a regular file there), a link is followed.
+   */
+  static async check(file: string, fs: FileSystem = nodeFs, output?: Target): Promise<void> {
+    const target = await receiptTarget(file, fs);
+    if (target.kind === 'file' && output?.kind === 'file' && resolve(target.path) === resolve(output.path)) {
+      throw new UsageError(`--receipt ${file} is the output file: name another file for the receipt`);
     }
   }
 
@@ -108,13 +113,33 @@ export class ReceiptBuilder {
     };
   }
 
-  /** Writes the receipt atomically: a temporary file created exclusively, flushed, renamed onto FILE. */
+  /**
+   * Writes the receipt: into a file atomically (a temporary file created
+   * exclusively, flushed, renamed onto FILE, or onto where a link at FILE
+   * leads); straight into a device or FIFO.
+   */
   async write(error: unknown, fs: FileSystem = nodeFs): Promise<void> {
     const json = `${JSON.stringify(this.build(error), null, 2)}\n`;
-    await writeFileAtomic(this.plan.file, json, { fs, sync: true }).catch((err: Error) => {
-      throw new RunError(`the receipt: ${err.message}`, { cause: err });
-    });
+    try {
+      const target = await receiptTarget(this.plan.file, fs);
+      if (target.kind === 'device') {
+        // Written however the run ended, so not stopped by the run's signal.
+        const device = await openDevice(target.path, target, new AbortController().signal, () => {});
+        await device.write(json);
+        await device.finish();
+      } else if (target.kind === 'file') {
+        await writeFileAtomic(target.path, json, { fs, sync: true });
+      }
+    } catch (err) {
+      throw new RunError(`the receipt: ${(err as Error).message}`, { cause: err });
+    }
   }
+}
+
+/** Where --receipt FILE goes: as -o would; `-` is refused, stdout being the data's. */
+async function receiptTarget(file: string, fs: FileSystem): Promise<Target> {
+  if (file === '-') throw new UsageError('--receipt -: stdout carries the data; name a file, or /dev/stdout when the data goes to -o FILE');
+  return resolveTarget(file, false, fs, '--receipt');
 }
 
 function failure(error: unknown): { message: string; exitCode: number } {

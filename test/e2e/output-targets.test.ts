@@ -242,6 +242,20 @@ describe('one writer per FILE', () => {
   });
 });
 
+describe('--receipt FILE is resolved as -o is', () => {
+  it('a device is written through and stays one; /dev/stdout prints the receipt when the data went to -o', async () => {
+    const nul = device('null', 1, 3, '/dev/null');
+    const r = await runCli(['export', '-c', 'FRA', '-o', join(dir, 'x.csv'), '--receipt', nul], sb.url);
+    expect(r.code).toBe(0);
+    expect((await lstat(nul)).isFile()).toBe(false);
+    // Through a pipe (a child's stdout from Node is a socket, which cannot be opened by name).
+    const printed = await runShell('$TENDERS export -c FRA -o y.csv --receipt /dev/stdout | cat', sb.url, { cwd: dir });
+    expect(printed.code).toBe(0);
+    expect(JSON.parse(printed.stdout)).toMatchObject({ complete: true, output: { file: 'y.csv', committed: true } });
+    expect((await readdir(dir)).sort()).toEqual(['null', 'x.csv', 'y.csv']);
+  });
+});
+
 describe('a replaced FILE', () => {
   it('keeps its permissions: an export the user made private stays private', async () => {
     const file = join(dir, 'private.csv');

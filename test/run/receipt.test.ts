@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { lstat, mkdtemp, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -114,12 +115,35 @@ describe('--receipt FILE', () => {
     expect(json.output).toEqual({ stdout: true, committed: false, bytes: Buffer.byteLength(r.stdout), sha256: sha256(r.stdout) });
   });
 
-  it('is a usage error, before any request, when FILE cannot be written', async () => {
-    const r = await run(['export', '--receipt', join(dir, 'missing', 'r.json')], pagedTenders(1));
+  it('is a usage error, before any request, when FILE cannot be written, is the output or is -', async () => {
+    const missing = join(dir, 'missing', 'r.json');
+    const r = await run(['export', '--receipt', missing], pagedTenders(1));
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^tenders: --receipt .*r\.json: its directory is missing or not writable\n$/);
+    expect(r.stderr).toBe(`tenders: cannot write --receipt ${missing}: the directory ${join(dir, 'missing')} does not exist\n`);
     expect(r.client.requests).toHaveLength(0);
-    expect((await run(['export', '--receipt', dir], pagedTenders(1))).stderr).toMatch(/is a directory/);
+    expect((await run(['export', '--receipt', dir], pagedTenders(1))).stderr).toMatch(/^tenders: --receipt .* is a directory/);
+    const output = join(dir, 'both.csv');
+    const same = await run(['export', '-o', output, '--receipt', join(dir, '.', 'both.csv')], pagedTenders(1));
+    expect(same.code).toBe(2);
+    expect(same.stderr).toBe(`tenders: --receipt ${join(dir, '.', 'both.csv')} is the output file: name another file for the receipt\n`);
+    const dash = await run(['export', '--receipt', '-'], pagedTenders(1));
+    expect(dash.code).toBe(2);
+    expect(dash.stderr).toBe('tenders: --receipt -: stdout carries the data; name a file, or /dev/stdout when the data goes to -o FILE\n');
+    expect([...same.client.requests, ...dash.client.requests]).toHaveLength(0);
+  });
+
+  it('is written into a device or FIFO, never replacing it, and through a link to where it leads', async () => {
+    const fifo = join(dir, 'receipt.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const reader = readFile(fifo, 'utf8');
+    expect((await run(['export', '-o', '/dev/null', '--receipt', fifo], pagedTenders(3))).code).toBe(0);
+    expect(JSON.parse(await reader)).toMatchObject({ rowsWritten: 3, complete: true });
+    expect((await lstat(fifo)).isFIFO()).toBe(true);
+    const link = join(dir, 'receipt-link.json');
+    await symlink('linked-receipt.json', link);
+    expect((await run(['export', '-o', '/dev/null', '--receipt', link], pagedTenders(2))).code).toBe(0);
+    expect((await lstat(link)).isSymbolicLink()).toBe(true);
+    expect((await readJson(join(dir, 'linked-receipt.json'))).rowsWritten).toBe(2);
   });
 
   it('replaces an older receipt', async () => {
