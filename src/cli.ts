@@ -7,6 +7,7 @@ import { addGlobalFlags, describeOption, examples } from './commands/flags.js';
 import { orgsGroup, orgsSearchSpec, orgTendersSpec } from './commands/orgs.js';
 import { searchSpec } from './commands/search.js';
 import { registerPaged } from './commands/spec.js';
+import { finishHelp } from './commands/help.js';
 import { registerWatch } from './commands/watch.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf } from './errors.js';
 import { processIO, type ColorMode, type IO } from './io.js';
@@ -26,8 +27,6 @@ function buildProgram(ctx: CommandContext): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      outputError: (message, write) =>
-        write(`tenders: ${escapeControls(message.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' '))} (see 'tenders --help')\n`),
     });
   // Root options first, so they are accepted after a subcommand too.
   addGlobalFlags(program);
@@ -44,7 +43,7 @@ function buildProgram(ctx: CommandContext): Command {
       'tenders count --status open',
       'tenders orgs search --query hospital --country DEU',
       'tenders watch deu-open -c DEU -s open  # then daily: what is new, changed or gone',
-    ]) + "\nRun 'tenders <command> --help' for a command's flags.\n",
+    ]) + "\nRun 'tenders <command> --help' for a command's flags, 'tenders help environment' for the variables it reads.\n",
   );
   registerPaged(program, searchSpec, ctx);
   registerPaged(program, exportSpec, ctx);
@@ -55,6 +54,7 @@ function buildProgram(ctx: CommandContext): Command {
   registerPaged(orgs, orgTendersSpec, ctx);
   registerFields(orgs, orgFieldsSpec, ctx);
   registerWatch(program, ctx);
+  finishHelp(program, ctx);
   return program;
 }
 

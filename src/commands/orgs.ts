@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ORG_TENDERS, ORGS_SEARCH } from '../query/endpoints.js';
 import { orgBody } from '../query/org-body.js';
 import { tenderBody } from '../query/tender-body.js';
-import { addOrgFilters, addTenderFilters, type OrgFilterFlags, type TenderFilterFlags } from './flags.js';
+import { addOrgFilters, addTenderFilters, examples, type OrgFilterFlags, type TenderFilterFlags } from './flags.js';
 import type { PagedCommandSpec } from './spec.js';
 
 export const orgsSearchSpec: PagedCommandSpec<OrgFilterFlags> = {
@@ -40,5 +40,21 @@ export const orgTendersSpec: PagedCommandSpec<TenderFilterFlags> = {
 
 /** The `orgs` group: its paged commands are registered by the CLI from the specs above. */
 export function orgsGroup(program: Command): Command {
-  return program.command('orgs').summary('organisations: search them, list their tenders');
+  return program
+    .command('orgs')
+    .summary('organisations: search them, list their tenders')
+    .description(
+      'Organisations are the buyers that publish tenders. Find them by name and country with orgs search, ' +
+        "then list one's tenders with orgs tenders ORG_ID (the filters, sorting and paging of tenders search). " +
+        'Their operations are not in the service spec: see --path and the TENDERS_ORG* variables (tenders help environment).',
+    )
+    .addHelpText(
+      'after',
+      examples([
+        'tenders orgs search --query hospital --country DEU,AUT',
+        'tenders orgs tenders ORG-DEU-0007 --status open --sort deadline',
+        'tenders orgs fields                 # the fields organisations have, for --columns',
+        'tenders help orgs tenders           # the flags of one command',
+      ]),
+    );
 }

@@ -60,7 +60,7 @@ describe('orgs', () => {
 
 describe('errors → exit codes', () => {
   it.each([
-    [['search', '--bogus'], /^tenders: unknown option '--bogus' \(see 'tenders --help'\)\n$/],
+    [['search', '--bogus'], /^tenders: unknown option '--bogus' \(see 'tenders search --help'\)\n$/],
     [['search', '-q', '-v'], /^tenders: --quiet and --verbose contradict each other: choose one\n$/],
     [['search', '--resume'], /^tenders: unknown option '--resume'/],
     [['export', '--resume'], /^tenders: --resume continues an export into a file: use it with -o FILE\n$/],

@@ -39,3 +39,15 @@ describe('--dry-run', () => {
     expect(((await answer.json()) as { tenders: unknown[] }).tenders).toEqual(ndjson(searched.stdout));
   });
 });
+
+describe('help', () => {
+  it('help orgs tenders, help environment, and a typo in a subcommand: one line pointing to its help', async () => {
+    const nested = await runCli(['help', 'orgs', 'tenders'], sb.url);
+    expect(nested).toMatchObject({ code: 0, stderr: '' });
+    expect(nested.stdout).toMatch(/^Usage: tenders orgs tenders \[options\] <ORG_ID>\n/);
+    const env = await runCli(['help', 'environment'], sb.url);
+    expect(env.stdout).toMatch(/^ {2}TENDERS_BASE_URL {2,}the service's base URL/m);
+    const typo = await runCli(['search', '--stauts', 'open'], sb.url);
+    expect(typo).toEqual({ code: 2, signal: null, stdout: '', stderr: "tenders: unknown option '--stauts' (Did you mean --status?) (see 'tenders search --help')\n" });
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * Every environment variable the CLI reads, in one place: `tenders help
+ * environment` prints this list, and a test checks that each `env.X` read in
+ * src/ is on it.
+ */
+export interface EnvironmentVariable {
+  /** The variable and its alternative spellings, read in this order. */
+  names: readonly string[];
+  description: string;
+}
+
+export const ENVIRONMENT: readonly EnvironmentVariable[] = [
+  { names: ['TENDERS_BASE_URL'], description: "the service's base URL when --base-url is not given, e.g. https://tenders.example.org" },
+  { names: ['HTTP_PROXY', 'http_proxy'], description: 'the proxy for http:// services (and for https:// ones without HTTPS_PROXY); USER:PASSWORD@ in it is sent as Proxy-Authorization' },
+  { names: ['HTTPS_PROXY', 'https_proxy'], description: 'the proxy for https:// services (a CONNECT tunnel)' },
+  { names: ['NO_PROXY', 'no_proxy'], description: 'hosts (and domain suffixes, optionally with :port) reached without a proxy, comma-separated' },
+  { names: ['TENDERS_ORGS_SEARCH_PATH'], description: 'the path of Search Organisations (default /api/v1/organisations/search); orgs search --path wins' },
+  { names: ['TENDERS_ORG_TENDERS_PATH'], description: "the path of an organisation's tenders, {id} for its id (default /api/v1/organisations/{id}/tenders/search)" },
+  { names: ['TENDERS_SORT_PATHS'], description: 'with --parallel: where results hold their sort values, FIELD=PATH,... as --sort-path takes them' },
+  { names: ['TENDERS_STATE_DIR'], description: 'where watches keep their state (default $XDG_STATE_HOME/tenders/watches)' },
+  { names: ['XDG_STATE_HOME'], description: 'the base of the default state directory (default ~/.local/state)' },
+  { names: ['HOME'], description: 'the home directory, for ~/.local/state when XDG_STATE_HOME is not set' },
+  { names: ['NO_COLOR'], description: 'set and not empty: no colour (--color always still colours)' },
+  { names: ['FORCE_COLOR'], description: 'colour even when not on a terminal; 0 or false: never (--color wins over both)' },
+  { names: ['TERM'], description: 'dumb: no colour, no spinner, no pager' },
+  { names: ['COLUMNS'], description: "the table's width when stdout is not a terminal (a terminal's own width wins)" },
+  { names: ['TENDERS_PAGER', 'PAGER'], description: 'the pager for terminal output (default less -FRX); empty or cat: none' },
+  { names: ['LESS', 'LV'], description: 'options for the pagers less and lv (default FRX and -c, as gh sets them)' },
+];
+

@@ -1,0 +1,91 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ENVIRONMENT } from '../../src/environment.js';
+import { pagedTenders } from '../support/fake-client.js';
+import { runInProcess } from '../support/run.js';
+
+const run = (argv: string[]) => runInProcess(argv, pagedTenders(3));
+
+describe('help', () => {
+  it('tenders help orgs tenders and tenders orgs help tenders show the help of orgs tenders', async () => {
+    for (const argv of [['help', 'orgs', 'tenders'], ['orgs', 'help', 'tenders'], ['orgs', 'tenders', '--help']]) {
+      const r = await run(argv);
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(r.stdout).toMatch(/^Usage: tenders orgs tenders \[options\] <ORG_ID>\n/);
+    }
+    const root = await run(['help']);
+    expect(root.stdout).toMatch(/^Usage: tenders \[options\] \[command\]\n/);
+    expect(root.stdout).toContain("'tenders help environment'");
+  });
+
+  it('a help topic or command that does not exist is a usage error naming the choices', async () => {
+    const r = await run(['help', 'orgs', 'serch']);
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: "tenders: no help for 'tenders orgs serch': choose one of search, tenders, fields\n" });
+    expect((await run(['help', 'nope'])).stderr).toMatch(/: choose one of search, export, count, fields, orgs, watch, .*environment\n$/);
+  });
+
+  it('tenders orgs --help has a description and examples', async () => {
+    const r = await run(['orgs', '--help']);
+    expect(r.stdout).toContain('Organisations are the buyers that publish tenders.');
+    expect(r.stdout).toMatch(/\nExamples:\n {2}tenders orgs search --query hospital/);
+  });
+
+  it('--status help names open, the status the spec has, and says others are passed through', async () => {
+    const r = await run(['search', '--help']);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('tender statuses: open is the one the spec names, others are sent as given, lower-cased');
+    const sent = await run(['search', '-s', 'Open,AWARDED']);
+    expect(sent.client.requests[0]!.body.statuses).toEqual(['open', 'awarded']);
+  });
+});
+
+describe('usage errors', () => {
+  it.each([
+    [['search', '--stauts', 'open'], "tenders: unknown option '--stauts' (Did you mean --status?) (see 'tenders search --help')\n"],
+    [['orgs', 'tenders'], "tenders: missing required argument 'ORG_ID' (see 'tenders orgs tenders --help')\n"],
+    [['orgs', 'serch'], "tenders: unknown command 'serch' (Did you mean search?) (see 'tenders orgs --help')\n"],
+    [['serch'], "tenders: unknown command 'serch' (Did you mean search?) (see 'tenders --help')\n"],
+    [['export', '-f', 'xml'], /^tenders: option '-f, --format <format>' argument 'xml' is invalid\. Allowed choices are .* \(see 'tenders export --help'\)\n$/],
+  ])('%j is one tenders: line pointing to the help of its command', async (argv, line) => {
+    const r = await run(argv);
+    expect(r.code).toBe(2);
+    if (typeof line === 'string') expect(r.stderr).toBe(line);
+    else expect(r.stderr).toMatch(line);
+  });
+});
+
+describe('tenders help environment', () => {
+  it('lists every variable the CLI reads', async () => {
+    const r = await run(['help', 'environment']);
+    expect(r.code).toBe(0);
+    for (const variable of ENVIRONMENT) expect(r.stdout).toContain(variable.names.join(', '));
+  });
+
+  it('every env.X and env["X"] read in src/ (the sandbox aside) is on the list, and so is every name a dynamic read can take', () => {
+    const listed = new Set(ENVIRONMENT.flatMap((variable) => variable.names));
+    const read = new Set<string>();
+    const dynamic: string[] = [];
+    for (const file of sourceFiles(join(__dirname, '../../src'))) {
+      const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, ''); // code, not comments
+      for (const m of text.matchAll(/\benv(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[\s*(['"`])([^'"`]+)\2\s*\])/g)) read.add(m[1] ?? m[3]!);
+      if (/\benv\[\s*[^'"`\s]/.test(text)) dynamic.push(file.slice(file.indexOf('src/')));
+    }
+    expect([...read].filter((name) => !listed.has(name))).toEqual([]);
+    // Reads through a variable, each checked by the names it can take:
+    expect(dynamic.sort()).toEqual(['src/api/proxy.ts', 'src/query/endpoints.ts']);
+    const proxyNames = [...readFileSync(join(__dirname, '../../src/api/proxy.ts'), 'utf8').matchAll(/'((?:https?|no)_proxy|(?:HTTPS?|NO)_PROXY)'/g)].map((m) => m[1]!);
+    expect(proxyNames.length).toBeGreaterThan(0);
+    const endpointNames = [...readFileSync(join(__dirname, '../../src/query/endpoints.ts'), 'utf8').matchAll(/envName: '([A-Z_]+)'/g)].map((m) => m[1]!);
+    expect(endpointNames).toEqual(['TENDERS_ORGS_SEARCH_PATH', 'TENDERS_ORG_TENDERS_PATH']);
+    expect([...proxyNames, ...endpointNames].filter((name) => !listed.has(name))).toEqual([]);
+  });
+});
+
+function* sourceFiles(dir: string): Generator<string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'sandbox') yield* sourceFiles(path);
+    } else if (entry.name.endsWith('.ts')) yield path;
+  }
+}
