@@ -1,6 +1,6 @@
 import { EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
 import type { Env } from '../io.js';
-import { BadResponseError, InvalidCursorError, NetworkError, RetryAfterTooLongError, ServiceError, excerpt } from './errors.js';
+import { BadResponseError, describeTlsError, InvalidCursorError, NetworkError, RetryAfterTooLongError, ServiceError, excerpt } from './errors.js';
 import { parseJson } from './json.js';
 import { ProxyError, forwardedRefusalMessage, proxyFromEnv, proxyRefusal, proxySettings, redactProxy, refusalMessage } from './proxy.js';
 import { RateGovernor, realClock, type Clock } from './rate.js';
@@ -225,7 +225,7 @@ export class ApiClient implements Client {
     const refusal = proxyRefusal(err);
     const proxy = proxyFromEnv(this.opts.baseUrl.protocol, this.opts.env);
     if (refusal && proxy) return new ProxyError(refusalMessage(refusal, proxy, path, this.opts.baseUrl), { cause: err });
-    const what = describeCode(err.code, this.opts.timeoutMs) ?? err.message;
+    const what = describeCode(err.code, this.opts.timeoutMs) ?? describeTlsError(err, this.opts.baseUrl) ?? err.message;
     if (err.code !== undefined && RETRY_ERROR_CODES.includes(err.code)) return new Retryable(causeOfCode(err.code), what, { cause: err });
     return new NetworkError(`cannot get POST ${path} from ${this.#origin}${this.#viaProxy()}: ${what}`, { cause: err });
   }

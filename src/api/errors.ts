@@ -74,3 +74,31 @@ export class CursorCycleError extends RunError {
     );
   }
 }
+
+/** Certificate problems Node reports by code, said in words. */
+const CERTIFICATE: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'is signed by a self-signed certificate not trusted here',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'is signed by an issuer not trusted here (NODE_EXTRA_CA_CERTS can add one)',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'is signed by an issuer not trusted here (NODE_EXTRA_CA_CERTS can add one)',
+  CERT_HAS_EXPIRED: 'has expired',
+  CERT_NOT_YET_VALID: 'is not valid yet',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'is for another host name',
+};
+
+/**
+ * A TLS failure in one line instead of OpenSSL's dump; undefined when `err`
+ * is not one. The common mistake, https:// to a plain-HTTP port, gets the
+ * http:// URL to try.
+ */
+export function describeTlsError(err: { code?: string; message: string }, baseUrl: URL): string | undefined {
+  const certificate = err.code !== undefined ? CERTIFICATE[err.code] : undefined;
+  if (certificate) return `TLS handshake failed: the service's certificate ${certificate} (${err.code})`;
+  if (err.code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long|http request/i.test(err.message)) {
+    const plain = new URL(baseUrl.href);
+    plain.protocol = 'http:';
+    return `TLS handshake failed: is the service plain http? try ${plain.href.replace(/\/$/, '')}`;
+  }
+  if (err.code?.startsWith('ERR_SSL_') || err.code?.startsWith('ERR_TLS_')) return `TLS handshake failed (${err.code})`;
+  return undefined;
+}

@@ -30,6 +30,7 @@ export const orgTendersSpec: PagedCommandSpec<TenderFilterFlags> = {
     'tenders orgs tenders ORG-FRA-0012 --sort estimatedValue --all -f csv -o org.csv',
   ],
   argument: { name: 'ORG_ID', description: 'the organisation id, as orgs search shows it' },
+  notFound: "is the organisation id right? find ids with 'tenders orgs search --query NAME'",
   endpoint: ORG_TENDERS,
   filters: addTenderFilters,
   body: tenderBody,

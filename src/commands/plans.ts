@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
+import { createReporter } from '../output/reporter.js';
 import { formatOfFile } from '../output/file-format.js';
 import type { Format } from '../output/formatter.js';
 import type { HeaderStyle } from '../output/header-style.js';
@@ -10,10 +11,17 @@ import type { GlobalFlags, OutputFlags } from './flags.js';
 
 /** Parsed flags → plans, checked before any request is sent (UsageError: exit 2). */
 
+/** --base-url, else TENDERS_BASE_URL; a mended one said with --verbose. */
+function baseUrl(flags: GlobalFlags, io: IO): URL {
+  const { url, note } = parseBaseUrl(flags.baseUrl ?? io.env.TENDERS_BASE_URL);
+  if (note) createReporter(io, { quiet: Boolean(flags.quiet), verbose: Boolean(flags.verbose) }).debug(note);
+  return url;
+}
+
 export function connectionPlan(flags: GlobalFlags, io: IO): ConnectionPlan {
   if (flags.quiet && flags.verbose) throw new UsageError('--quiet and --verbose contradict each other: choose one');
   return {
-    baseUrl: parseBaseUrl(flags.baseUrl ?? io.env.TENDERS_BASE_URL),
+    baseUrl: baseUrl(flags, io),
     timeoutMs: parseInteger('--timeout', flags.timeout, 1),
     retries: parseInteger('--retries', flags.retries, 0, 100),
     maxWaitMs: parseInteger('--max-wait', flags.maxWait, 0, MAX_WAIT_MAX_S) * 1000,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ServiceError } from '../api/errors.js';
 import { UsageError } from '../errors.js';
 import { parseSortPaths, type SortPaths } from '../query/sort-paths.js';
 import type { Format } from '../output/formatter.js';
@@ -47,6 +48,8 @@ export interface PagedCommandSpec<F> {
   pageSize?: number;
   /** Whether --path may move the operation (the organisation operations are not in the spec). */
   pathFlag?: boolean;
+  /** What to try when the service answers 404 (an ORG_ID it does not know). */
+  notFound?: string;
   /** Whether --parallel may split the query (tender queries: by country or status). */
   partitionable?: boolean;
 }
@@ -72,7 +75,10 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
     const [{ runWalk }, { firstRequests }] = await Promise.all([import('../run/walk.js'), import('../run/source.js')]);
     await withPager(ctx, plan.connection, globals.pager && !plan.output.file, () =>
       withClient(ctx, plan.connection, (deps) => runWalk(plan, deps), () => firstRequests(plan.query, plan.cursor, plan.parallel)),
-    );
+    ).catch((err: unknown) => {
+      if (spec.notFound && err instanceof ServiceError && err.status === 404) err.message += `: ${spec.notFound}`;
+      throw err;
+    });
   });
   return cmd;
 }

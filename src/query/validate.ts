@@ -102,15 +102,19 @@ export function parseColumns(value: string): string[] {
   return columns;
 }
 
-export function parseBaseUrl(value: string | undefined): URL {
+/** The base URL of the service and, when it had to be mended, what was done (for --verbose). */
+export function parseBaseUrl(value: string | undefined): { url: URL; note?: string } {
   if (value === undefined || value.trim() === '') {
     throw new UsageError(
       'no service URL: pass --base-url URL or set TENDERS_BASE_URL (e.g. export TENDERS_BASE_URL=https://tenders.example.org)',
     );
   }
+  const text = value.trim();
+  const withScheme = text.includes('://') ? undefined : schemeFor(text);
+  if (withScheme) throw new UsageError(`the base URL '${value}' has no scheme: did you mean ${withScheme}?`);
   let url: URL;
   try {
-    url = new URL(value.trim());
+    url = new URL(text);
   } catch {
     throw new UsageError(`the base URL '${value}' is not a URL; it should look like https://tenders.example.org`);
   }
@@ -118,5 +122,23 @@ export function parseBaseUrl(value: string | undefined): URL {
     throw new UsageError(`the base URL must be http: or https:, not '${url.protocol}'`);
   }
   if (url.search || url.hash) throw new UsageError(`the base URL must not have a query or fragment: '${value}'`);
-  return url;
+  // The CLI adds the API's own prefix: a base URL that ends in it would ask for /api/v1/api/v1/... (a 404).
+  if (/\/api\/v1\/?$/.test(url.pathname)) {
+    url.pathname = url.pathname.replace(/\/api\/v1\/?$/, '') || '/';
+    return { url, note: `the base URL ends in /api/v1, which the CLI adds to every path itself: using ${url.href.replace(/\/$/, '')}` };
+  }
+  return { url };
+}
+
+/** `localhost:8787` → `http://localhost:8787`: plain http for this machine or a port other than 443, else https. */
+function schemeFor(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(`http://${text}`);
+  } catch {
+    return undefined;
+  }
+  if (!url.hostname.includes('.') && url.hostname !== 'localhost') return undefined; // not a host name: say it is not a URL
+  const local = url.hostname === 'localhost' || url.hostname.startsWith('127.') || url.hostname === '[::1]';
+  return `${local || (url.port !== '' && url.port !== '443') ? 'http' : 'https'}://${text.replace(/\/$/, '')}`;
 }

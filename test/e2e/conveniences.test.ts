@@ -51,3 +51,18 @@ describe('help', () => {
     expect(typo).toEqual({ code: 2, signal: null, stdout: '', stderr: "tenders: unknown option '--stauts' (Did you mean --status?) (see 'tenders search --help')\n" });
   });
 });
+
+describe('base-URL mistakes', () => {
+  it('/api/v1 in the base URL is dropped; no scheme, https to plain http and an unknown organisation get one line of advice', async () => {
+    const doubled = await runCli(['search', '-n', '2', '--base-url', `${sb.url}/api/v1`], undefined);
+    expect(doubled.code).toBe(0);
+    expect(ndjson(doubled.stdout)).toEqual(sb.truth(PATH, {}).slice(0, 2));
+    const bare = await runCli(['search', '--base-url', sb.url.replace('http://', '')], undefined);
+    expect(bare).toMatchObject({ code: 2, stderr: `tenders: the base URL '${sb.url.replace('http://', '')}' has no scheme: did you mean ${sb.url}?\n` });
+    const tls = await runCli(['count', '--retries', '0', '--base-url', sb.url.replace('http://', 'https://')], undefined);
+    expect(tls).toMatchObject({ code: 1, stderr: `tenders: cannot get POST ${PATH} from ${sb.url.replace('http://', 'https://')}: TLS handshake failed: is the service plain http? try ${sb.url}\n` });
+    const org = await runCli(['orgs', 'tenders', 'ORG-XXX-0001'], sb.url);
+    expect(org.code).toBe(1);
+    expect(org.stderr).toMatch(/^tenders: the service answered 404 to POST .*: is the organisation id right\? find ids with 'tenders orgs search --query NAME'\n$/);
+  });
+});

@@ -46,10 +46,23 @@ describe('flag validation', () => {
   });
 
   it('accepts only http and https base URLs and explains how to set one', () => {
-    expect(parseBaseUrl('http://127.0.0.1:8080/prefix').pathname).toBe('/prefix');
+    expect(parseBaseUrl('http://127.0.0.1:8080/prefix')).toEqual({ url: new URL('http://127.0.0.1:8080/prefix') });
     expect(() => parseBaseUrl(undefined)).toThrow(/TENDERS_BASE_URL/);
     expect(() => parseBaseUrl('ftp://example.org')).toThrow(/http: or https:/);
-    expect(() => parseBaseUrl('example.org')).toThrow(/not a URL/);
+    expect(() => parseBaseUrl('not a host')).toThrow(/not a URL/);
+  });
+
+  it('suggests the scheme a base URL without one needs: http for this machine or another port, else https', () => {
+    expect(() => parseBaseUrl('localhost:8787')).toThrow("the base URL 'localhost:8787' has no scheme: did you mean http://localhost:8787?");
+    expect(() => parseBaseUrl('127.0.0.1:8787/')).toThrow('did you mean http://127.0.0.1:8787?');
+    expect(() => parseBaseUrl('tenders.example.org')).toThrow('did you mean https://tenders.example.org?');
+    expect(() => parseBaseUrl('tenders.example.org:8080')).toThrow('did you mean http://tenders.example.org:8080?');
+  });
+
+  it('drops an /api/v1 the base URL ends in (the CLI adds it), and says so', () => {
+    expect(parseBaseUrl('http://h:1/api/v1/')).toEqual({ url: new URL('http://h:1/'), note: expect.stringMatching(/ends in \/api\/v1.*: using http:\/\/h:1$/) });
+    expect(parseBaseUrl('https://h/tenders/api/v1').url.href).toBe('https://h/tenders');
+    expect(parseBaseUrl('https://h/api/v1x').url.pathname).toBe('/api/v1x');
   });
 
   it('parses column paths', () => {
