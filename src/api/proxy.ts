@@ -1,4 +1,4 @@
-import { RunError } from '../errors.js';
+import { RunError, UsageError } from '../errors.js';
 import type { Env } from '../io.js';
 
 /** A proxy (the proxy's own refusal, or the service behind it) stopped the request. */
@@ -20,11 +20,22 @@ export interface EnvProxy {
 export function proxyFromEnv(protocol: string, env: Env): EnvProxy | undefined {
   const pick = (lower: string, upper: string): EnvProxy | undefined => {
     const name = env[lower] !== undefined ? lower : upper;
-    const url = env[name];
-    return url ? { name, url } : undefined;
+    const value = env[name];
+    return value ? { name, url: proxyUrl(name, value) } : undefined;
   };
   const http = pick('http_proxy', 'HTTP_PROXY');
   return protocol === 'https:' ? (pick('https_proxy', 'HTTPS_PROXY') ?? http) : http;
+}
+
+/**
+ * A proxy variable's URL: `host:port` without a scheme is `http://host:port`,
+ * as curl reads it; what is not a URL is a usage error naming the variable
+ * (undici would say only "Invalid URL").
+ */
+function proxyUrl(name: string, value: string): string {
+  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  if (!URL.canParse(url)) throw new UsageError(`${name} is not a proxy URL (${redactProxy(url)}): set it as http://host:port`);
+  return url;
 }
 
 /** undici's EnvHttpProxyAgent settings from an environment ('' where unset: undici then reads no variable itself). */
