@@ -5,6 +5,6 @@ import * as fsp from 'node:fs/promises';
  * injectable shape: a test can make a write fail with ENOSPC or EROFS without
  * a full or read-only disk.
  */
-export type FileSystem = Pick<typeof fsp, 'open' | 'rename' | 'unlink' | 'lstat' | 'stat' | 'realpath' | 'access' | 'readlink'>;
+export type FileSystem = Pick<typeof fsp, 'open' | 'rename' | 'unlink' | 'lstat' | 'stat' | 'access' | 'readlink'>;
 
 export const nodeFs: FileSystem = fsp;
