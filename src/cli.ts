@@ -1,4 +1,5 @@
 import { Command, CommanderError, type Option } from 'commander';
+import { registerCompletion } from './commands/completion.js';
 import { registerCount } from './commands/count.js';
 import { orgFieldsSpec, registerFields, tenderFieldsSpec } from './commands/fields.js';
 import type { CommandContext } from './commands/context.js';
@@ -54,6 +55,7 @@ function buildProgram(ctx: CommandContext): Command {
   registerPaged(orgs, orgTendersSpec, ctx);
   registerFields(orgs, orgFieldsSpec, ctx);
   registerWatch(program, ctx);
+  registerCompletion(program, ctx);
   finishHelp(program, ctx);
   return program;
 }

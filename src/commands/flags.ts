@@ -5,7 +5,7 @@ import { COLOR_MODES } from '../io.js';
 import { PAGE_SIZE_MAX } from '../query/endpoints.js';
 import type { OrgFilterFlags } from '../query/org-body.js';
 import type { TenderFilterFlags } from '../query/tender-body.js';
-import { KNOWN_STATUSES } from '../query/validate.js';
+import { KNOWN_STATUSES, SORT_FIELDS, SORT_ORDERS } from '../query/validate.js';
 
 export type { OrgFilterFlags, TenderFilterFlags };
 
@@ -14,6 +14,15 @@ export type { OrgFilterFlags, TenderFilterFlags };
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** A flag whose default is described rather than set (it depends on the terminal or the command). */
+/**
+ * Values shown in help and completed by the shell, without commander's exact
+ * check (it would refuse `--sort DEADLINE`): the flag's parser checks them.
+ */
+const suggested = (option: Option, values: readonly string[]): Option => {
+  option.argChoices = [...values];
+  return option;
+};
+
 const described = (option: Option, description: string): Option => {
   option.defaultValueDescription = description;
   return option;
@@ -47,8 +56,8 @@ export function addTenderFilters(cmd: Command): void {
         `tender statuses: ${KNOWN_STATUSES.join(', ')} is the one the spec names, others are sent as given, lower-cased (repeatable, comma-separated)`,
       ).argParser(collect),
     )
-    .option('--sort <field>', 'sort by publicationDate, deadline or estimatedValue')
-    .addOption(described(new Option('--order <order>', 'asc or desc'), 'the service default for the sort field'))
+    .addOption(suggested(new Option('--sort <field>', 'sort field (any case)'), SORT_FIELDS))
+    .addOption(described(suggested(new Option('--order <order>', 'sort order'), SORT_ORDERS), 'the service default for the sort field'))
     .addOption(limitOption())
     .addOption(filterOption());
 }

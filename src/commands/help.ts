@@ -6,9 +6,11 @@ import { printTo } from '../output/sink.js';
 import type { CommandContext } from './context.js';
 
 /** Help topics beside the commands: `tenders help environment`. */
-const TOPICS: Record<string, { summary: string; text: (cmd: Command, width: number) => string }> = {
-  environment: { summary: 'the environment variables tenders reads', text: environmentHelp },
+const TOPICS: Record<string, (cmd: Command, width: number) => string> = {
+  environment: environmentHelp,
 };
+
+export const HELP_TOPICS = Object.keys(TOPICS);
 
 /**
  * Finishes the help of a built program, once every command is registered:
@@ -37,7 +39,7 @@ function finish(cmd: Command, path: string[], ctx: Pick<CommandContext, 'io' | '
       .description(`Show the help of ${name}'s command COMMAND${topics.length ? `, or of a topic (${topics.join(', ')})` : ''}.`)
       .action(async (words: string[]) => {
         const topic = topics.length && words.length === 1 ? TOPICS[words[0]!] : undefined;
-        if (topic) return printTo(ctx.io.stdout, ctx.signal, topic.text(cmd, ctx.io.stdoutWidth() ?? 80));
+        if (topic) return printTo(ctx.io.stdout, ctx.signal, topic(cmd, ctx.io.stdoutWidth() ?? 80));
         helpOf(cmd, words, name).help();
       });
   }
