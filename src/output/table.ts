@@ -50,12 +50,14 @@ export class TableFormatter implements Formatter {
     const head = this.#layout ? undefined : this.#settle(items);
     const layout = this.#layout!;
     const table = new Table({
-      head: head ?? [],
+      // Bold set here, not through cli-table3's style: its colour library decides by itself
+      // (process.stdout, FORCE_COLOR), and the decision is the IO's (--color, NO_COLOR, TERM).
+      head: (head ?? []).map((text) => (this.opts.color ? `\x1b[1m${text}\x1b[22m` : text)),
       colWidths: layout.widths,
       colAligns: layout.right.map((right) => (right ? 'right' : 'left')),
       wordWrap: false,
       chars: CHARS,
-      style: { 'padding-left': 0, 'padding-right': 0, head: this.opts.color ? ['bold'] : [], border: [] },
+      style: { 'padding-left': 0, 'padding-right': 0, head: [], border: [] },
     });
     for (const item of items) {
       table.push(this.#paths.map((path, i) => this.#cell(valueAt(item, path), this.#amounts[i])));

@@ -66,3 +66,40 @@ describe.skipIf(!hasScript)('at an 80-column terminal', () => {
     expect(readFileSync(file, 'utf8')).toBe((await runCli(['export', '--max', '3000'], sb.url)).stdout);
   });
 });
+
+describe('colour and animation, end to end', () => {
+  const BOLD = '\u001b[1mid';
+
+  it.each([
+    ['--color always into a pipe', ['--color', 'always'], {}, true],
+    ['FORCE_COLOR=1 into a pipe', [], { FORCE_COLOR: '1' }, true],
+    ['--color always over FORCE_COLOR=0 and NO_COLOR', ['--color', 'always'], { FORCE_COLOR: '0', NO_COLOR: '1' }, true],
+    ['NO_COLOR over FORCE_COLOR', [], { FORCE_COLOR: '1', NO_COLOR: '1' }, false],
+    ['a pipe by default', [], {}, false],
+  ])('%s: a table with bold headers %s', async (_what, flags, env, bold) => {
+    const r = await runCli(['search', '-n', '2', '-f', 'table', ...flags], sb.url, { env: { NO_COLOR: undefined, ...env } });
+    expect(r.code).toBe(0);
+    expect(r.stdout.startsWith(BOLD)).toBe(bold);
+    if (!bold) expect(r.stdout).not.toContain('\u001b[');
+  });
+
+  it.skipIf(!hasScript).each([
+    ['by default', [], {}, true],
+    ['NO_COLOR', [], { NO_COLOR: '1' }, false],
+    ['FORCE_COLOR=0', [], { FORCE_COLOR: '0' }, false],
+    ['--color never', ['--color', 'never'], {}, false],
+    ['TERM=dumb', [], { TERM: 'dumb' }, false],
+  ])('on a terminal, %s: bold headers %s', async (_what, flags, env, bold) => {
+    const r = await shellInTerminal(sb.url, `$TENDERS search -n 2 --no-pager ${flags.join(' ')}`, { cols: 80, env: { NO_COLOR: undefined, ...env } });
+    expect(r.code).toBe(0);
+    expect(r.screen.includes(BOLD)).toBe(bold);
+  });
+
+  it.skipIf(!hasScript)('TERM=dumb on a terminal: no spinner, no escape sequence, only the closing line', async () => {
+    const file = join(dir, 'dumb.csv');
+    const r = await shellInTerminal(sb.url, `$TENDERS export --max 3000 -o ${file}`, { cols: 80, env: { TERM: 'dumb', NO_COLOR: undefined } });
+    expect(r.code).toBe(0);
+    expect(r.screen).not.toContain('\u001b');
+    expect(r.screen).toMatch(/^Wrote 3,000 tenders to \S+ \([\d.]+ [kM]B\) in \d+\.\d s\.\r\n$/);
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { ColorMode, Env } from '../src/io.js';
+import { pagedTenders } from './support/fake-client.js';
+import { memoryIO } from './support/io.js';
+import { runInProcess } from './support/run.js';
+
+/** Whether stdout gets colour, for a terminal or a pipe, an environment and --color. */
+function colour(tty: boolean, env: Env, mode: ColorMode = 'auto'): boolean {
+  const { io } = memoryIO({ stdoutTTY: tty, stderrTTY: tty, columns: 80, env });
+  io.colorMode = mode;
+  return io.colorStdout();
+}
+
+describe('the colour decision', () => {
+  it.each([
+    ['a terminal', true, {}, 'auto', true],
+    ['a pipe', false, {}, 'auto', false],
+    ['NO_COLOR on a terminal', true, { NO_COLOR: '1' }, 'auto', false],
+    ['an empty NO_COLOR (not set, as no-color.org says)', true, { NO_COLOR: '' }, 'auto', true],
+    ['FORCE_COLOR into a pipe', false, { FORCE_COLOR: '1' }, 'auto', true],
+    ['FORCE_COLOR=0 on a terminal', true, { FORCE_COLOR: '0' }, 'auto', false],
+    ['FORCE_COLOR=false on a terminal', true, { FORCE_COLOR: 'false' }, 'auto', false],
+    ['NO_COLOR over FORCE_COLOR', false, { NO_COLOR: '1', FORCE_COLOR: '1' }, 'auto', false],
+    ['TERM=dumb on a terminal', true, { TERM: 'dumb' }, 'auto', false],
+    ['--color always into a pipe, whatever the environment', false, { NO_COLOR: '1', FORCE_COLOR: '0', TERM: 'dumb' }, 'always', true],
+    ['--color never on a terminal, whatever the environment', true, { FORCE_COLOR: '1' }, 'never', false],
+  ] as const)('%s', (_what, tty, env, mode, expected) => {
+    expect(colour(tty, env, mode)).toBe(expected);
+  });
+
+  it('animation needs a terminal on stderr that is not dumb, a width, and stdout not a pipe', () => {
+    const animate = (opts: Parameters<typeof memoryIO>[0]) => memoryIO(opts).io.canAnimate();
+    expect(animate({ stderrTTY: true, columns: 80 })).toBe(true);
+    expect(animate({ stderrTTY: false, columns: 80 })).toBe(false);
+    expect(animate({ stderrTTY: true, columns: 80, env: { TERM: 'dumb' } })).toBe(false);
+    expect(animate({ stderrTTY: true, columns: 0 })).toBe(false);
+    expect(animate({ stderrTTY: true, columns: 80, stdoutPipe: true })).toBe(false);
+  });
+
+  it('--color reaches the table: bold headers into a pipe with always, none on a terminal with never', async () => {
+    const always = await runInProcess(['search', '-f', 'table', '--color', 'always'], pagedTenders(2), { env: { NO_COLOR: '1' } });
+    expect(always.stdout.startsWith('\u001b[1mid\u001b[22m')).toBe(true);
+    const never = await runInProcess(['search', '--color', 'never', '--no-pager'], pagedTenders(2), { stdoutTTY: true, columns: 80 });
+    expect(never.stdout).not.toContain('\u001b[');
+  });
+});
