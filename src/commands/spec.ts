@@ -76,7 +76,9 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
     await withPager(ctx, plan.connection, globals.pager && !plan.output.file, () =>
       withClient(ctx, plan.connection, (deps) => runWalk(plan, deps), () => firstRequests(plan.query, plan.cursor, plan.parallel)),
     ).catch((err: unknown) => {
-      if (spec.notFound && err instanceof ServiceError && err.status === 404) err.message += `: ${spec.notFound}`;
+      // At a path of the user's own (--path, the variable) a 404 more likely says the path is wrong.
+      const atDefault = plan.query.path === endpointPath({ ...spec.endpoint, envName: undefined }, ctx.io.env, undefined, id);
+      if (spec.notFound && atDefault && err instanceof ServiceError && err.status === 404) err.message += `: ${spec.notFound}`;
       throw err;
     });
   });

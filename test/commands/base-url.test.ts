@@ -33,7 +33,7 @@ describe('base-URL mistakes get advice', () => {
     expect(r).toEqual({ code: 2, stderr: "tenders: the base URL 'localhost:8787' has no scheme: did you mean http://localhost:8787?\n", connections: [] });
   });
 
-  it("a 404 on an organisation's tenders suggests orgs search", async () => {
+  it("a 404 on an organisation's tenders suggests orgs search (not when the path is the user's own)", async () => {
     const r = await runInProcess(['orgs', 'tenders', 'ORG-X'], ({ path }) => {
       throw new ServiceError(404, path, 'organisation not found: ORG-X', '');
     });
@@ -41,5 +41,9 @@ describe('base-URL mistakes get advice', () => {
     expect(r.stderr).toBe(
       "tenders: the service answered 404 to POST /api/v1/organisations/ORG-X/tenders/search: organisation not found: ORG-X: is the organisation id right? find ids with 'tenders orgs search --query NAME'\n",
     );
+    const moved = await runInProcess(['orgs', 'tenders', 'ORG-X', '--path', '/b/{id}/t'], ({ path }) => {
+      throw new ServiceError(404, path, `not found: ${path}`, '');
+    });
+    expect(moved.stderr).toBe('tenders: the service answered 404 to POST /b/ORG-X/t: not found: /b/ORG-X/t\n');
   });
 });
