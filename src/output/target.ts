@@ -23,6 +23,8 @@ const MAX_LINK_HOPS = 40;
 /** A descriptor the process already holds (/dev/stdout leads to /proc/self/fd/1): where the shell's redirection points. */
 const DESCRIPTOR = /^\/(?:dev\/(?:stdout|stderr|fd\/\d+)|proc\/(?:self|thread-self|\d+)\/fd\/\d+)$/;
 
+const STDOUT_NAMES = new Set(['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']);
+
 /**
  * Decides what `-o name` is (or another flag's file, such as --receipt's,
  * named by `flag` in messages); a UsageError (exit 2) when it cannot work.
@@ -37,6 +39,8 @@ export async function resolveTarget(name: string | undefined, resume: boolean, f
   });
   if (stats?.isDirectory()) throw new UsageError(`${named} is a directory: give a file name inside it, e.g. ${join(name, 'tenders.csv')}`);
   if (stats && !stats.isFile()) {
+    // A service manager or a parent process may give us a socket as stdout: the name still means stdout.
+    if (stats.isSocket() && flag === '-o' && STDOUT_NAMES.has(name)) return { kind: 'stdout' };
     if (stats.isSocket()) throw new UsageError(`${named} is a socket, which cannot be written as a file`);
     if (resume) throw new UsageError(`--resume needs a file: ${named} is a device or FIFO, written straight through`);
     return { kind: 'device', path: name, fifo: stats.isFIFO() };

@@ -39,6 +39,13 @@ function device(name: string, major: number, minor: number, real: string): strin
 }
 
 describe('devices, FIFOs and links are written through or followed, never replaced', () => {
+  it('-o /dev/stdout when stdout is a socket (as a parent process or a journal gives it) is stdout', async () => {
+    // runCli's child gets a socket pair as stdout, as systemd's journal does.
+    const r = await runCli(['export', '-c', 'DEU', '-f', 'ndjson', '--max', '5', '-o', '/dev/stdout'], sb.url);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(ndjson(r.stdout)).toHaveLength(5);
+  });
+
   it('a null device is written through and stays a device; nothing is left beside it', async () => {
     const nul = device('null', 1, 3, '/dev/null');
     const r = await runCli(['export', '-o', nul], sb.url);

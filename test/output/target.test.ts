@@ -72,6 +72,14 @@ describe('what -o names', () => {
     }
   });
 
+  it('-o /dev/stdout on a socket stdout (a systemd journal, a parent process) is stdout', async () => {
+    const socketStat = { isDirectory: () => false, isFile: () => false, isSocket: () => true, isFIFO: () => false };
+    const fs = { ...fsp, stat: async () => socketStat } as unknown as FileSystem;
+    for (const name of ['/dev/stdout', '/dev/fd/1', '/proc/self/fd/1']) expect(await resolveTarget(name, false, fs)).toEqual({ kind: 'stdout' });
+    await expect(resolveTarget('/run/some.sock', false, fs)).rejects.toThrow(/is a socket/);
+    await expect(resolveTarget('/dev/stdout', false, fs, '--receipt')).rejects.toThrow(/is a socket/);
+  });
+
   it('refuses before any request what cannot work: a directory, a trailing slash, a missing or non-directory parent, a socket', async () => {
     await expect(resolveTarget(dir, false)).rejects.toThrow(`-o ${dir} is a directory: give a file name inside it`);
     await expect(resolveTarget(`${dir}/`, false)).rejects.toThrow(/names a directory/);

@@ -318,6 +318,13 @@ describe('watch --receipt and --parallel', () => {
     });
   });
 
+  it("a receipt naming the watch's own -o FILE is a usage error before any request", async () => {
+    const file = join(dir, 'changes.csv');
+    const r = await watch(['w', '-c', 'DEU', '-o', file, '--receipt', file], new TenderSet(10).respond);
+    expect(r.code).toBe(2);
+    expect(r.client.requests).toHaveLength(0);
+  });
+
   it('a failed run says so in its receipt: not complete, the state not moved', async () => {
     const set = new TenderSet(150);
     await watch(['w'], set.respond);

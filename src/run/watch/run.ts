@@ -32,7 +32,7 @@ export async function runWatch(plan: WatchPlan, deps: RunDeps): Promise<void> {
   const fs = deps.fs ?? nodeFs;
   const say = createReporter(deps.io, plan.connection);
   const target = await resolveTarget(plan.output.file, false, fs); // an unusable -o: exit 2 before anything
-  if (plan.receipt) await ReceiptBuilder.check(plan.receipt.file, fs);
+  if (plan.receipt) await ReceiptBuilder.check(plan.receipt.file, fs, target);
   const receipt = plan.receipt && new ReceiptBuilder(plan.receipt, plan.connection, queryPlan(plan, plan.query ?? EVERY_TENDER), plan.parallel, deps.client);
   try {
     await runLocked(plan, deps, { say, target, fs, files: watchFiles(plan.dir, plan.name), receipt });
