@@ -7,6 +7,7 @@ export default defineConfig({
   define: { __TENDERS_VERSION__: JSON.stringify(version) },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/global-tmp.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,
