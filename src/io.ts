@@ -6,7 +6,7 @@
 
 import { fstatSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import { pagerCommand, pagerEnv, spawnPager, type PagerLauncher, type PagerProcess } from './pager.js';
+import { pagerCommand, pagerEnv, spawnPager, type PagerLauncher, type PagerProcess } from './terminal-pager.js';
 
 export const COLOR_MODES = ['auto', 'always', 'never'] as const;
 export type ColorMode = (typeof COLOR_MODES)[number];

@@ -1,4 +1,4 @@
-import { isObject } from '../model/json.js';
+import { isObject } from '../model/exact-json.js';
 import type { Total } from '../model/total.js';
 import { BadResponseError } from './errors.js';
 

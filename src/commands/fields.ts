@@ -69,7 +69,7 @@ export function registerFields<F>(parent: Command, spec: FieldsSpec<F>, ctx: Com
       query: { path: endpointPath(spec.endpoint, ctx.io.env, flags.path), body: spec.body(flags, FIELDS_SAMPLE), noun },
       format: flags.format ?? (ctx.io.stdoutIsTTY ? 'table' : 'tsv'),
     };
-    const { runFields } = await import('../run/fields.js');
+    const { runFields } = await import('../run/field-sample.js');
     await withPager(ctx, connection, globals.pager, () => withClient(ctx, connection, (deps) => runFields(plan, deps), () => [plan.query]));
   });
   return cmd;

@@ -42,7 +42,7 @@ export interface FieldListTerminal {
 export async function renderFields(fields: readonly Field[], format: FieldListFormat, terminal: FieldListTerminal): Promise<string> {
   if (format === 'json') return `${JSON.stringify(fields, null, 2)}\n`;
   if (format === 'tsv') return fields.map((f) => `${f.path}\t${JSON.stringify(f.example)}\n`).join('');
-  const { TableFormatter } = await import('./table.js');
+  const { TableFormatter } = await import('./table-formatter.js');
   const table = new TableFormatter({
     defaultColumns: [
       { path: 'path', header: 'field', priority: 2 },

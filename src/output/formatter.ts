@@ -66,12 +66,12 @@ export async function createFormatter(format: Format, opts: FormatOptions, resum
 async function loadFormatter(format: Format, opts: FormatOptions, resume?: FormatterState): Promise<Formatter> {
   switch (format) {
     case 'csv':
-      return new (await import('./csv.js')).CsvFormatter(opts, resume);
+      return new (await import('./csv-formatter.js')).CsvFormatter(opts, resume);
     case 'ndjson':
-      return new (await import('./ndjson.js')).NdjsonFormatter(opts, resume);
+      return new (await import('./ndjson-formatter.js')).NdjsonFormatter(opts, resume);
     case 'json':
-      return new (await import('./json.js')).JsonFormatter(opts, resume);
+      return new (await import('./json-formatter.js')).JsonFormatter(opts, resume);
     case 'table':
-      return new (await import('./table.js')).TableFormatter(opts, resume);
+      return new (await import('./table-formatter.js')).TableFormatter(opts, resume);
   }
 }

@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from '../model/json.js';
+import { isObject, type JsonObject } from '../model/exact-json.js';
 
 const COVERED = Symbol('covered');
 type Coverage = Map<string, Coverage | typeof COVERED>;

@@ -1,4 +1,4 @@
-import { holdsRawNumber, isObject, markHolder, stringifyJson, type JsonObject } from '../model/json.js';
+import { holdsRawNumber, isObject, markHolder, stringifyJson, type JsonObject } from '../model/exact-json.js';
 
 /**
  * Dot paths ("buyer.name") into nested result objects: lookup, discovery,

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../model/json.js';
+import type { JsonObject } from '../model/exact-json.js';
 import { closeMatches } from './close-match.js';
 import { compilePaths, discoverPaths, valueAt } from './paths.js';
 

@@ -1,4 +1,4 @@
-import { walkPages } from '../api/pager.js';
+import { walkPages } from '../api/cursor-walk.js';
 import { BoundaryDeduper } from './dedupe.js';
 import type { ChainReport, ResultSource, SourceOptions, SourcePosition } from './source.js';
 

@@ -1,4 +1,4 @@
-import { RawNumber } from '../model/json.js';
+import { RawNumber } from '../model/exact-json.js';
 
 /**
  * Drops results already seen on the previous pages of a walk. When data shifts

@@ -1,6 +1,6 @@
 import type { Total } from '../model/total.js';
-import type { FetchedPage } from '../api/pager.js';
-import { stringifyJson } from '../model/json.js';
+import type { FetchedPage } from '../api/cursor-walk.js';
+import { stringifyJson } from '../model/exact-json.js';
 import { RunError } from '../errors.js';
 import type { Placed, ResultOrder } from './sort-order.js';
 

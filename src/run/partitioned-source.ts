@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Total } from '../model/total.js';
-import { walkPages } from '../api/pager.js';
+import { walkPages } from '../api/cursor-walk.js';
 import { BoundaryDeduper } from './dedupe.js';
 import { Chain, mergePartitions, START } from './merge.js';
 import type { Dimension, Partition } from './partition.js';

@@ -1,4 +1,4 @@
-import { plainValue } from '../model/json.js';
+import { plainValue } from '../model/exact-json.js';
 import { compilePaths, valueAt } from '../output/paths.js';
 import { SORT_FIELDS, type SortField, type SortOrder } from '../query/validate.js';
 

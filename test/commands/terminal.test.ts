@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { execute } from '../../src/cli.js';
-import type { PagerLauncher } from '../../src/pager.js';
+import type { PagerLauncher } from '../../src/terminal-pager.js';
 import { FakeClient, pagedTenders } from '../support/fake-client.js';
 import { memoryIO, type MemoryIOOptions } from '../support/io.js';
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/api/json.js';
-import { RawNumber } from '../../src/model/json.js';
-import { CsvFormatter } from '../../src/output/csv.js';
+import { parseJson } from '../../src/api/json-parser.js';
+import { RawNumber } from '../../src/model/exact-json.js';
+import { CsvFormatter } from '../../src/output/csv-formatter.js';
 import type { FormatOptions } from '../../src/output/formatter.js';
-import { JsonFormatter } from '../../src/output/json.js';
-import { NdjsonFormatter } from '../../src/output/ndjson.js';
+import { JsonFormatter } from '../../src/output/json-formatter.js';
+import { NdjsonFormatter } from '../../src/output/ndjson-formatter.js';
 import { cellText, compilePaths, discoverPaths, project, valueAt } from '../../src/output/paths.js';
-import { TableFormatter } from '../../src/output/table.js';
+import { TableFormatter } from '../../src/output/table-formatter.js';
 import { BoundaryDeduper } from '../../src/run/dedupe.js';
 import { readCsvWithPython } from '../support/python-csv.js';
 

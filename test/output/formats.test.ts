@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CsvFormatter } from '../../src/output/csv.js';
+import { CsvFormatter } from '../../src/output/csv-formatter.js';
 import type { FormatOptions } from '../../src/output/formatter.js';
-import { JsonFormatter } from '../../src/output/json.js';
-import { NdjsonFormatter } from '../../src/output/ndjson.js';
-import { TableFormatter } from '../../src/output/table.js';
+import { JsonFormatter } from '../../src/output/json-formatter.js';
+import { NdjsonFormatter } from '../../src/output/ndjson-formatter.js';
+import { TableFormatter } from '../../src/output/table-formatter.js';
 import stringWidth from 'string-width';
 import { readCsvWithPython } from '../support/python-csv.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/api/json.js';
-import { CsvFormatter } from '../../src/output/csv.js';
+import { parseJson } from '../../src/api/json-parser.js';
+import { CsvFormatter } from '../../src/output/csv-formatter.js';
 import type { FormatOptions } from '../../src/output/formatter.js';
 import { NewFields, newFieldsWarning } from '../../src/output/new-fields.js';
 import { readCsvWithPython } from '../support/python-csv.js';

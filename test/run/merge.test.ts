@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FetchedPage } from '../../src/api/pager.js';
+import type { FetchedPage } from '../../src/api/cursor-walk.js';
 import { Chain, mergePartitions, OrderError, START, type ChainPosition } from '../../src/run/merge.js';
 import { ResultOrder } from '../../src/run/sort-order.js';
 

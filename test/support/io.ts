@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { createIO, type Env, type IO } from '../../src/io.js';
-import type { PagerLauncher } from '../../src/pager.js';
+import type { PagerLauncher } from '../../src/terminal-pager.js';
 
 /**
  * A writable that keeps what it is given, sized like a terminal when asked;

@@ -1,4 +1,4 @@
-import type { FieldTable } from './fields.js';
+import type { FieldTable } from './field-table.js';
 import type { KnownTenders } from './known.js';
 import { keptTender, tenderKey, tenderLine } from './state.js';
 

@@ -1,5 +1,5 @@
 import { createFormatter, type Formatter } from '../../output/formatter.js';
-import { holdsRawNumber, markHolder } from '../../model/json.js';
+import { holdsRawNumber, markHolder } from '../../model/exact-json.js';
 import { compilePaths, discoverPaths, project } from '../../output/paths.js';
 import type { ColumnSpec } from '../../output/table-columns.js';
 import type { OutputPlan } from '../plan.js';

@@ -14,7 +14,7 @@ import type { FirstRequest, QueryPlan, RunDeps, WatchPlan } from '../plan.js';
 import { ReceiptBuilder } from '../receipt.js';
 import { firstRequests, openSource, type ResultSource } from '../source.js';
 import { WatchDiff, type DiffMode, type WatchChange } from './diff.js';
-import { FieldTable } from './fields.js';
+import { FieldTable } from './field-table.js';
 import type { KnownTenders } from './known.js';
 import { watchFiles } from './location.js';
 import { ChangeOutput } from './output.js';

@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { RunError } from '../../errors.js';
-import { parseJson as parseExact } from '../../api/json.js';
-import { holdsRawNumber, isObject, markHolder, RawNumber, stringifyJson } from '../../model/json.js';
-import { FieldTable } from './fields.js';
+import { parseJson as parseExact } from '../../api/json-parser.js';
+import { holdsRawNumber, isObject, markHolder, RawNumber, stringifyJson } from '../../model/exact-json.js';
+import { FieldTable } from './field-table.js';
 import { KnownTenders } from './known.js';
 
 /**

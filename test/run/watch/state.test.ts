@@ -2,12 +2,12 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FieldTable, hashString, MAX_FIELDS, OTHER_FIELDS } from '../../../src/run/watch/fields.js';
+import { FieldTable, hashString, MAX_FIELDS, OTHER_FIELDS } from '../../../src/run/watch/field-table.js';
 import { KnownTenders } from '../../../src/run/watch/known.js';
 import { StateWriter } from '../../../src/run/watch/state-writer.js';
 import { keptTender, lineBatches, loadState, rangePieces, readEnds, readHeader, tenderKey, tenderLine, TITLE_KEPT } from '../../../src/run/watch/state.js';
-import { parseJson } from '../../../src/api/json.js';
-import { stringifyJson } from '../../../src/model/json.js';
+import { parseJson } from '../../../src/api/json-parser.js';
+import { stringifyJson } from '../../../src/model/exact-json.js';
 import { TenderGenerator } from '../../../src/sandbox/data.js';
 
 let dir: string;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CursorCycleError } from '../../src/api/errors.js';
-import { walkPages } from '../../src/api/pager.js';
+import { walkPages } from '../../src/api/cursor-walk.js';
 import { FakeClient, pagedTenders, type Responder } from '../support/fake-client.js';
 import { runInProcess as run } from '../support/run.js';
 

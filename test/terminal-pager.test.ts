@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pagerCommand, pagerEnv, spawnPager } from '../src/pager.js';
+import { pagerCommand, pagerEnv, spawnPager } from '../src/terminal-pager.js';
 
 describe('choosing the pager', () => {
   it('takes TENDERS_PAGER, then PAGER, then less -FRX; none for cat or nothing', () => {

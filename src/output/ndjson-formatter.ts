@@ -1,5 +1,5 @@
 import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
-import { stringifyJson } from '../model/json.js';
+import { stringifyJson } from '../model/exact-json.js';
 import { compilePaths, project } from './paths.js';
 
 /** One JSON object a line, as the service sent it (numbers digit for digit) unless --columns projects it. */

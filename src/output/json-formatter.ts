@@ -1,4 +1,4 @@
-import { NdjsonFormatter } from './ndjson.js';
+import { NdjsonFormatter } from './ndjson-formatter.js';
 
 /** One JSON array, streamed: an element a line, the brackets around them. */
 export class JsonFormatter extends NdjsonFormatter {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/api/json.js';
-import { RawNumber, stringifyJson } from '../../src/model/json.js';
+import { parseJson } from '../../src/api/json-parser.js';
+import { RawNumber, stringifyJson } from '../../src/model/exact-json.js';
 
 /** A small seeded generator (mulberry32): the same cases on every run. */
 function random(seed: number) {

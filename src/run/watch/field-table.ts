@@ -5,7 +5,7 @@
  * name the changed fields. Hashes, not values: the state stays small.
  */
 
-import { isObject, RawNumber, stringifyJson } from '../../model/json.js';
+import { isObject, RawNumber, stringifyJson } from '../../model/exact-json.js';
 
 /** Distinct paths told apart; leaves beyond them share the last slot, named OTHER_FIELDS. */
 export const MAX_FIELDS = 64;
