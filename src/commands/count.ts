@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
-import type { CountFormat } from '../output/counts.js';
+import { countFormats, type CountFormat } from '../output/counts.js';
 import { TENDERS, endpointPath } from '../query/endpoints.js';
 import { tenderBody, type TenderFilterFlags } from '../query/tender-body.js';
 import { DIMENSIONS, partitionBy, type Dimension } from '../run/partition.js';
@@ -8,7 +8,6 @@ import { withClient, type CommandContext } from './context.js';
 import { addTenderFilters, examples, type GlobalFlags } from './flags.js';
 import { connectionPlan, parseParallel } from './plans.js';
 
-const FORMATS: CountFormat[] = ['text', 'table', 'csv', 'ndjson', 'json'];
 const FLAG_OF: Record<Dimension, string> = { country: '-c DEU,FRA,ITA', status: '-s open,closed' };
 
 /** count's --parallel: how many partitions are counted at once (no chains, no merge, unlike the walks' flag). */
@@ -33,7 +32,9 @@ export function registerCount(program: Command, ctx: CommandContext): void {
     .addOption(new Option('--by <dimension>', 'one count per country given with -c, or per status given with -s').choices(Object.keys(DIMENSIONS)))
     .addOption(parallelCounts())
     .addOption(
-      new Option('-f, --format <format>', 'text; json: {"count":N,"capped":B}; with --by also table, csv, ndjson').choices(FORMATS).default('text'),
+      new Option('-f, --format <format>', `text; json: {"count":N,"capped":B}; with --by also ${countFormats().byOnly.join(', ')}`)
+        .choices(countFormats().all)
+        .default('text'),
     );
   cmd.addHelpText(
     'after',

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { FORMATS } from '../output/formatter.js';
+import { fileExtensions, FORMATS } from '../output/format-registry.js';
 import { HEADER_STYLES } from '../output/header-style.js';
 import { COLOR_MODES } from '../io.js';
 import { PAGE_SIZE_MAX } from '../query/endpoints.js';
@@ -93,7 +93,7 @@ export function addOutputFlags(cmd: Command, defaultFormat: string, { max = true
         .default('path'),
     )
     .option('--excel-safe', 'CSV: guard cells starting with = + - @ against formula injection')
-    .option('-o, --output <file>', 'write to FILE atomically instead of stdout (- is stdout; devices and FIFOs are written straight through); .csv, .ndjson, .jsonl, .json set the format');
+    .option('-o, --output <file>', `write to FILE atomically instead of stdout (- is stdout; devices and FIFOs are written straight through); ${fileExtensions().join(', ')} set the format`);
   if (max) cmd.option('--max <n>', 'stop after N results');
 }
 

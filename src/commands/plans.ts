@@ -1,8 +1,8 @@
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { createReporter } from '../output/reporter.js';
-import { formatOfFile } from '../output/file-format.js';
-import type { Format } from '../output/formatter.js';
+import { formatOfFile } from '../output/format-registry.js';
+import type { Format } from '../output/format-registry.js';
 import type { HeaderStyle } from '../output/header-style.js';
 import { MAX_WAIT_MAX_S, parseBaseUrl, parseColumns, parseInteger, parseRate } from '../query/validate.js';
 import type { ConnectionPlan, OutputPlan } from '../run/plan.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ServiceError } from '../api/errors.js';
 import { UsageError } from '../errors.js';
 import { parseSortPaths, type SortPaths } from '../query/sort-paths.js';
-import type { Format } from '../output/formatter.js';
+import type { Format } from '../output/format-registry.js';
 import { endpointPath, PAGE_SIZE_MAX, type Endpoint } from '../query/endpoints.js';
 import type { WalkPlan } from '../run/plan.js';
 import { ResultOrder } from '../run/sort-order.js';

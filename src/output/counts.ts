@@ -1,5 +1,6 @@
-import { stringify } from 'csv-stringify/sync';
 import type { Total } from '../model/total.js';
+import { recordFormats, type Format } from './format-registry.js';
+import { createFormatter, joinChunks, type Chunk } from './formatter.js';
 import { formatTotal } from './numbers.js';
 
 /** One partition's count: `capped` when the service stopped counting at its ceiling. */
@@ -7,8 +8,14 @@ export interface CountRow extends Total {
   value: string;
 }
 
-/** `text` is the table (count's default format); the others as for exports. */
-export type CountFormat = 'text' | 'table' | 'csv' | 'ndjson' | 'json';
+/** `text` is the table (count's default format); the others are the registry's formats that write any records. */
+export type CountFormat = 'text' | Format;
+
+/** count's --format choices: `text` and `json` are its own (one count, or the sum and its parts); the rest write a row per part. */
+export function countFormats(): { all: CountFormat[]; byOnly: CountFormat[] } {
+  const records = recordFormats();
+  return { all: ['text', ...records], byOnly: records.filter((name) => name !== 'json') };
+}
 
 export interface CountTableOptions {
   /** Columns to fit the bars into. */
@@ -28,22 +35,18 @@ export function sumCounts(rows: readonly CountRow[]): Total {
 
 /**
  * `count --by`: each partition's count and their sum. A table for people (with
- * bars on a terminal); CSV and NDJSON a row per partition; JSON one object with
- * the sum as plain `count --format json` gives it, and the partitions.
+ * bars on a terminal); JSON one object with the sum as plain `count --format
+ * json` gives it, and the partitions; any other format a row per partition,
+ * written by that format's formatter.
  */
-export function renderCounts(by: string, rows: readonly CountRow[], format: CountFormat, table: CountTableOptions): string {
+export async function renderCounts(by: string, rows: readonly CountRow[], format: CountFormat, table: CountTableOptions): Promise<Chunk> {
   const record = (row: CountRow) => ({ [by]: row.value, count: row.count, capped: row.capped });
-  switch (format) {
-    case 'csv':
-      return stringify([[by, 'count', 'capped'], ...rows.map((row) => [row.value, row.count, row.capped])], { cast: { boolean: String } });
-    case 'ndjson':
-      return rows.map((row) => `${JSON.stringify(record(row))}\n`).join('');
-    case 'json':
-      return `${JSON.stringify({ by, ...sumCounts(rows), partitions: rows.map(record) })}\n`;
-    default:
-      return countTable(by, rows, table);
-  }
+  if (format === 'text' || format === 'table') return countTable(by, rows, table);
+  if (format === 'json') return `${JSON.stringify({ by, ...sumCounts(rows), partitions: rows.map(record) })}\n`;
+  const formatter = await createFormatter(format, { columns: [by, 'count', 'capped'], header: true, headerStyle: 'path', excelSafe: false, color: false });
+  return joinChunks([formatter.page(rows.map(record)), formatter.end()]);
 }
+
 
 function countTable(by: string, rows: readonly CountRow[], opts: CountTableOptions): string {
   const total = sumCounts(rows);

@@ -1,8 +1,15 @@
+import type { FormatTraits } from './format-definition.js';
+import { createFormatter } from './formatter.js';
 import { compilePaths, discoverPaths, valueAt } from './paths.js';
 
-/** How `tenders fields` prints: a table for a person, `path<TAB>example` lines for a program, or JSON. */
-export const FIELD_LIST_FORMATS = ['table', 'tsv', 'json'] as const;
-export type FieldListFormat = (typeof FIELD_LIST_FORMATS)[number];
+/**
+ * How `tenders fields` prints, a listing of its own rather than rows of the
+ * data: a table for a person (the registry's table), `path<TAB>example` lines
+ * for a program, or one JSON document; and how each is made safe on a terminal.
+ */
+const FIELD_LIST_TERMINAL = { table: 'self', tsv: 'text', json: 'json' } as const satisfies Record<string, FormatTraits['terminal']>;
+export type FieldListFormat = keyof typeof FIELD_LIST_TERMINAL;
+export const FIELD_LIST_FORMATS = Object.keys(FIELD_LIST_TERMINAL) as FieldListFormat[];
 
 export interface Field {
   /** A dot path for --columns. */
@@ -32,6 +39,8 @@ export interface FieldListTerminal {
   /** Width to fit the table to (undefined: as wide as the data). */
   width?: number;
   color: boolean;
+  /** stdout is a terminal: TSV and JSON get their controls spelled out (the table cleans its cells). */
+  terminal?: boolean;
 }
 
 /**
@@ -40,10 +49,17 @@ export interface FieldListTerminal {
  * line; the table shows them as the other tables show cells.
  */
 export async function renderFields(fields: readonly Field[], format: FieldListFormat, terminal: FieldListTerminal): Promise<string> {
+  const text = await fieldsText(fields, format, terminal);
+  const safety = FIELD_LIST_TERMINAL[format];
+  if (!terminal.terminal || safety === 'self') return text;
+  const { neutralizeForTerminal } = await import('./sanitize.js');
+  return neutralizeForTerminal(text, safety === 'json');
+}
+
+async function fieldsText(fields: readonly Field[], format: FieldListFormat, terminal: FieldListTerminal): Promise<string> {
   if (format === 'json') return `${JSON.stringify(fields, null, 2)}\n`;
   if (format === 'tsv') return fields.map((f) => `${f.path}\t${JSON.stringify(f.example)}\n`).join('');
-  const { TableFormatter } = await import('./table-formatter.js');
-  const table = new TableFormatter({
+  const table = await createFormatter('table', {
     defaultColumns: [
       { path: 'path', header: 'field', priority: 2 },
       { path: 'example', header: 'example', priority: 1, cut: 10 },
@@ -54,5 +70,5 @@ export async function renderFields(fields: readonly Field[], format: FieldListFo
     width: terminal.width,
     color: terminal.color,
   });
-  return table.page(fields as unknown as Record<string, unknown>[]);
+  return table.page(fields as unknown as Record<string, unknown>[]) as string;
 }

@@ -1,8 +1,15 @@
+import { formatDefinition, type Format } from './format-registry.js';
 import type { HeaderStyle } from './header-style.js';
 import type { ColumnSpec } from './table-columns.js';
 
-export const FORMATS = ['table', 'csv', 'ndjson', 'json'] as const;
-export type Format = (typeof FORMATS)[number];
+/** What a formatter emits: text, or bytes for a binary format; every sink and the digest take either. */
+export type Chunk = string | Uint8Array;
+
+/** Chunks as one: text stays text; bytes when any is bytes. */
+export function joinChunks(chunks: readonly Chunk[]): Chunk {
+  if (chunks.every((chunk) => typeof chunk === 'string')) return chunks.join('');
+  return Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk) : chunk)));
+}
 
 /** What a formatter must carry across a resumed export to continue its output exactly. */
 export interface FormatterState {
@@ -15,11 +22,11 @@ export interface FormatterState {
   droppedFields?: string[];
 }
 
-/** Turns pages of results into text, a page at a time (one chunk per page). */
+/** Turns pages of results into chunks, a page at a time (one chunk per page; '' when it holds them for later). */
 export interface Formatter {
-  page(items: readonly Record<string, unknown>[]): string;
-  /** Text after the last page (closing bracket, header of an empty CSV...). */
-  end(): string;
+  page(items: readonly Record<string, unknown>[]): Chunk;
+  /** What comes after the last page (closing bracket, header of an empty CSV, a binary format's last row group...). */
+  end(): Chunk;
   state(): FormatterState;
   /** Lines for a person on stderr once the output is written (the table's hidden columns). */
   hints?(): string[];
@@ -47,31 +54,25 @@ export interface FormatOptions {
 
 /**
  * Loads only the module the chosen format needs (start-up time matters). On a
- * terminal, CSV and JSON text is neutralised as a whole (the table cleans its
- * own cells and keeps its bold header); elsewhere the service's bytes pass
- * unchanged.
+ * terminal, a format whose traits say `json` or `text` is neutralised as a
+ * whole (the table cleans its own cells and keeps its bold header); elsewhere
+ * the service's bytes pass unchanged.
  */
 export async function createFormatter(format: Format, opts: FormatOptions, resume?: FormatterState): Promise<Formatter> {
-  const formatter = await loadFormatter(format, opts, resume);
-  if (!opts.terminal || format === 'table') return formatter;
+  const definition = formatDefinition(format);
+  const formatter = (await definition.load())(opts, resume);
+  const { terminal } = definition.traits;
+  if (!opts.terminal || (terminal !== 'json' && terminal !== 'text')) return formatter;
   const { neutralizeForTerminal } = await import('./sanitize.js');
-  const json = format !== 'csv';
-  return {
-    page: (items) => neutralizeForTerminal(formatter.page(items), json),
-    end: () => neutralizeForTerminal(formatter.end(), json),
-    state: () => formatter.state(),
-  };
-}
-
-async function loadFormatter(format: Format, opts: FormatOptions, resume?: FormatterState): Promise<Formatter> {
-  switch (format) {
-    case 'csv':
-      return new (await import('./csv-formatter.js')).CsvFormatter(opts, resume);
-    case 'ndjson':
-      return new (await import('./ndjson-formatter.js')).NdjsonFormatter(opts, resume);
-    case 'json':
-      return new (await import('./json-formatter.js')).JsonFormatter(opts, resume);
-    case 'table':
-      return new (await import('./table-formatter.js')).TableFormatter(opts, resume);
-  }
+  const json = terminal === 'json';
+  const clean = (chunk: Chunk): Chunk => (typeof chunk === 'string' ? neutralizeForTerminal(chunk, json) : chunk);
+  return new Proxy(formatter, {
+    // Every method forwarded; only the data on its way out is cleaned.
+    get(target, key) {
+      if (key === 'page') return (items: readonly Record<string, unknown>[]) => clean(target.page(items));
+      if (key === 'end') return () => clean(target.end());
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

@@ -55,7 +55,7 @@ export async function runCountBy(
   }
   const { renderCounts } = await import('../output/counts.js');
   const table = { width: io.stdoutWidth() ?? 80, bars: io.stdoutIsTTY, color: io.colorStdout() };
-  await printTo(io.stdout, signal, renderCounts(by, rows, format, table));
+  await printTo(io.stdout, signal, await renderCounts(by, rows, format, table));
 }
 
 /** The request of a count: the query's first page of one result, the cheapest page that still carries the total. */

@@ -1,7 +1,6 @@
 import { readPage } from '../api/page.js';
 import { fieldsOf, renderFields, type FieldListFormat } from '../output/field-list.js';
 import { createReporter } from '../output/reporter.js';
-import { neutralizeForTerminal } from '../output/sanitize.js';
 import { printTo } from '../output/sink.js';
 import type { ConnectionPlan, QueryPlan, RunDeps } from './plan.js';
 
@@ -23,10 +22,8 @@ export async function runFields(plan: FieldsPlan, { io, client, signal }: RunDep
     return;
   }
   const fields = fieldsOf(items);
-  const text = await renderFields(fields, plan.format, { width: io.stdoutWidth(), color: io.colorStdout() });
-  // The table cleans its cells; TSV and JSON on a terminal get their controls spelled out.
-  const shown = io.stdoutIsTTY && plan.format !== 'table' ? neutralizeForTerminal(text, plan.format === 'json') : text;
-  await printTo(io.stdout, signal, shown);
+  const text = await renderFields(fields, plan.format, { width: io.stdoutWidth(), color: io.colorStdout(), terminal: io.stdoutIsTTY });
+  await printTo(io.stdout, signal, text);
   const some = fields.slice(0, 3).map((f) => f.path).join(',');
   say.hint(`${fields.length} fields in the first ${items.length} ${query.noun}; choose some with --columns ${some}`);
 }

@@ -1,7 +1,7 @@
 import type { Client } from '../api/client.js';
 import type { IO } from '../io.js';
 import type { FileSystem } from '../output/fs.js';
-import type { Format } from '../output/formatter.js';
+import type { Format } from '../output/format-registry.js';
 import type { SortPaths } from '../query/sort-paths.js';
 import type { ReceiptPlan } from './receipt.js';
 import type { HeaderStyle } from '../output/header-style.js';

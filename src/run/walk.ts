@@ -1,88 +1,50 @@
 import type { Total } from '../model/total.js';
 import { partialPath } from '../output/atomic-file.js';
-import { OutputDigest } from '../output/digest.js';
-import { nodeFs, type FileSystem } from '../output/fs.js';
-import { acquireLock } from '../output/lock.js';
-import { openOutput, resolveTarget, type Target } from '../output/target.js';
-import { displayOptions } from '../output/display.js';
-import { createFormatter, type Formatter } from '../output/formatter.js';
+import { traitsOf } from '../output/format-registry.js';
+import type { Chunk, Formatter } from '../output/formatter.js';
+import type { FileSystem } from '../output/fs.js';
 import { formatCount, formatDuration, formatSize, formatTotal } from '../output/numbers.js';
-import { createProgress } from '../output/progress.js';
 import { newFieldsWarning } from '../output/new-fields.js';
-import { createReporter, type Reporter } from '../output/reporter.js';
+import type { Reporter } from '../output/reporter.js';
 import { UnknownColumns } from '../output/unknown-columns.js';
 import { shellLine } from '../output/shell.js';
 import type { RunDeps, WalkPlan } from './plan.js';
-import { ReceiptBuilder } from './receipt.js';
+import { runSession, type Session } from './session.js';
 import { fingerprint, loadState, removeState, saveState, type ResumeState } from './resume-state.js';
 import { openSource, type ResultSource } from './source.js';
 
 /**
  * Runs a search or export: pages from the pager, boundary duplicates dropped,
- * each page formatted and written as one chunk as it arrives. What -o names is
- * decided (and refused, exit 2) before any request; a file is written
- * atomically by one process at a time (a lock beside it) and, for exports, is
- * resumable after a page-level checkpoint. With --receipt, a record of the
- * run is written when it ends, however it ends.
+ * each page formatted and written as one chunk as it arrives. The session
+ * owns the target, locks, receipt and the end; a walk into a file is, for
+ * exports, resumable after a page-level checkpoint.
  */
-export async function runWalk(plan: WalkPlan, deps: RunDeps): Promise<void> {
-  const fs = deps.fs ?? nodeFs;
-  const say = createReporter(deps.io, plan.connection);
-  const target = await resolveTarget(plan.output.file, plan.output.resume, fs);
-  if (plan.receipt) await ReceiptBuilder.check(plan.receipt.file, fs, target);
-  const receipt = plan.receipt && new ReceiptBuilder(plan.receipt, plan.connection, plan.query, plan.parallel, deps.client);
-  const release = target.kind === 'file' ? await acquireLock(target.path, { fs, log: say.debug }) : undefined;
-  try {
-    await walkInto(target, plan, deps, say, fs, receipt);
-  } catch (err) {
-    // The run's own failure is the one to report; a receipt that cannot be written is said besides.
-    await receipt?.write(err, fs).catch((e: Error) => say.warn(e.message));
-    throw err;
-  } finally {
-    await release?.();
-  }
-  await receipt?.write(undefined, fs);
+export function runWalk(plan: WalkPlan, deps: RunDeps): Promise<void> {
+  const resume = plan.output.resume;
+  return runSession({ ...plan, resume }, deps, (session) => walkInto(plan, session));
 }
 
-async function walkInto(
-  target: Target,
-  plan: WalkPlan,
-  { io, client, signal }: RunDeps,
-  say: Reporter,
-  fs: FileSystem,
-  receipt: ReceiptBuilder | undefined,
-): Promise<void> {
-  const { connection, query, output } = plan;
-  const file = target.kind === 'file' ? target.path : undefined;
-  const toStdout = target.kind === 'stdout';
+async function walkInto(plan: WalkPlan, session: Session): Promise<void> {
+  const { query, output } = plan;
+  const { say, fs, client, signal } = session;
+  const file = session.file;
   const print = fingerprint(query, output, plan.max, plan.parallel);
   const saved = file && output.resume ? await usableState(file, print, say, fs) : undefined;
-  const resumable = file !== undefined && plan.resumable;
-  const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, keepBytes: saved?.bytes, fs, onWait: say.hint });
+  const resumable = file !== undefined && plan.resumable && traitsOf(output.format).resumable;
+  const out = await session.openOutput({ keepBytes: saved?.bytes });
   let checkpointed = Boolean(saved);
+  session.keepPartial = resumable && checkpointed;
   // Rows a --resume keeps: those of the last checkpoint, not a page written after it.
   let kept = saved?.formatter.rows ?? 0;
-  let finished = false;
-  let walk: WalkState | undefined;
+  let walk: WalkState;
   let unknown: UnknownColumns | undefined;
-  // Never over data on the terminal itself; rows of an interrupted run count, but not in the rate.
-  const progress = await createProgress(io, !connection.quiet && !connection.verbose && !out.terminal, query.noun, saved?.formatter.rows);
+  // Rows of an interrupted run count, but not in the rate.
+  const progress = await session.showProgress({ resumedRows: saved?.formatter.rows });
+  const { receipt } = session;
   try {
-    const formatter = await createFormatter(
-      output.format,
-      {
-        columns: output.columns,
-        defaultColumns: output.defaultColumns,
-        sortColumn: output.sortColumn,
-        header: output.header,
-        headerStyle: output.headerStyle,
-        excelSafe: output.excelSafe,
-        ...displayOptions(io, toStdout),
-        terminal: out.terminal,
-      },
-      saved?.formatter,
-    );
+    const formatter = await session.createFormatter(saved?.formatter);
     if (resumable && !saved) await removeState(file, fs);
+    if (resumable) session.onCommit(() => removeState(file, fs));
     const source = openSource(
       {
         client,
@@ -97,17 +59,9 @@ async function walkInto(
       },
       say,
     );
-    const digest = receipt && (saved ? await OutputDigest.ofPrefix(partialPath(file!), saved.bytes) : new OutputDigest());
-    const write = digest
-      ? async (chunk: string) => {
-          await out.write(chunk);
-          digest.update(chunk);
-        }
-      : (chunk: string) => out.write(chunk);
-    walk = new WalkState(plan, formatter, write, source, saved);
+    walk = new WalkState(plan, formatter, out.write, source, saved);
     if (receipt) {
       receipt.source = source;
-      receipt.output = { file: plan.output.file, committed: false, digest: digest! };
       if (saved) receipt.resumed = { rows: saved.formatter.rows, pages: saved.pages };
     }
     // A resumed run has not seen the first page: it cannot judge --columns.
@@ -122,28 +76,23 @@ async function walkInto(
       if (resumable && out.kind === 'file') {
         await saveState(file, walk.checkpoint(print, out.bytes), fs);
         checkpointed = true;
+        session.keepPartial = true;
         kept = walk.rows;
       }
       progress.update(walk);
       if (signal.aborted) throw signal.reason;
       if (done) break;
     }
-    await write(formatter.end());
-    await out.finish();
-    if (receipt) receipt.output!.committed = true;
-    if (resumable) await removeState(file, fs);
-    finished = true;
+    await out.write(formatter.end());
+    await session.commit();
   } catch (err) {
     if (resumable && checkpointed) {
       (err as Error).message += `; the ${formatCount(kept)} ${query.noun} written so far are kept in ${partialPath(file)}: run the same command with --resume to continue`;
     }
     throw err;
-  } finally {
-    progress.stop();
-    if (!finished) await out.abandon(checkpointed && resumable);
   }
   for (const line of unknown?.warnings(query.fieldsCommand ?? 'tenders fields') ?? []) say.warn(line);
-  walk.report(say);
+  walk.report(session);
   if (out.kind === 'file') walk.reportFile(say, plan.output.file!, out.bytes, saved?.formatter.rows ?? 0);
 }
 
@@ -185,7 +134,7 @@ class WalkState {
   constructor(
     private readonly plan: WalkPlan,
     private readonly formatter: Formatter,
-    private readonly write: (chunk: string) => Promise<void>,
+    private readonly write: (chunk: Chunk) => Promise<void>,
     private readonly source: ResultSource,
     saved: ResumeState | undefined,
   ) {
@@ -231,8 +180,9 @@ class WalkState {
     say.hint(`Wrote ${formatCount(this.rows)} ${this.plan.query.noun} to ${file} (${formatSize(bytes)}) in ${time}${resumed}.`);
   }
 
-  report(say: Reporter): void {
+  report(session: Session): void {
     const { plan, source } = this;
+    const { say } = session;
     const noun = plan.query.noun;
     for (const line of this.formatter.hints?.() ?? []) say.hint(line);
     const total = this.total;
@@ -249,23 +199,16 @@ class WalkState {
         } else say.hint(`Next page: add --cursor ${source.nextCursor}`);
       }
     }
-    if (source.complete && total && !total.capped && plan.max === undefined && plan.cursor === undefined && this.rows !== total.count) {
-      say.warn(
-        `the service counted ${formatCount(total.count)} ${noun} but ${formatCount(this.rows)} were written: the data changed while paging`,
-      );
-    }
+    if (plan.max === undefined && plan.cursor === undefined) session.checkCount(source, this.rows, (rows) => `${rows} were written`);
     const left = this.formatter.droppedFields?.() ?? [];
     if (left.length) say.warn(newFieldsWarning(left, this.formatter.state().columns ?? []));
-    if (!say.verbose) return; // formatting numbers loads ICU data: only when shown
-    const seconds = ((performance.now() - this.#started) / 1000).toFixed(1);
-    const leftOut = left.length ? `, ${left.length} new fields left out of the CSV` : '';
-    say.debug(`${formatCount(this.rows)} ${noun} in ${this.pages} pages, ${source.dropped} duplicates dropped${leftOut}, ${seconds} s`);
-    const chains = source.chains();
-    if (chains.length > 1) {
-      for (const chain of chains) {
-        const of = chain.total ? `${formatTotal(chain.total)} ${noun} counted` : 'no count';
-        say.debug(`  ${chain.value}: ${of}, ${chain.pages} pages${chain.complete ? '' : ', not finished'}`);
-      }
-    }
+    session.summary(
+      [
+        `${formatCount(this.rows)} ${noun} in ${this.pages} pages`,
+        `${source.dropped} duplicates dropped`,
+        ...(left.length ? [`${left.length} new fields left out of the CSV`] : []),
+      ],
+      source.chains(),
+    );
   }
 }

@@ -2,7 +2,8 @@ import { readdir, rm } from 'node:fs/promises';
 import { RunError } from '../../errors.js';
 import type { IO } from '../../io.js';
 import { displayOptions } from '../../output/display.js';
-import { createFormatter } from '../../output/formatter.js';
+import { traitsOf } from '../../output/format-registry.js';
+import { createFormatter, joinChunks } from '../../output/formatter.js';
 import { acquireLock } from '../../output/lock.js';
 import { formatCount } from '../../output/numbers.js';
 import type { Reporter } from '../../output/reporter.js';
@@ -39,14 +40,14 @@ export async function runWatchList(dir: string, output: OutputPlan, io: IO, sign
   const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal });
   try {
     const formatter = await createFormatter(output.format, {
-      columns: output.columns ?? (output.format === 'csv' || output.format === 'table' ? LIST_COLUMNS : undefined),
+      columns: output.columns ?? (traitsOf(output.format).rows === 'columns' ? LIST_COLUMNS : undefined),
       header: output.header,
       headerStyle: output.headerStyle,
       excelSafe: output.excelSafe,
       ...displayOptions(io, target.kind === 'stdout'),
       terminal: out.terminal,
     });
-    await out.write(formatter.page(rows) + formatter.end());
+    await out.write(joinChunks([formatter.page(rows), formatter.end()]));
     await out.finish();
   } catch (err) {
     await out.abandon(false);

@@ -1,4 +1,6 @@
-import { createFormatter, type Formatter } from '../../output/formatter.js';
+import { traitsOf } from '../../output/format-registry.js';
+import { createFormatter, type Chunk, type Formatter } from '../../output/formatter.js';
+import type { FormatTraits } from '../../output/format-definition.js';
 import { holdsRawNumber, markHolder } from '../../model/exact-json.js';
 import { compilePaths, discoverPaths, project } from '../../output/paths.js';
 import type { ColumnSpec } from '../../output/table-columns.js';
@@ -28,26 +30,28 @@ export class ChangeOutput {
   /** A table's first rows, held until there are enough to set its column widths. */
   readonly #held: WatchChange[] = [];
   #discovered: string[] | undefined;
+  readonly #traits: FormatTraits;
   readonly #nested: boolean;
   readonly #paths: string[][] | undefined;
 
   constructor(
     private readonly plan: OutputPlan,
-    private readonly write: (chunk: string) => Promise<void>,
+    private readonly write: (chunk: Chunk) => Promise<void>,
     private readonly display: { width: number | undefined; color: boolean; terminal: boolean },
   ) {
-    this.#nested = plan.format === 'ndjson' || plan.format === 'json';
+    this.#traits = traitsOf(plan.format);
+    this.#nested = this.#traits.rows === 'documents';
     this.#paths = plan.columns && compilePaths(plan.columns);
   }
 
-  /** The walk's first page: CSV takes its tender columns from it, as an export does. */
+  /** The walk's first page: a format with fixed columns (CSV) takes its tender columns from it, as an export does. */
   firstPage(tenders: readonly Record<string, unknown>[]): void {
-    if (this.plan.format === 'csv' && !this.plan.columns && tenders.length > 0) this.#discovered = discoverPaths(tenders);
+    if (this.#traits.fixedColumns && !this.plan.columns && tenders.length > 0) this.#discovered = discoverPaths(tenders);
   }
 
   async add(changes: readonly WatchChange[]): Promise<void> {
     if (changes.length === 0) return;
-    if (this.plan.format !== 'table' || this.#formatter) return this.#emit(changes);
+    if (this.#traits.streaming !== 'first-rows' || this.#formatter) return this.#emit(changes);
     // Changes come a few at a time: a table waits for a page's worth before it sets its widths.
     this.#held.push(...changes);
     if (this.#held.length >= TABLE_FIRST_ROWS) await this.#emit(this.#held.splice(0));
@@ -87,7 +91,7 @@ export class ChangeOutput {
 
   #create(first: readonly WatchChange[]): Promise<Formatter> {
     const { format, columns, defaultColumns, header, headerStyle, excelSafe } = this.plan;
-    const tenderColumns = (columns ?? (format === 'csv' ? (this.#discovered ?? discoverPaths(first.map((c) => c.tender))) : undefined))?.filter(
+    const tenderColumns = (columns ?? (this.#traits.fixedColumns ? (this.#discovered ?? discoverPaths(first.map((c) => c.tender))) : undefined))?.filter(
       (column) => !CHANGE_COLUMNS.includes(column),
     );
     return createFormatter(format, {

@@ -1,0 +1,43 @@
+import { extname } from 'node:path';
+import type { FormatDefinition, FormatTraits } from './format-definition.js';
+import { csv } from './formats/csv.js';
+import { json } from './formats/json.js';
+import { ndjson } from './formats/ndjson.js';
+import { table } from './formats/table.js';
+
+/**
+ * Every output format, in the order help lists them. A new format is a file
+ * under formats/ and a line here; every writer of rows, the -o extensions,
+ * the --format choices and the shell completion follow from this list.
+ */
+export const FORMAT_DEFINITIONS = [table, csv, ndjson, json] as const;
+
+export type Format = (typeof FORMAT_DEFINITIONS)[number]['name'];
+
+export const FORMATS: readonly Format[] = FORMAT_DEFINITIONS.map((d) => d.name);
+
+const BY_NAME = new Map<string, FormatDefinition>(FORMAT_DEFINITIONS.map((d) => [d.name, d]));
+
+export function formatDefinition(name: Format): FormatDefinition<Format> {
+  return BY_NAME.get(name)! as FormatDefinition<Format>;
+}
+
+export function traitsOf(name: Format): FormatTraits {
+  return formatDefinition(name).traits;
+}
+
+/** The formats that write any records (count --by's partitions, a watch list), not only tenders. */
+export function recordFormats(): Format[] {
+  return FORMAT_DEFINITIONS.filter((d) => d.traits.anyRecords).map((d) => d.name);
+}
+
+/** Every file name ending that implies a format, as -o's help lists them: ".csv, .ndjson, .jsonl, .json". */
+export function fileExtensions(): string[] {
+  return FORMAT_DEFINITIONS.flatMap((d) => d.extensions);
+}
+
+/** The format `file`'s extension names (case-insensitive), if it names one. */
+export function formatOfFile(file: string): Format | undefined {
+  const ext = extname(file).toLowerCase();
+  return ext === '' ? undefined : FORMAT_DEFINITIONS.find((d) => (d.extensions as readonly string[]).includes(ext))?.name;
+}
