@@ -74,8 +74,8 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
       const say = createReporter(ctx.io, { quiet: Boolean(globals.quiet), verbose: Boolean(globals.verbose) });
       const dir = watchDir(ctx.io.env);
       const { runWatchForget, runWatchList } = await import('../run/watch/list.js');
-      if (flags.list) await runWatchList(dir, outputPlan(flags, interactiveFormat(ctx.io, outputFile(flags))), ctx.io, ctx.signal, say);
-      else await runWatchForget(dir, parseWatchName(name!), say);
+      if (flags.list) await runWatchList(dir, outputPlan(flags, interactiveFormat(ctx.io, outputFile(flags))), ctx.io, ctx.signal, say, ctx.fs);
+      else await runWatchForget(dir, parseWatchName(name!), say, ctx.fs);
       return;
     }
     const plan = watchPlan(name, flags, globals, ctx.io, ctx.argv);

@@ -1,9 +1,9 @@
-import { readdir, rm } from 'node:fs/promises';
 import { RunError } from '../../errors.js';
 import type { IO } from '../../io.js';
 import { displayOptions } from '../../output/display.js';
 import { traitsOf } from '../../output/format-registry.js';
 import { createFormatter, joinChunks } from '../../output/formatter.js';
+import { nodeFs, type FileSystem } from '../../output/fs.js';
 import { acquireLock } from '../../output/lock.js';
 import { formatCount } from '../../output/numbers.js';
 import type { Reporter } from '../../output/reporter.js';
@@ -16,8 +16,8 @@ import { readEnds, StateError } from './state.js';
 const LIST_COLUMNS = ['name', 'query', 'lastRun', 'tenders'];
 
 /** `watch --list`: one row per saved watch (name, query as flags, last run, tenders known), by name. */
-export async function runWatchList(dir: string, output: OutputPlan, io: IO, signal: AbortSignal, say: Reporter): Promise<void> {
-  const names = (await readdir(dir).catch(() => [] as string[]))
+export async function runWatchList(dir: string, output: OutputPlan, io: IO, signal: AbortSignal, say: Reporter, fs: FileSystem = nodeFs): Promise<void> {
+  const names = (await fs.readdir(dir).catch(() => [] as string[]))
     .filter((file) => file.endsWith(STATE_SUFFIX) && !file.startsWith('.'))
     .map((file) => file.slice(0, -STATE_SUFFIX.length))
     .sort();
@@ -25,7 +25,7 @@ export async function runWatchList(dir: string, output: OutputPlan, io: IO, sign
   for (const name of names) {
     const file = watchFiles(dir, name).state;
     try {
-      const { header, summary } = await readEnds(file);
+      const { header, summary } = await readEnds(file, fs);
       rows.push({ name, query: describeQuery(header.query), lastRun: summary.lastRun, tenders: summary.tenders, file });
     } catch (err) {
       if (!(err instanceof StateError)) throw err;
@@ -36,8 +36,8 @@ export async function runWatchList(dir: string, output: OutputPlan, io: IO, sign
     say.hint(`No saved watches in ${dir}.`);
     return;
   }
-  const target = await resolveTarget(output.file, false);
-  const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal });
+  const target = await resolveTarget(output.file, false, fs);
+  const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, fs });
   try {
     const formatter = await createFormatter(output.format, {
       columns: output.columns ?? (traitsOf(output.format).rows === 'columns' ? LIST_COLUMNS : undefined),
@@ -57,15 +57,15 @@ export async function runWatchList(dir: string, output: OutputPlan, io: IO, sign
 }
 
 /** `watch NAME --forget`: deletes its state (never under a running watch). */
-export async function runWatchForget(dir: string, name: string, say: Reporter): Promise<void> {
+export async function runWatchForget(dir: string, name: string, say: Reporter, fs: FileSystem = nodeFs): Promise<void> {
   const files = watchFiles(dir, name);
-  const release = await acquireLock(files.state).catch((err: unknown) => {
+  const release = await acquireLock(files.state, { fs }).catch((err: unknown) => {
     // No directory: no watch either.
     if ((err as { cause?: NodeJS.ErrnoException }).cause?.code === 'ENOENT') return undefined;
     throw err;
   });
   try {
-    const removed = await rm(files.state).then(
+    const removed = await fs.rm(files.state).then(
       () => true,
       (err: NodeJS.ErrnoException) => {
         if (err.code === 'ENOENT') return false;
@@ -73,7 +73,7 @@ export async function runWatchForget(dir: string, name: string, say: Reporter): 
       },
     );
     if (!removed) throw new RunError(`there is no watch named ${name} in ${dir} (see tenders watch --list)`);
-    await rm(files.temp, { force: true });
+    await fs.rm(files.temp, { force: true });
     say.hint(`watch ${name} forgotten (${files.state} deleted)`);
   } finally {
     await release?.();

@@ -28,7 +28,12 @@ export function watchDir(env: Env): string {
 export const STATE_SUFFIX = '.watch';
 
 /** The files of one watch: its state, and the next state being written (its lock is the state's, see lockPath). */
-export function watchFiles(dir: string, name: string): { state: string; temp: string } {
+export interface WatchFiles {
+  state: string;
+  temp: string;
+}
+
+export function watchFiles(dir: string, name: string): WatchFiles {
   const state = join(dir, `${name}${STATE_SUFFIX}`);
   return { state, temp: `${state}.tmp` };
 }

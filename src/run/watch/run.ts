@@ -1,22 +1,14 @@
-import { createReadStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import type { Page } from '../../api/page.js';
 import { UsageError } from '../../errors.js';
-import { OutputDigest } from '../../output/digest.js';
-import { displayOptions } from '../../output/display.js';
-import { nodeFs, type FileSystem } from '../../output/fs.js';
-import { acquireLock } from '../../output/lock.js';
+import { readChunks, type FileSystem } from '../../output/fs.js';
 import { formatCount } from '../../output/numbers.js';
-import { createProgress, silent } from '../../output/progress.js';
-import { createReporter, type Reporter } from '../../output/reporter.js';
-import { openOutput, resolveTarget, type Target } from '../../output/target.js';
 import type { FirstRequest, QueryPlan, RunDeps, WatchPlan } from '../plan.js';
-import { ReceiptBuilder } from '../receipt.js';
+import { runSession, type Session } from '../session.js';
 import { firstRequests, openSource, type ResultSource } from '../source.js';
 import { WatchDiff, type DiffMode, type WatchChange } from './diff.js';
 import { FieldTable } from './field-table.js';
 import type { KnownTenders } from './known.js';
-import { watchFiles } from './location.js';
+import { watchFiles, type WatchFiles } from './location.js';
 import { ChangeOutput } from './output.js';
 import { describeQuery, newestFirst, sameQuery } from './query.js';
 import { StateWriter } from './state-writer.js';
@@ -28,20 +20,20 @@ import { loadState, rangePieces, readHeader, type LoadedState, type SavedQuery, 
  * replaces the state. A run that fails leaves the state as it was, so the
  * next one reports the same changes.
  */
-export async function runWatch(plan: WatchPlan, deps: RunDeps): Promise<void> {
-  const fs = deps.fs ?? nodeFs;
-  const say = createReporter(deps.io, plan.connection);
-  const target = await resolveTarget(plan.output.file, false, fs); // an unusable -o: exit 2 before anything
-  if (plan.receipt) await ReceiptBuilder.check(plan.receipt.file, fs, target);
-  const receipt = plan.receipt && new ReceiptBuilder(plan.receipt, plan.connection, queryPlan(plan, plan.query ?? EVERY_TENDER), plan.parallel, deps.client);
-  try {
-    await runLocked(plan, deps, { say, target, fs, files: watchFiles(plan.dir, plan.name), receipt });
-  } catch (err) {
-    // The run's own failure is the one to report; a receipt that cannot be written is said besides.
-    await receipt?.write(err, fs).catch((e: Error) => say.warn(e.message));
-    throw err;
-  }
-  await receipt?.write(undefined, fs);
+export function runWatch(plan: WatchPlan, deps: RunDeps): Promise<void> {
+  const files = watchFiles(plan.dir, plan.name);
+  const sessionPlan = { ...plan, query: queryPlan(plan, plan.query ?? EVERY_TENDER), stateLock: files.state };
+  return runSession(sessionPlan, deps, async (session) => {
+    const header = await readHeader(files.state, session.fs).catch((err: unknown) => {
+      if (plan.reset) return undefined; // a damaged state is what --reset is for
+      throw err;
+    });
+    const query = chooseQuery(plan, header);
+    if (session.receipt) session.receipt.query = queryPlan(plan, query);
+    const mode: DiffMode = !header || plan.reset ? 'baseline' : plan.newOnly ? 'new-only' : 'full';
+    const created = (!plan.reset && header?.created) || new Date().toISOString();
+    await walkAndCommit(plan, session, files, { name: plan.name, query, created }, mode);
+  });
 }
 
 const EVERY_TENDER: SavedQuery = { org: null, body: {} };
@@ -60,39 +52,6 @@ function queryPlan(plan: WatchPlan, query: SavedQuery): QueryPlan {
   return { path: plan.pathFor(query.org), body: { ...query.body, limit: plan.limit }, noun: 'tenders', fieldsCommand: 'tenders fields' };
 }
 
-interface RunParts {
-  say: Reporter;
-  files: ReturnType<typeof watchFiles>;
-  target: Target;
-  fs: FileSystem;
-  receipt: ReceiptBuilder | undefined;
-}
-
-/** Under the watch's lock (and the output file's): the saved query, the state, the walk. */
-async function runLocked(plan: WatchPlan, deps: RunDeps, parts: RunParts): Promise<void> {
-  const { say, files, target, fs, receipt } = parts;
-  await mkdir(plan.dir, { recursive: true, mode: 0o700 });
-  const releaseState = await acquireLock(files.state, { fs, log: say.debug });
-  try {
-    const header = await readHeader(files.state).catch((err: unknown) => {
-      if (plan.reset) return undefined; // a damaged state is what --reset is for
-      throw err;
-    });
-    const query = chooseQuery(plan, header);
-    if (receipt) receipt.query = queryPlan(plan, query);
-    const mode: DiffMode = !header || plan.reset ? 'baseline' : plan.newOnly ? 'new-only' : 'full';
-    const created = (!plan.reset && header?.created) || new Date().toISOString();
-    const releaseOutput = target.kind === 'file' ? await acquireLock(target.path, { fs, log: say.debug }) : undefined;
-    try {
-      await walkAndCommit(plan, deps, parts, { name: plan.name, query, created }, mode);
-    } finally {
-      await releaseOutput?.();
-    }
-  } finally {
-    await releaseState();
-  }
-}
-
 /** The query to walk: the command line's, else the saved one; a different one only with --reset. */
 function chooseQuery(plan: WatchPlan, header: StateHeader | undefined): SavedQuery {
   const saved = header?.query;
@@ -105,15 +64,9 @@ function chooseQuery(plan: WatchPlan, header: StateHeader | undefined): SavedQue
   return plan.query ?? saved ?? { org: null, body: {} };
 }
 
-async function walkAndCommit(
-  plan: WatchPlan,
-  { io, client, signal }: RunDeps,
-  { say, files, target, fs, receipt }: RunParts,
-  header: StateHeader,
-  mode: DiffMode,
-): Promise<void> {
-  const started = performance.now();
-  const loading = mode === 'baseline' ? undefined : loadState(files.state);
+async function walkAndCommit(plan: WatchPlan, session: Session, files: WatchFiles, header: StateHeader, mode: DiffMode): Promise<void> {
+  const { say, fs, client, signal, receipt } = session;
+  const loading = mode === 'baseline' ? undefined : loadState(files.state, fs);
   loading?.catch(() => undefined); // awaited below; a failure before then must not go unhandled
   // --new-only decides when to stop by what the state knew: it loads first (its walk is short).
   let previous = mode === 'new-only' ? await loading : undefined;
@@ -124,29 +77,14 @@ async function walkAndCommit(
   }
 
   const writer = await StateWriter.create(files.temp, header, fs);
-  const toStdout = target.kind === 'stdout';
+  session.onAbandon(() => writer.abandon());
   let committed = false;
-  let delivered = false;
-  const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, fs }).catch(async (err: unknown) => {
-    await writer.abandon();
-    throw err;
-  });
-  const digest = receipt && new OutputDigest();
+  const out = await session.openOutput();
   // Changes come in bursts, mostly at the end: a spinner shows the walk until the first of them
   // reaches a terminal's stdout (after that it would garble the table).
-  let progress = await createProgress(io, !plan.connection.quiet && !plan.connection.verbose, 'tenders');
-  const changes = new ChangeOutput(
-    plan.output,
-    async (chunk) => {
-      if (toStdout && io.stdoutIsTTY) {
-        progress.stop();
-        progress = silent;
-      }
-      await out.write(chunk);
-      digest?.update(chunk);
-    },
-    { ...displayOptions(io, toStdout), terminal: out.terminal },
-  );
+  const progress = await session.showProgress({ untilData: true });
+  const { terminal: _terminal, ...display } = session.formatOptions();
+  const changes = new ChangeOutput(plan.output, out.write, { width: display.width, color: display.color, terminal: out.terminal });
   let diff: WatchDiff | undefined;
   const source = openSource(
     {
@@ -160,10 +98,7 @@ async function walkAndCommit(
     say,
   );
   if (stopEarly && source.by) say.debug('--new-only reads every page of a --parallel walk: it stops early on one chain only');
-  if (receipt) {
-    receipt.source = source;
-    receipt.output = { file: plan.output.file, committed: false, digest: digest! };
-  }
+  if (receipt) receipt.source = source;
   const pages = source.pages();
   try {
     // A full run loads what it knew while the service sends its first pages.
@@ -184,28 +119,26 @@ async function walkAndCommit(
     for await (const items of { [Symbol.asyncIterator]: () => pages }) await consume(items);
     // A full walk reaches the last page or fails: now unchanged tenders are carried over and unseen ones gone.
     if (mode === 'full') {
-      await settle(files.state, previous!.known, diff, writer, (gone) => changes.add(gone), signal);
+      await settle(files.state, previous!.known, diff, writer, (gone) => changes.add(gone), signal, fs);
     } else if (mode === 'new-only') {
-      await carryOver(files.state, previous!, writer);
+      await carryOver(files.state, previous!, writer, fs);
     }
     await changes.end();
-    await out.finish();
-    delivered = true;
-    if (receipt) receipt.output!.committed = true;
-    await writer.commit(files.state, { lastRun: new Date().toISOString(), newestPublicationDate: diff.newest, fields: table.fields });
-    committed = true;
+    const finished = diff;
+    session.onCommit(async () => {
+      await writer.commit(files.state, { lastRun: new Date().toISOString(), newestPublicationDate: finished.newest, fields: table.fields });
+      committed = true;
+    });
+    await session.commit();
   } finally {
     await pages.return(undefined); // stops the pager (and its request in flight) when the run did not get to the end
-    progress.stop();
-    if (!delivered) await out.abandon(false);
-    if (!committed) await writer.abandon();
     if (receipt) {
       receipt.rows = changes.rows;
       receipt.extra = { watch: watchReceipt(plan, files.state, mode, diff, committed) };
     }
   }
   for (const line of changes.hints()) say.hint(line);
-  report(say, plan, mode, diff, source, started);
+  report(session, plan, mode, diff, source);
 }
 
 /** At most this many pages are held while the previous state loads. */
@@ -265,6 +198,7 @@ async function settle(
   writer: StateWriter,
   report: (gone: WatchChange[]) => Promise<void>,
   signal: AbortSignal,
+  fs: FileSystem,
 ): Promise<void> {
   const { carry, tenders, gone } = known.leftovers();
   const ranges = [...carry.map((range, i) => ({ range, tenders: tenders[i]! })), ...gone.map((range) => ({ range, tenders: -1 }))].sort(
@@ -277,7 +211,7 @@ async function settle(
     if (pieces.length) goneLines.push(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces));
     pieces = [];
   };
-  for await (const [r, piece] of rangePieces(file, ranges.map((x) => x.range))) {
+  for await (const [r, piece] of rangePieces(file, ranges.map((x) => x.range), fs)) {
     const { tenders: count } = ranges[r]!;
     if (r !== last) endGone();
     if (count >= 0) writer.carry(piece, r === last ? 0 : count);
@@ -295,11 +229,11 @@ async function settle(
 }
 
 /** The previous state's tender lines, byte for byte, into the next state. */
-async function carryOver(file: string, previous: LoadedState, writer: StateWriter): Promise<void> {
+async function carryOver(file: string, previous: LoadedState, writer: StateWriter, fs: FileSystem): Promise<void> {
   const [start, end] = previous.tenderBytes;
   let tenders = previous.summary.tenders;
   if (end > start) {
-    for await (const chunk of createReadStream(file, { start, end: end - 1, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    for await (const chunk of readChunks(fs, file, { start, end: end - 1, highWaterMark: 1 << 20 })) {
       writer.carry(chunk, tenders);
       tenders = 0; // counted with the first chunk
       await writer.flush();
@@ -313,15 +247,13 @@ function nothingNewSince(page: Page, diff: WatchDiff, newest: string): boolean {
   return typeof last === 'string' && last < newest && !page.items.some((tender) => diff.isNew(tender));
 }
 
-function report(say: Reporter, plan: WatchPlan, mode: DiffMode, diff: WatchDiff, source: ResultSource, started: number): void {
+function report(session: Session, plan: WatchPlan, mode: DiffMode, diff: WatchDiff, source: ResultSource): void {
+  const { say } = session;
   const { counts } = diff;
   const name = `watch ${plan.name}`;
   if (counts.withoutId > 0) say.warn(`${formatCount(counts.withoutId)} tenders without an id were left out: a watch follows tenders by their id`);
-  const { total } = source;
   const walked = counts.seen;
-  if (mode !== 'new-only' && source.complete && total && !total.capped && walked !== total.count) {
-    say.warn(`the service counted ${formatCount(total.count)} tenders but the walk saw ${formatCount(walked)}: the data changed while paging`);
-  }
+  if (mode !== 'new-only') session.checkCount(source, walked, (seen) => `the walk saw ${seen}`);
   if (mode === 'baseline') {
     say.hint(`${name}: baseline of ${formatCount(counts.new)} tenders recorded; the next run shows what changed`);
   } else if (mode === 'new-only') {
@@ -329,10 +261,8 @@ function report(say: Reporter, plan: WatchPlan, mode: DiffMode, diff: WatchDiff,
   } else {
     say.hint(`${name}: ${formatCount(counts.new)} new, ${formatCount(counts.changed)} changed, ${formatCount(counts.gone)} gone`);
   }
-  if (!say.verbose) return;
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  say.debug(
-    `${name}: ${formatCount(walked)} tenders in ${source.fetched} pages${source.complete ? '' : ' (stopped early)'}, ` +
-      `${source.dropped + counts.repeated} duplicates dropped, ${seconds} s`,
-  );
+  session.summary([
+    `${name}: ${formatCount(walked)} tenders in ${source.fetched} pages${source.complete ? '' : ' (stopped early)'}`,
+    `${source.dropped + counts.repeated} duplicates dropped`,
+  ]);
 }

@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { nodeFs, readChunks, type FileSystem } from '../../output/fs.js';
 import { RunError } from '../../errors.js';
 import { parseJson as parseExact } from '../../api/json-parser.js';
 import { holdsRawNumber, isObject, markHolder, RawNumber, stringifyJson } from '../../model/exact-json.js';
@@ -92,9 +91,9 @@ export function tenderLine(key: string, table: FieldTable, tender: Record<string
 const kept = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? JSON.stringify(value) : stringifyJson(value));
 
 /** The whole lines of a file, a read's worth at a time (each batch's buffers stay valid). */
-export async function* lineBatches(file: string): AsyncGenerator<Buffer[]> {
+export async function* lineBatches(file: string, fs: FileSystem = nodeFs): AsyncGenerator<Buffer[]> {
   let rest: Buffer | undefined;
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 16 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of readChunks(fs, file, { highWaterMark: 1 << 16 })) {
     const buf = rest ? Buffer.concat([rest, chunk]) : chunk;
     const lines: Buffer[] = [];
     let start = 0;
@@ -109,10 +108,10 @@ export async function* lineBatches(file: string): AsyncGenerator<Buffer[]> {
 }
 
 /** The header of a watch's state, or undefined when the watch does not exist yet. */
-export async function readHeader(file: string): Promise<StateHeader | undefined> {
+export async function readHeader(file: string, fs: FileSystem = nodeFs): Promise<StateHeader | undefined> {
   let handle;
   try {
-    handle = await open(file, 'r');
+    handle = await fs.open(file, 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new StateError(file, `cannot be read (${(err as Error).message})`, { cause: err });
@@ -131,10 +130,10 @@ export async function readHeader(file: string): Promise<StateHeader | undefined>
 }
 
 /** The header and the summary (last line) of a state file, without reading the tenders. */
-export async function readEnds(file: string): Promise<{ header: StateHeader; summary: StateSummary }> {
-  const header = await readHeader(file);
+export async function readEnds(file: string, fs: FileSystem = nodeFs): Promise<{ header: StateHeader; summary: StateSummary }> {
+  const header = await readHeader(file, fs);
   if (!header) throw new StateError(file, 'does not exist');
-  const handle = await open(file, 'r');
+  const handle = await fs.open(file, 'r');
   try {
     const { size } = await handle.stat();
     const length = Math.min(size, 1 << 20);
@@ -148,7 +147,7 @@ export async function readEnds(file: string): Promise<{ header: StateHeader; sum
 }
 
 /** Reads a whole state: header, every tender's fingerprint, summary; StateError when anything is off. */
-export async function loadState(file: string): Promise<LoadedState> {
+export async function loadState(file: string, fs: FileSystem = nodeFs): Promise<LoadedState> {
   let header: StateHeader | undefined;
   let summary: StateSummary | undefined;
   const known = new KnownTenders();
@@ -157,7 +156,7 @@ export async function loadState(file: string): Promise<LoadedState> {
   let lineNo = 0;
   let offset = 0;
   try {
-    for await (const lines of lineBatches(file)) {
+    for await (const lines of lineBatches(file, fs)) {
       for (const line of lines) {
         lineNo++;
         const end = offset + line.length;
@@ -234,11 +233,15 @@ function decodeSlots(line: Buffer, from: number, to: number, slots: Uint32Array)
  * read through the file: [range number, piece] as the file goes by, a range
  * in several pieces when it spans reads.
  */
-export async function* rangePieces(file: string, ranges: readonly (readonly [number, number])[]): AsyncGenerator<[number, Buffer]> {
+export async function* rangePieces(
+  file: string,
+  ranges: readonly (readonly [number, number])[],
+  fs: FileSystem = nodeFs,
+): AsyncGenerator<[number, Buffer]> {
   if (ranges.length === 0) return;
   let offset = ranges[0]![0];
   let r = 0;
-  for await (const chunk of createReadStream(file, { start: offset, end: ranges.at(-1)![1] - 1, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of readChunks(fs, file, { start: offset, end: ranges.at(-1)![1] - 1, highWaterMark: 1 << 20 })) {
     const chunkEnd = offset + chunk.length;
     while (r < ranges.length && ranges[r]![0] < chunkEnd) {
       const [start, end] = ranges[r]!;
