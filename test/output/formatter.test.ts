@@ -1,0 +1,49 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { execute } from '../../src/cli.js';
+import { FORMAT_DEFINITIONS, formatOfFile, FORMATS } from '../../src/output/format-registry.js';
+import { createFormatter, type FormatOptions } from '../../src/output/formatter.js';
+import { FakeClient, pagedTenders } from '../support/fake-client.js';
+import { tmpdir } from 'node:os';
+import { memoryIO } from '../support/io.js';
+
+const OPTS: FormatOptions = { header: true, headerStyle: 'path', excelSafe: false, color: false };
+
+describe('the terminal decorator of createFormatter', () => {
+  it('forwards every method of the formatter it cleans (droppedFields, state), cleaning only the data', async () => {
+    const csv = await createFormatter('csv', { ...OPTS, terminal: true });
+    csv.page([{ id: 1 }]);
+    csv.page([{ id: 2, late: 'x\x1b[31m' }]);
+    expect(csv.droppedFields?.()).toEqual(['late']);
+    expect(csv.state()).toMatchObject({ rows: 2, columns: ['id'], droppedFields: ['late'] });
+    expect(csv.page([{ id: 'a\x07' }])).toBe('a\\x07\n');
+  });
+
+  it('a CSV export to a terminal warns of the fields after the first page and counts them in the receipt', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tenders-formatter-'));
+    const receipt = join(dir, 'receipt.json');
+    const t = memoryIO({ env: { TENDERS_BASE_URL: 'http://service.test' }, stdoutTTY: true, stderrTTY: true, columns: 200 });
+    const client = new FakeClient(pagedTenders(150, (i) => (i > 100 ? { late: 'x' } : {})));
+    const code = await execute(['export', '-f', 'csv', '--receipt', receipt, '-v'], t.io, { createClient: async () => client });
+    expect(code).toBe(0);
+    expect(t.stderr.text).toContain('1 field first seen after the first page is not in the CSV');
+    expect(t.stderr.text).toContain('1 new fields left out of the CSV');
+    expect(JSON.parse(readFileSync(receipt, 'utf8')).csvFieldsDropped).toBe(1);
+  });
+});
+
+describe('the format registry', () => {
+  it('lists each format once, with the extensions -o infers it from', () => {
+    expect(FORMATS).toEqual(['table', 'csv', 'ndjson', 'json']);
+    expect(new Set(FORMAT_DEFINITIONS.flatMap((d) => d.extensions)).size).toBe(FORMAT_DEFINITIONS.flatMap((d) => d.extensions).length);
+    expect(['a.CSV', 'a.jsonl', 'a.ndjson', 'a.json', 'a.txt', 'a'].map(formatOfFile)).toEqual(['csv', 'ndjson', 'ndjson', 'json', undefined, undefined]);
+  });
+
+  it('loads each formatter lazily from its definition', async () => {
+    for (const definition of FORMAT_DEFINITIONS) {
+      const formatter = (await definition.load())(OPTS);
+      expect(formatter.state().rows, definition.name).toBe(0);
+    }
+  });
+});
