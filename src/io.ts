@@ -1,7 +1,8 @@
 /**
  * The terminal and environment a command runs in, like gh's iostreams: built
  * once by the CLI from the process, or by a test over in-memory streams. No
- * other module reads process.stdout, process.stderr, process.env or isTTY.
+ * other module reads process.stdout, process.stderr, process.env, isTTY, the
+ * pid or signals another process.
  */
 
 import { fstatSync } from 'node:fs';
@@ -140,5 +141,20 @@ function isPipe(fd: number): boolean {
     return stats.isFIFO() || stats.isSocket();
   } catch {
     return false; // closed: nothing reads it
+  }
+}
+
+/** This process's id (what a lock file records). */
+export function processId(): number {
+  return process.pid;
+}
+
+/** Whether process `pid` runs on this host: signal 0 asks without sending (EPERM: it runs, as another user). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
   }
 }

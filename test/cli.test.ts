@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve as resolvePath, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execute } from '../src/cli.js';
 import { FakeClient, pagedTenders } from './support/fake-client.js';
@@ -50,10 +50,57 @@ describe('the IO seam', () => {
       return statSync(path).isDirectory() ? files(path) : [path];
     });
 
-  it('is the only place (with cli.ts and the sandbox) that reads process streams, env or isTTY', () => {
+  it('is the only place (with cli.ts and the sandbox) that reads process streams, env, isTTY, the pid or signals a process', () => {
     const offenders = files(src)
       .filter((path) => !/\/(cli|io)\.ts$/.test(path) && !path.includes('/sandbox/'))
-      .filter((path) => /process\.(stdout|stderr|env)|isTTY/.test(readFileSync(path, 'utf8').replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '')));
+      .filter((path) => /process\.(stdout|stderr|env|pid|kill)|isTTY/.test(readFileSync(path, 'utf8').replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '')));
     expect(offenders.map((path) => path.slice(src.length))).toEqual([]);
+  });
+});
+
+/**
+ * The floors of src/, top to bottom: a module imports from its own floor or
+ * below, never above. On the floor of query, api, output and store, each
+ * package stands alone (what two of them share lives in model/). The sandbox
+ * is a program of its own: it imports nothing of the CLI, nor the CLI of it.
+ */
+describe('the floors of src/', () => {
+  const src = new URL('../src/', import.meta.url).pathname;
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
+    });
+  const FLOORS: Record<string, number> = { cli: 6, commands: 5, run: 4, query: 3, api: 3, output: 3, store: 3, io: 2, model: 1, sandbox: 0 };
+  /** The package of a file under src/: its first directory, or for a top-level file its floor by name. */
+  const packageOf = (path: string): string => {
+    const [first, ...rest] = relative(src, path).split(sep);
+    if (rest.length > 0) return first!;
+    const top: Record<string, string> = { 'cli.ts': 'cli', 'io.ts': 'io', 'terminal-pager.ts': 'io' };
+    return top[first!] ?? 'model'; // errors.ts, version.ts, environment.ts: plain data and types
+  };
+  const importsOf = (path: string): string[] =>
+    [...readFileSync(path, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)[^'"`;]*?from\s+'(\.[^']+)'|import\('(\.[^']+)'\)/g)].map((m) =>
+      resolvePath(dirname(path), (m[1] ?? m[2])!).replace(/\.js$/, '.ts'),
+    );
+
+  it('every package of src/ has a floor', () => {
+    expect(files(src).map(packageOf).filter((name) => !(name in FLOORS))).toEqual([]);
+  });
+
+  it('looks only down: cli → commands → run → query / api / output / store → io → model', () => {
+    const wrong: string[] = [];
+    for (const file of files(src)) {
+      const from = packageOf(file);
+      for (const target of importsOf(file)) {
+        const to = packageOf(target);
+        if (from === to) continue;
+        const sandbox = from === 'sandbox' || to === 'sandbox';
+        const up = FLOORS[to]! > FLOORS[from]!;
+        const sideways = FLOORS[to] === FLOORS[from];
+        if ((sandbox && to !== 'model') || (!sandbox && (up || sideways))) wrong.push(`${relative(src, file)} → ${relative(src, target)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
+import { formatBinarySize, formatSize } from '../model/numbers.js';
 import type { Env } from '../io.js';
 import { BadResponseError, describeTlsError, InvalidCursorError, NetworkError, RetryAfterTooLongError, ServiceError, excerpt } from './errors.js';
 import { parseJson } from './json-parser.js';
@@ -167,7 +168,7 @@ export class ApiClient implements Client {
         if (request.signal.aborted) throw aborted('the body was still arriving');
         const e = err as UndiciError;
         if (e.code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE') {
-          throw new BadResponseError(status, path, `the body is larger than ${formatBytes(MAX_RESPONSE_BYTES)}`);
+          throw new BadResponseError(status, path, `the body is larger than ${formatBinarySize(MAX_RESPONSE_BYTES)}`);
         }
         if (e.code === 'UND_ERR_BODY_TIMEOUT') throw new Retryable('timeout', describeCode(e.code, this.opts.timeoutMs)!, { cause: e });
         // undici could only resume a broken body with a Range request, which
@@ -178,7 +179,7 @@ export class ApiClient implements Client {
         throw this.#failure(e, path);
       }
       const ms = Math.round(performance.now() - started);
-      this.opts.log?.(`POST ${path} ${status} ${formatBytes(Buffer.byteLength(text))} ${ms} ms`);
+      this.opts.log?.(`POST ${path} ${status} ${formatSize(Buffer.byteLength(text))} ${ms} ms`);
       const proxy = this.opts.baseUrl.protocol === 'http:' ? proxyFromEnv('http:', this.opts.env) : undefined;
       if (status === 403 && proxy) {
         // A forwarding proxy's refusal is a status like the service's: name both.
@@ -292,10 +293,4 @@ function describeCode(code: string | undefined, timeoutMs: number): string | und
     default:
       return undefined;
   }
-}
-
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} kB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }

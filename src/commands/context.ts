@@ -5,7 +5,8 @@ import { describeRequests } from '../output/dry-run.js';
 import { createReporter } from '../output/reporter.js';
 import { printTo } from '../output/sink.js';
 import { serviceUrl } from '../query/endpoints.js';
-import type { ConnectionPlan, FirstRequest, RunDeps } from '../run/plan.js';
+import type { FirstRequest } from '../model/request.js';
+import type { ConnectionPlan, RunDeps } from '../run/plan.js';
 
 /** What every command's action gets beyond its flags, like gh's cmdutil.Factory. */
 export interface CommandContext {

@@ -1,7 +1,7 @@
 import type { Total } from '../model/total.js';
 import { recordFormats, type Format } from './format-registry.js';
 import { createFormatter, joinChunks, type Chunk } from './formatter.js';
-import { formatTotal } from './numbers.js';
+import { formatTotal } from '../model/numbers.js';
 
 /** One partition's count: `capped` when the service stopped counting at its ceiling. */
 export interface CountRow extends Total {

@@ -1,4 +1,4 @@
-import type { FirstRequest } from '../run/plan.js';
+import type { FirstRequest } from '../model/request.js';
 
 /**
  * What --dry-run prints for the requests a run would send first: for each,

@@ -1,4 +1,5 @@
 import { extname } from 'node:path';
+import { UsageError } from '../errors.js';
 import type { FormatDefinition, FormatTraits } from './format-definition.js';
 import { csv } from './formats/csv.js';
 import { json } from './formats/json.js';
@@ -40,4 +41,11 @@ export function fileExtensions(): string[] {
 export function formatOfFile(file: string): Format | undefined {
   const ext = extname(file).toLowerCase();
   return ext === '' ? undefined : FORMAT_DEFINITIONS.find((d) => (d.extensions as readonly string[]).includes(ext))?.name;
+}
+
+/** A binary format cannot go to a terminal: a usage error (exit 2), said before any request. */
+export function refuseOnTerminal(definition: Pick<FormatDefinition, 'name' | 'traits'>, terminal: boolean): void {
+  if (terminal && definition.traits.binary) {
+    throw new UsageError(`--format ${definition.name} writes binary data, which a terminal cannot show: write it to a file with -o FILE, or into a pipe`);
+  }
 }

@@ -1,6 +1,6 @@
 import { formatDefinition, type Format } from './format-registry.js';
 import type { HeaderStyle } from './header-style.js';
-import type { ColumnSpec } from './table-columns.js';
+import type { ColumnSpec } from '../model/column-spec.js';
 
 /** What a formatter emits: text, or bytes for a binary format; every sink and the digest take either. */
 export type Chunk = string | Uint8Array;
@@ -34,7 +34,8 @@ export interface Formatter {
   droppedFields?(): readonly string[];
 }
 
-export interface FormatOptions {
+/** What the user chose of a format's options (the flags); a plan's output carries these. */
+export interface FormatChoice {
   /** --columns: which dot paths to print or project. */
   columns?: string[];
   /** Table columns when --columns is not given; the first page decides otherwise. */
@@ -45,6 +46,10 @@ export interface FormatOptions {
   /** CSV and table: dot-path headers as paths or snake_case. */
   headerStyle: HeaderStyle;
   excelSafe: boolean;
+}
+
+/** A formatter's options: the user's choice, and what the output it writes to allows. */
+export interface FormatOptions extends FormatChoice {
   /** Table: the width to fit (undefined: as wide as the data) and whether to use colour. */
   width?: number;
   color: boolean;

@@ -1,6 +1,7 @@
 import { unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { RunError } from '../errors.js';
+import { processAlive, processId } from '../io.js';
 import { CREATE_EXCLUSIVE, readRegular, removeName } from './exclusive-file.js';
 import { nodeFs, type FileSystem } from './fs.js';
 import { writeFailure } from './write-error.js';
@@ -32,7 +33,7 @@ export async function acquireLock(
 ): Promise<() => Promise<void>> {
   const fs = opts.fs ?? nodeFs;
   const path = lockPath(target);
-  const mine: Holder = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
+  const mine: Holder = { pid: processId(), host: hostname(), started: new Date().toISOString() };
   // Again after a stale lock was removed or a lock vanished; a few times at most.
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await create(path, JSON.stringify(mine) + '\n', fs)) {
@@ -116,13 +117,8 @@ function parseHolder(text: string | undefined): Holder | undefined {
  */
 function isAlive(holder: Holder, path: string): boolean {
   if (holder.host !== hostname()) return true;
-  if (holder.pid === process.pid) return held.has(path);
-  try {
-    process.kill(holder.pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
+  if (holder.pid === processId()) return held.has(path);
+  return processAlive(holder.pid);
 }
 
 async function exists(path: string, fs: FileSystem): Promise<boolean> {

@@ -1,6 +1,6 @@
 import type { IO } from '../io.js';
 import type { Total } from '../model/total.js';
-import { formatCount, formatTotal } from './numbers.js';
+import { formatCount, formatTotal } from '../model/numbers.js';
 
 export interface ProgressCounts {
   pages: number;

@@ -1,20 +1,6 @@
 import { headerNames, type HeaderStyle } from './header-style.js';
+import type { ColumnSpec } from '../model/column-spec.js';
 import { cellText, discoverPaths, valueAt, compilePaths } from './paths.js';
-
-/** A column a table shows by default: its field, a short header for people, how it gives way. */
-export interface ColumnSpec {
-  path: string;
-  /** A short header for people; the dot path when absent. */
-  header?: string;
-  /** Higher stays longer on a narrow terminal. */
-  priority: number;
-  /** Text that may be cut (titles, names), down to this many columns. Absent: never cut. */
-  cut?: number;
-  /** Money: shown in whole units on a terminal. */
-  amount?: boolean;
-  /** Values known ahead (watch's change kinds): room for the widest, whatever the first page holds. */
-  width?: number;
-}
 
 /** A column of one table, as its first page settled it. */
 export interface TableColumn extends ColumnSpec {

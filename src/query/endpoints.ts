@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import type { Env } from '../io.js';
-import type { ColumnSpec } from '../output/table-columns.js';
+import type { ColumnSpec } from '../model/column-spec.js';
 
 /** The largest page the service allows (spec section 8). */
 export const PAGE_SIZE_MAX = 100;

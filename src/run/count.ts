@@ -4,9 +4,11 @@ import { BadResponseError } from '../api/errors.js';
 import { readPage } from '../api/page.js';
 import type { Total } from '../model/total.js';
 import type { CountFormat, CountRow } from '../output/counts.js';
+import { formatDefinition, refuseOnTerminal } from '../output/format-registry.js';
 import { printTo } from '../output/sink.js';
 import type { Partition } from './partition.js';
-import type { FirstRequest, QueryPlan, RunDeps } from './plan.js';
+import type { FirstRequest } from '../model/request.js';
+import type { QueryPlan, RunDeps } from './plan.js';
 
 /** Prints the number of matches the first page reports (`page.total`). */
 export async function runCount(query: QueryPlan, json: boolean, { io, client, signal }: RunDeps): Promise<void> {
@@ -28,6 +30,7 @@ export async function runCountBy(
   parallel: number,
   { io, client, signal }: RunDeps,
 ): Promise<void> {
+  if (format !== 'text') refuseOnTerminal(formatDefinition(format), io.stdoutIsTTY);
   // `parallel` workers take the partitions in turn; after a failure none takes another.
   const rows: CountRow[] = new Array(partitions.length);
   const requests = new AbortController();

@@ -2,10 +2,9 @@ import type { Client } from '../api/client.js';
 import type { IO } from '../io.js';
 import type { FileSystem } from '../output/fs.js';
 import type { Format } from '../output/format-registry.js';
+import type { FormatChoice } from '../output/formatter.js';
 import type { SortPaths } from '../query/sort-paths.js';
 import type { ReceiptPlan } from './receipt.js';
-import type { HeaderStyle } from '../output/header-style.js';
-import type { ColumnSpec } from '../output/table-columns.js';
 import type { SavedQuery } from './watch/state.js';
 
 /** What a run is given rather than builds: the terminal, the service, the stop signal. */
@@ -34,11 +33,6 @@ export interface ConnectionPlan {
   dryRun: boolean;
 }
 
-/** A request a run sends first; --dry-run prints these and sends nothing. */
-export interface FirstRequest {
-  path: string;
-  body: Record<string, unknown>;
-}
 
 /** What to ask: an operation's path and its request body (without cursor). */
 export interface QueryPlan {
@@ -50,15 +44,9 @@ export interface QueryPlan {
   fieldsCommand?: string;
 }
 
-export interface OutputPlan {
+/** The output of a run: its format and that format's options, and where it goes. */
+export interface OutputPlan extends FormatChoice {
   format: Format;
-  columns?: string[];
-  /** The table's columns without --columns, and the one the results are sorted by. */
-  defaultColumns?: readonly ColumnSpec[];
-  sortColumn?: string;
-  header: boolean;
-  headerStyle: HeaderStyle;
-  excelSafe: boolean;
   /** -o FILE; stdout when absent. */
   file?: string;
   /** --resume: continue an interrupted export into `file`. */

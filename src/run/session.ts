@@ -1,13 +1,12 @@
 import { dirname } from 'node:path';
-import { UsageError } from '../errors.js';
 import { partialPath } from '../output/atomic-file.js';
 import { OutputDigest } from '../output/digest.js';
 import { displayOptions } from '../output/display.js';
-import { traitsOf } from '../output/format-registry.js';
+import { formatDefinition, refuseOnTerminal } from '../output/format-registry.js';
 import { createFormatter, type Chunk, type FormatOptions, type Formatter, type FormatterState } from '../output/formatter.js';
 import { nodeFs, type FileSystem } from '../output/fs.js';
 import { acquireLock } from '../output/lock.js';
-import { formatCount, formatTotal } from '../output/numbers.js';
+import { formatCount, formatTotal } from '../model/numbers.js';
 import { createProgress, silent, type Progress } from '../output/progress.js';
 import { createReporter, type Reporter } from '../output/reporter.js';
 import { openOutput, resolveTarget, type Output, type Target } from '../output/target.js';
@@ -139,9 +138,7 @@ export class Session {
     const { io, signal } = this.deps;
     const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, keepBytes: opts.keepBytes, fs: this.fs, onWait: this.say.hint });
     this.#out = out;
-    if (out.terminal && traitsOf(plan.output.format).binary) {
-      throw new UsageError(`--format ${plan.output.format} writes binary data, which a terminal cannot show: write it to a file with -o FILE, or into a pipe`);
-    }
+    refuseOnTerminal(formatDefinition(plan.output.format), out.terminal);
     if (this.receipt) {
       this.#digest = opts.keepBytes !== undefined ? await OutputDigest.ofPrefix(partialPath(this.file!), opts.keepBytes) : new OutputDigest();
       this.receipt.output = { file: plan.output.file, committed: false, digest: this.#digest };

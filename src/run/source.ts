@@ -10,7 +10,8 @@ import type { RecentIds } from './dedupe.js';
 import type { ChainPosition } from './merge.js';
 import { partitionQuery, type Dimension } from './partition.js';
 import { partitionedSource } from './partitioned-source.js';
-import type { FirstRequest, QueryPlan } from './plan.js';
+import type { FirstRequest } from '../model/request.js';
+import type { QueryPlan } from './plan.js';
 import { ResultOrder } from './sort-order.js';
 
 /** What one chain did: for --verbose and the receipt. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { formatSize } from '../../src/output/numbers.js';
+import { formatSize } from '../../src/model/numbers.js';
 import { ndjson, runCli, runShell } from '../support/cli.js';
 import { screen } from '../support/screen.js';
 import { hasScript, shellInTerminal } from '../support/terminal.js';

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { execute } from '../../src/cli.js';
-import { FORMAT_DEFINITIONS, formatOfFile, FORMATS } from '../../src/output/format-registry.js';
+import { formatBinarySize, formatSize } from '../../src/model/numbers.js';
+import { FORMAT_DEFINITIONS, formatOfFile, FORMATS, refuseOnTerminal } from '../../src/output/format-registry.js';
 import { createFormatter, type FormatOptions } from '../../src/output/formatter.js';
 import { FakeClient, pagedTenders } from '../support/fake-client.js';
 import { tmpdir } from 'node:os';
@@ -40,10 +41,24 @@ describe('the format registry', () => {
     expect(['a.CSV', 'a.jsonl', 'a.ndjson', 'a.json', 'a.txt', 'a'].map(formatOfFile)).toEqual(['csv', 'ndjson', 'ndjson', 'json', undefined, undefined]);
   });
 
+  it('refuses a binary format on a terminal with a usage error, and nothing else', () => {
+    const binary = { name: 'parquet', traits: { ...FORMAT_DEFINITIONS[1].traits, binary: true } };
+    expect(() => refuseOnTerminal(binary, true)).toThrow(expect.objectContaining({ name: 'UsageError', message: expect.stringMatching(/^--format parquet writes binary data.*-o FILE/) }));
+    expect(() => refuseOnTerminal(binary, false)).not.toThrow();
+    for (const definition of FORMAT_DEFINITIONS) expect(() => refuseOnTerminal(definition, true)).not.toThrow();
+  });
+
   it('loads each formatter lazily from its definition', async () => {
     for (const definition of FORMAT_DEFINITIONS) {
       const formatter = (await definition.load())(OPTS);
       expect(formatter.state().rows, definition.name).toBe(0);
     }
+  });
+});
+
+describe('the one byte formatter', () => {
+  it('says sizes in decimal units, and a limit defined in powers of two in binary ones (never kB for 1024)', () => {
+    expect([999, 1024, 16 * 1024 * 1024].map((n) => formatSize(n))).toEqual(['999 B', '1.0 kB', '16.8 MB']);
+    expect([1000, 1024, 16 * 1024 * 1024].map((n) => formatBinarySize(n))).toEqual(['1000 B', '1.0 KiB', '16.0 MiB']);
   });
 });

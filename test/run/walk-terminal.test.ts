@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { withoutCursor } from '../../src/commands/plans.js';
-import { formatDuration, formatSize } from '../../src/output/numbers.js';
+import { formatDuration, formatSize } from '../../src/model/numbers.js';
 import { progressLine } from '../../src/output/progress.js';
 import { shellLine, shellQuote } from '../../src/output/shell.js';
 import { pagedTenders } from '../support/fake-client.js';

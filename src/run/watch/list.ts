@@ -5,7 +5,7 @@ import { traitsOf } from '../../output/format-registry.js';
 import { createFormatter, joinChunks } from '../../output/formatter.js';
 import { nodeFs, type FileSystem } from '../../output/fs.js';
 import { acquireLock } from '../../output/lock.js';
-import { formatCount } from '../../output/numbers.js';
+import { formatCount } from '../../model/numbers.js';
 import type { Reporter } from '../../output/reporter.js';
 import { openOutput, resolveTarget } from '../../output/target.js';
 import type { OutputPlan } from '../plan.js';

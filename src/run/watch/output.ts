@@ -3,7 +3,7 @@ import { createFormatter, type Chunk, type Formatter } from '../../output/format
 import type { FormatTraits } from '../../output/format-definition.js';
 import { holdsRawNumber, markHolder } from '../../model/exact-json.js';
 import { compilePaths, discoverPaths, project } from '../../output/paths.js';
-import type { ColumnSpec } from '../../output/table-columns.js';
+import type { ColumnSpec } from '../../model/column-spec.js';
 import type { OutputPlan } from '../plan.js';
 import type { WatchChange } from './diff.js';
 

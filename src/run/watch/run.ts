@@ -1,8 +1,9 @@
 import type { Page } from '../../api/page.js';
 import { UsageError } from '../../errors.js';
 import { readChunks, type FileSystem } from '../../output/fs.js';
-import { formatCount } from '../../output/numbers.js';
-import type { FirstRequest, QueryPlan, RunDeps, WatchPlan } from '../plan.js';
+import { formatCount } from '../../model/numbers.js';
+import type { FirstRequest } from '../../model/request.js';
+import type { QueryPlan, RunDeps, WatchPlan } from '../plan.js';
 import { runSession, type Session } from '../session.js';
 import { firstRequests, openSource, type ResultSource } from '../source.js';
 import { WatchDiff, type DiffMode, type WatchChange } from './diff.js';

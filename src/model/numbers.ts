@@ -1,4 +1,4 @@
-import type { Total } from '../model/total.js';
+import type { Total } from './total.js';
 
 /** Numbers for people: "10,000+", "1,234". */
 
@@ -12,13 +12,27 @@ export function formatTotal(total: Total): string {
   return total.capped ? `${formatCount(total.count)}+` : formatCount(total.count);
 }
 
+const UNITS = {
+  si: { base: 1000, names: ['B', 'kB', 'MB', 'GB', 'TB'] },
+  iec: { base: 1024, names: ['B', 'KiB', 'MiB', 'GiB', 'TiB'] },
+};
+
 /** "1.2 MB": decimal units, as file managers and `ls -h --si` show sizes. */
 export function formatSize(bytes: number): string {
-  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  return scaled(bytes, UNITS.si);
+}
+
+/** "16.0 MiB": for a size defined in powers of two (a limit), said in binary units. */
+export function formatBinarySize(bytes: number): string {
+  return scaled(bytes, UNITS.iec);
+}
+
+/** The one byte formatter behind both. */
+function scaled(bytes: number, { base, names: units }: { base: number; names: string[] }): string {
   let value = bytes;
   let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
+  while (value >= base && unit < units.length - 1) {
+    value /= base;
     unit++;
   }
   return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
