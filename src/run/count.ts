@@ -7,6 +7,7 @@ import type { CountFormat, CountRow } from '../output/counts.js';
 import { printTo } from '../output/sink.js';
 import type { Partition } from './partition.js';
 import type { FirstRequest, QueryPlan, RunDeps } from './plan.js';
+import { stringifyExact } from '../model/json.js';
 
 /** Prints the number of matches the first page reports (`page.total`). */
 export async function runCount(query: QueryPlan, json: boolean, { io, client, signal }: RunDeps): Promise<void> {
@@ -66,7 +67,7 @@ export function countRequest(path: string, body: Record<string, unknown>): First
 /** The total of a query's first page. */
 async function countOf(client: Client, path: string, body: Record<string, unknown>, signal: AbortSignal): Promise<Total> {
   const request = countRequest(path, body);
-  const { status, json } = await client.post(path, JSON.stringify(request.body), signal);
+  const { status, json } = await client.post(path, stringifyExact(request.body), signal);
   const total = readPage(json, status, path).total;
   if (!total) throw new BadResponseError(status, path, 'the first page has no "page.total"');
   return total;

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { RunError } from '../../errors.js';
-import { parseJson as parseExact } from '../../api/json.js';
+import { parseJson as parseExact } from '../../model/json-parse.js';
 import { holdsRawNumber, isObject, markHolder, RawNumber, stringifyJson } from '../../model/json.js';
 import { FieldTable } from './fields.js';
 import { KnownTenders } from './known.js';

@@ -1,4 +1,4 @@
-import { RawNumber, markHolder, holdsRawNumber, type JsonObject } from '../model/json.js';
+import { RawNumber, markHolder, holdsRawNumber, type JsonObject } from './json.js';
 
 /**
  * A number literal that may not survive a double: more than 15 digits, or an
