@@ -290,9 +290,10 @@ function parseSummary(file: string, line: Buffer): StateSummary {
   return end;
 }
 
+/** A header or summary line; a saved --filter number keeps its digits. */
 function parseJson(line: Buffer): unknown {
   try {
-    return JSON.parse(line.toString('utf8'));
+    return parseExact(line.toString('utf8'));
   } catch {
     return undefined;
   }
