@@ -54,7 +54,8 @@ export function parseInstant(flag: string, text: string, now: Date, bound: Bound
   } else throw refuse();
   const date = new Date(ms);
   const year = date.getUTCFullYear();
-  if (!Number.isFinite(ms) || year < 1 || year > 9999) throw refuse(' within the years 0001 to 9999');
+  // NaN (a duration past what Date holds) fails both tests.
+  if (!(year >= 1 && year <= 9999)) throw refuse(' within the years 0001 to 9999');
   return date.toISOString();
 }
 
