@@ -2,7 +2,7 @@ import { EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
 import { formatBinarySize, formatSize } from '../model/numbers.js';
 import type { Env } from '../io.js';
 import { BadResponseError, describeTlsError, InvalidCursorError, NetworkError, RetryAfterTooLongError, ServiceError, excerpt } from './errors.js';
-import { parseJson } from './json-parser.js';
+import { parseJson } from '../model/json-parse.js';
 import { ProxyError, forwardedRefusalMessage, proxyFromEnv, proxyRefusal, proxySettings, redactProxy, refusalMessage } from './proxy.js';
 import { RateGovernor, realClock, type Clock } from './rate.js';
 import { RETRY_ERROR_CODES, RETRY_STATUSES, causeOfCode, decideRetry, retryAfterMs } from './retry-policy.js';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Client } from './client.js';
 import { CursorCycleError } from './errors.js';
 import { readPage, type Page } from './page.js';
+import { stringifyExact } from '../model/exact-json.js';
 
 export interface WalkOptions {
   path: string;
@@ -41,7 +42,7 @@ export async function* walkPages(client: Pick<Client, 'post'>, opts: WalkOptions
   const cursorsUsed = new CursorMemory();
   const fetchPage = (cursor: string | undefined, pageNumber: number): Promise<FetchedPage> => {
     if (cursor !== undefined) cursorsUsed.remember(cursor, pageNumber);
-    const body = JSON.stringify(cursor === undefined ? opts.body : { ...opts.body, cursor });
+    const body = stringifyExact(cursor === undefined ? opts.body : { ...opts.body, cursor });
     const pending = client
       .post(opts.path, body, controller.signal)
       .then(({ status, json }) => ({ ...readPage(json, status, opts.path), cursor }));

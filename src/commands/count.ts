@@ -3,18 +3,24 @@ import { UsageError } from '../errors.js';
 import { countFormats, type CountFormat } from '../output/counts.js';
 import { TENDERS, endpointPath } from '../query/endpoints.js';
 import { tenderBody, type TenderFilterFlags } from '../query/tender-body.js';
+import { tenderFilter } from '../query/tender-filters.js';
 import { DIMENSIONS, partitionBy, type Dimension } from '../run/partition.js';
 import { withClient, type CommandContext } from './context.js';
 import { addTenderFilters, examples, type GlobalFlags } from './flags.js';
 import { connectionPlan, parseParallel } from './plans.js';
 
-const FLAG_OF: Record<Dimension, string> = { country: '-c DEU,FRA,ITA', status: '-s open,closed' };
 
 /** count's --parallel: how many partitions are counted at once (no chains, no merge, unlike the walks' flag). */
 function parallelCounts(): Option {
   const option = new Option('--parallel <n>', 'with --by: how many counts are requested at once (1-16)');
   option.defaultValueDescription = '1';
   return option;
+}
+
+/** "-c DEU,FRA,ITA": a dimension's flag with an example value, from the filter table. */
+function exampleFlag(by: Dimension): string {
+  const row = tenderFilter(by);
+  return `${row.short ?? row.flag} ${row.example}`;
 }
 
 type CountFlags = TenderFilterFlags & { format: CountFormat; by?: Dimension; parallel?: string };
@@ -56,7 +62,7 @@ export function registerCount(program: Command, ctx: CommandContext): void {
       return withClient(ctx, connection, (deps) => runCount(query, format === 'json', deps), () => [countRequest(query.path, query.body)]);
     }
     const partitions = partitionBy(query.body, by);
-    if (partitions.length === 0) throw new UsageError(`count --by ${by} counts each ${by} you name: list them, e.g. ${FLAG_OF[by]}`);
+    if (partitions.length === 0) throw new UsageError(`count --by ${by} counts each ${by} you name: list them, e.g. ${exampleFlag(by)}`);
     const { runCountBy, countRequest } = await import('../run/count.js');
     await withClient(
       ctx,

@@ -2,18 +2,16 @@ import { Option, type Command } from 'commander';
 import { fileExtensions, FORMATS } from '../output/format-registry.js';
 import { HEADER_STYLES } from '../output/header-style.js';
 import { COLOR_MODES } from '../io.js';
-import { PAGE_SIZE_MAX } from '../query/endpoints.js';
 import type { OrgFilterFlags } from '../query/org-body.js';
-import type { TenderFilterFlags } from '../query/tender-body.js';
-import { KNOWN_STATUSES, SORT_FIELDS, SORT_ORDERS } from '../query/validate.js';
+import type { LocalFilterFlags, TenderFilterFlags } from '../query/tender-body.js';
+import { LOCAL_ONLY_FILTERS, ONLINE_FILTERS, tenderFilter, type TenderFilter } from '../query/tender-filters.js';
 
-export type { OrgFilterFlags, TenderFilterFlags };
+export type { LocalFilterFlags, OrgFilterFlags, TenderFilterFlags };
 
 /** Every flag that more than one command takes, defined once. */
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** A flag whose default is described rather than set (it depends on the terminal or the command). */
 /**
  * Values shown in help and completed by the shell, without commander's exact
  * check (it would refuse `--sort DEADLINE`): the flag's parser checks them.
@@ -23,16 +21,21 @@ const suggested = (option: Option, values: readonly string[]): Option => {
   return option;
 };
 
+/** A flag whose default is described rather than set (it depends on the terminal or the command). */
 const described = (option: Option, description: string): Option => {
   option.defaultValueDescription = description;
   return option;
 };
 
-export const countryOption = (what: string) =>
-  new Option('-c, --country <codes>', `${what} country codes, three letters (repeatable, comma-separated)`).argParser(collect);
-export const limitOption = () => new Option('-n, --limit <n>', `results per page, 1-${PAGE_SIZE_MAX}`);
-export const filterOption = () =>
-  new Option('--filter <key=value>', 'extra request field; VALUE is parsed as JSON when valid (repeatable)').argParser(collect);
+/** The commander option of a row of the filter table (query/tender-filters.ts). */
+export function filterOption(row: TenderFilter): Option {
+  const option = new Option(`${row.short ? `${row.short}, ` : ''}${row.flag} ${row.value}`, row.help);
+  if (row.repeatable) option.argParser(collect);
+  if (row.suggest) suggested(option, row.suggest);
+  if (row.defaultHelp) described(option, row.defaultHelp);
+  return option;
+}
+
 export const cursorOption = () => new Option('--cursor <cursor>', 'start from this page (from a previous "Next page" hint)');
 export const allOption = () => new Option('--all', 'follow nextCursor to the last page');
 export const resumeOption = () => new Option('--resume', 'with -o: continue an interrupted export of the same query');
@@ -47,27 +50,41 @@ export const receiptOption = () => new Option('--receipt <file>', 'when the run 
 export const pathOption = (envName: string, fallback: string) =>
   described(new Option('--path <template>', `API path of this operation (env ${envName})`), fallback);
 
+/** The tender filters an online command takes: every row of the table that is not local-only. */
 export function addTenderFilters(cmd: Command): void {
-  cmd
-    .addOption(countryOption('buyer'))
-    .addOption(
-      new Option(
-        '-s, --status <values>',
-        `tender statuses: ${KNOWN_STATUSES.join(', ')} is the one the spec names, others are sent as given, lower-cased (repeatable, comma-separated)`,
-      ).argParser(collect),
-    )
-    .addOption(suggested(new Option('--sort <field>', 'sort field (any case)'), SORT_FIELDS))
-    .addOption(described(suggested(new Option('--order <order>', 'sort order'), SORT_ORDERS), 'the service default for the sort field'))
-    .addOption(limitOption())
-    .addOption(filterOption());
+  for (const row of ONLINE_FILTERS) cmd.addOption(filterOption(row));
 }
 
+/**
+ * The local-only filters (WORDS, --since, --until, --deadline-after,
+ * --deadline-before, --min-value, --max-value, --sync), for a command that
+ * also takes --local; tenderBody refuses them without it. Read them back
+ * with localFilterFlags.
+ */
+export function addLocalFilters(cmd: Command): void {
+  for (const row of LOCAL_ONLY_FILTERS) {
+    if (row.positional) cmd.argument(row.value, row.help);
+    else cmd.addOption(filterOption(row));
+  }
+}
+
+/** The filter flags of a command that took addLocalFilters: its options plus the positional WORDS. */
+export function localFilterFlags(command: Command): TenderFilterFlags & LocalFilterFlags {
+  const flags: TenderFilterFlags & LocalFilterFlags = { ...command.opts() };
+  for (const row of LOCAL_ONLY_FILTERS.filter((r) => r.positional)) {
+    const at = command.registeredArguments.findIndex((arg) => arg.name() === row.key);
+    if (at >= 0) (flags as Record<string, unknown>)[row.key] = command.processedArgs[at];
+  }
+  return flags;
+}
+
+/** Organisation filters: the tender table's country (of the organisation), limit and filter rows. */
 export function addOrgFilters(cmd: Command): void {
   cmd
     .option('--query <text>', 'text to look for in organisation names')
-    .addOption(countryOption('organisation'))
-    .addOption(limitOption())
-    .addOption(filterOption());
+    .addOption(filterOption({ ...tenderFilter('country'), help: 'organisation country codes, three letters (repeatable, comma-separated)' }))
+    .addOption(filterOption(tenderFilter('limit')))
+    .addOption(filterOption(tenderFilter('filter')));
 }
 
 export interface OutputFlags {

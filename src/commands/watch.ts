@@ -3,7 +3,8 @@ import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { createReporter } from '../output/reporter.js';
 import { endpointPath, ORG_TENDERS, PAGE_SIZE_MAX, TENDERS } from '../query/endpoints.js';
-import { tenderBody } from '../query/tender-body.js';
+import { savedQueryBody } from '../query/tender-body.js';
+import { selectsTenders } from '../query/tender-filters.js';
 import { parseSortPaths } from '../query/sort-paths.js';
 import { parseLimit } from '../query/validate.js';
 import type { WatchPlan } from '../run/plan.js';
@@ -86,11 +87,7 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
   return cmd;
 }
 
-const filtersGiven = (flags: WatchFlags) =>
-  Boolean(flags.country?.length || flags.status?.length || flags.filter?.length) ||
-  flags.sort !== undefined ||
-  flags.order !== undefined ||
-  flags.org !== undefined;
+const filtersGiven = (flags: WatchFlags) => selectsTenders(flags) || flags.org !== undefined;
 
 /** --list takes no NAME and no filters; --forget takes NAME alone. */
 function checkAlone(name: string | undefined, flags: WatchFlags): void {
@@ -109,8 +106,7 @@ export function watchPlan(name: string | undefined, flags: WatchFlags, globals: 
   const pathFor = (org: string | null) => (org === null ? endpointPath(TENDERS, io.env) : endpointPath(ORG_TENDERS, io.env, undefined, org));
   let query: WatchPlan['query'];
   if (filtersGiven(flags)) {
-    const { limit: _limit, ...body } = tenderBody(flags);
-    query = { org: flags.org ?? null, body };
+    query = { org: flags.org ?? null, body: savedQueryBody(flags) };
     pathFor(query.org); // a bad --org or path template is a usage error now, not after the lock
   }
   return {

@@ -46,14 +46,37 @@ export function holdsRawNumber(value: unknown): boolean {
 
 /** JSON text of a parsed value, RawNumbers written verbatim; JSON.stringify's text otherwise. */
 export function stringifyJson(value: unknown): string {
-  if (!holdsRawNumber(value)) return JSON.stringify(value) as string;
+  return write(value, (v) => !holdsRawNumber(v), '', '') as string;
+}
+
+/**
+ * JSON text of a value the CLI built itself (a request body, a saved query),
+ * whose containers are not marked: looks everywhere for RawNumbers, so it is
+ * for small values. `gap` pretty-prints as JSON.stringify(value, null, gap).
+ */
+export function stringifyExact(value: unknown, gap = ''): string {
+  return write(value, (v) => typeof v !== 'object' || v === null, gap, '') as string;
+}
+
+/** JSON.stringify, except RawNumbers; `plain` says which values JSON.stringify may write whole. */
+function write(value: unknown, plain: (value: unknown) => boolean, gap: string, indent: string): string | undefined {
   if (value instanceof RawNumber) return value.text;
-  if (Array.isArray(value)) return `[${value.map((v: unknown) => (v === undefined ? 'null' : stringifyJson(v))).join(',')}]`;
-  const object = value as JsonObject;
-  let out = '';
-  for (const key of Object.keys(object)) {
-    const v = object[key];
-    if (v !== undefined) out += `${out ? ',' : ''}${JSON.stringify(key)}:${stringifyJson(v)}`;
+  if (plain(value)) {
+    const text = JSON.stringify(value, null, gap) as string | undefined;
+    // JSON text has no raw newline but between its lines: indenting them is safe.
+    return gap && text ? text.replaceAll('\n', `\n${indent}`) : text;
   }
-  return `{${out}}`;
+  const inner = indent + gap;
+  const [open, close, colon] = gap ? [`\n${inner}`, `\n${indent}`, ': '] : ['', '', ':'];
+  if (Array.isArray(value)) {
+    const items = value.map((v: unknown) => write(v, plain, gap, inner) ?? 'null');
+    return items.length ? `[${open}${items.join(`,${open}`)}${close}]` : '[]';
+  }
+  const object = value as JsonObject;
+  const members: string[] = [];
+  for (const key of Object.keys(object)) {
+    const text = write(object[key], plain, gap, inner);
+    if (text !== undefined) members.push(`${JSON.stringify(key)}${colon}${text}`);
+  }
+  return members.length ? `{${open}${members.join(`,${open}`)}${close}}` : '{}';
 }

@@ -11,10 +11,15 @@ export interface LocalSelection {
   countries?: string[];
   /** Statuses, lower case. */
   statuses?: string[];
-  /** Publication date bounds, inclusive, as ISO timestamps (UTC). */
+  /**
+   * Publication date bounds, inclusive, as ISO timestamps in UTC with
+   * milliseconds (2026-03-31T23:59:59.999Z): a day named alone already reaches
+   * its start (lower bound) or its last millisecond (upper bound). The service
+   * sends publication dates as days (2026-03-01): compare the day's start.
+   */
   publishedSince?: string;
   publishedUntil?: string;
-  /** Deadline bounds, inclusive, as ISO timestamps (UTC); a tender without deadline is left out when either is set. */
+  /** Deadline bounds, inclusive, in the same form; a tender without deadline is left out when either is set. */
   deadlineAfter?: string;
   deadlineBefore?: string;
   /** Estimated value bounds in EUR, inclusive; a tender without value is left out when either is set. */

@@ -1,4 +1,5 @@
 import type { FirstRequest } from '../model/request.js';
+import { stringifyExact } from '../model/exact-json.js';
 
 /**
  * What --dry-run prints for the requests a run would send first: for each,
@@ -6,5 +7,5 @@ import type { FirstRequest } from '../model/request.js';
  * line between requests (a partitioned walk or count --by starts several).
  */
 export function describeRequests(requests: readonly FirstRequest[], url: (path: string) => string): string {
-  return requests.map((request) => `POST ${url(request.path)}\n${JSON.stringify(request.body, null, 2)}\n`).join('\n');
+  return requests.map((request) => `POST ${url(request.path)}\n${stringifyExact(request.body, '  ')}\n`).join('\n');
 }

@@ -1,6 +1,7 @@
-import { parseCountries, parseFilters, parseLimit, parseOrder, parseSort, parseStatuses } from './validate.js';
+import { UsageError } from '../errors.js';
+import { givenValue, LOCAL_ONLY_FILTERS, ONLINE_FILTERS, TENDER_FILTERS, tenderFilter, type TenderFilter } from './tender-filters.js';
 
-/** Tender filter flags as commander parsed them (all strings). */
+/** Tender filter flags as commander parsed them (all strings): the online ones. */
 export interface TenderFilterFlags {
   country?: string[];
   status?: string[];
@@ -10,27 +11,57 @@ export interface TenderFilterFlags {
   filter?: string[];
 }
 
-/** The body fields the dedicated flags own; --filter may not set them. */
-const RESERVED: Record<string, string> = {
-  limit: '--limit',
-  cursor: '--cursor',
-  sortBy: '--sort',
-  sortOrder: '--order',
-  buyerCountries: '--country',
-  statuses: '--status',
-};
+/** The flags only a local query (`--local`) takes; `words` is the positional WORDS. */
+export interface LocalFilterFlags {
+  words?: string[];
+  since?: string;
+  until?: string;
+  deadlineAfter?: string;
+  deadlineBefore?: string;
+  minValue?: string;
+  maxValue?: string;
+  sync?: string;
+}
+
+/** The request fields the spec names (2.1), in its order: bodies are written in it, as --dry-run shows. */
+const SPEC_FIELDS = ['limit', 'cursor', 'sortBy', 'sortOrder', 'buyerCountries', 'statuses'];
 
 /**
- * The Search Tenders request body (section 2.1) for the given flags. Fields
- * whose flag is absent are omitted so the service defaults apply.
+ * The Search Tenders request body (section 2.1) for the given flags, from the
+ * filter table. Fields whose flag is absent are omitted so the service
+ * defaults apply; `defaultLimit` is the page size when -n is not given.
  */
-export function tenderBody(flags: TenderFilterFlags, defaultLimit?: number): Record<string, unknown> {
+export function tenderBody(flags: TenderFilterFlags & LocalFilterFlags, defaultLimit?: number): Record<string, unknown> {
+  refuseLocalOnly(flags);
+  const named: Record<string, unknown> = {};
+  let extra: object = {};
+  for (const row of ONLINE_FILTERS) {
+    const raw = givenValue(flags, row);
+    if (raw === undefined) continue;
+    if (row.bodyFields) extra = row.parse(raw) as object;
+    else if (row.body) named[row.body] = row.parse(raw);
+  }
+  const limitField = tenderFilter('limit').body!;
+  if (named[limitField] === undefined && defaultLimit !== undefined) named[limitField] = defaultLimit;
   const body: Record<string, unknown> = {};
-  const limit = flags.limit !== undefined ? parseLimit(flags.limit) : defaultLimit;
-  if (limit !== undefined) body.limit = limit;
-  if (flags.sort !== undefined) body.sortBy = parseSort(flags.sort);
-  if (flags.order !== undefined) body.sortOrder = parseOrder(flags.order);
-  if (flags.country?.length) body.buyerCountries = parseCountries(flags.country);
-  if (flags.status?.length) body.statuses = parseStatuses(flags.status);
-  return { ...body, ...parseFilters(flags.filter ?? [], RESERVED) };
+  for (const field of [...SPEC_FIELDS, ...Object.keys(named)]) if (named[field] !== undefined) body[field] = named[field];
+  return { ...body, ...extra };
+}
+
+/** The body a saved query (a watch, a sync) keeps: the filters and sort, without paging. */
+export function savedQueryBody(flags: TenderFilterFlags & LocalFilterFlags): Record<string, unknown> {
+  const body = tenderBody(flags);
+  for (const row of TENDER_FILTERS) if (row.paging && row.body) delete body[row.body];
+  return body;
+}
+
+/** A local-only filter on an online command: a usage error that says to add --local. */
+function refuseLocalOnly(flags: object): void {
+  const row = LOCAL_ONLY_FILTERS.find((r) => givenValue(flags, r) !== undefined);
+  if (row) throw new UsageError(`${given(row, flags)} ${row.positional ? 'search' : 'filters'} the local copy that tenders sync keeps: add --local`);
+}
+
+/** How a row was given, for messages: "--since", "WORDS 'hospital cleaning'". */
+function given(row: TenderFilter, flags: object): string {
+  return row.positional ? `WORDS ('${[givenValue(flags, row)!].flat().join(' ')}')` : row.flag;
 }

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { parseJson } from '../model/json-parse.js';
 import { PAGE_SIZE_MAX } from './endpoints.js';
 
 /** Flag values checked before any request is sent; each failure is a UsageError (exit 2). */
@@ -70,7 +71,7 @@ export function parseLimit(value: string): number {
   return parseInteger('--limit', value, 1, PAGE_SIZE_MAX);
 }
 
-/** --filter KEY=VALUE: VALUE is JSON when it parses as JSON, else a string. */
+/** --filter KEY=VALUE: VALUE is JSON when it parses as JSON (numbers keep every digit), else a string. */
 export function parseFilters(values: readonly string[], reserved: Readonly<Record<string, string>>): Record<string, unknown> {
   // No prototype: a KEY such as __proto__ or constructor is just a field name.
   const filters: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
@@ -86,10 +87,20 @@ export function parseFilters(values: readonly string[], reserved: Readonly<Recor
 
 function parseJsonOrString(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return text;
   }
+}
+
+/** A saved query's name (a watch, a sync) is a file name of its own: no separators, no hidden or relative names. */
+const SAVED_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
+
+export function parseSavedName(kind: 'watch' | 'sync', name: string): string {
+  if (!SAVED_NAME.test(name)) {
+    throw new UsageError(`a ${kind} name is up to 100 letters, digits, '-', '_' and '.', not starting with '.': '${name}' is not one`);
+  }
+  return name;
 }
 
 export function parseColumns(value: string): string[] {

@@ -8,6 +8,7 @@ import { formatDefinition, refuseOnTerminal } from '../output/format-registry.js
 import { printTo } from '../output/sink.js';
 import type { Partition } from './partition.js';
 import type { FirstRequest } from '../model/request.js';
+import { stringifyExact } from '../model/exact-json.js';
 import type { QueryPlan, RunDeps } from './plan.js';
 
 /** Prints the number of matches the first page reports (`page.total`). */
@@ -69,7 +70,7 @@ export function countRequest(path: string, body: Record<string, unknown>): First
 /** The total of a query's first page. */
 async function countOf(client: Client, path: string, body: Record<string, unknown>, signal: AbortSignal): Promise<Total> {
   const request = countRequest(path, body);
-  const { status, json } = await client.post(path, JSON.stringify(request.body), signal);
+  const { status, json } = await client.post(path, stringifyExact(request.body), signal);
   const total = readPage(json, status, path).total;
   if (!total) throw new BadResponseError(status, path, 'the first page has no "page.total"');
   return total;

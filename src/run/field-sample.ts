@@ -3,6 +3,7 @@ import { fieldsOf, renderFields, type FieldListFormat } from '../output/field-li
 import { createReporter } from '../output/reporter.js';
 import { printTo } from '../output/sink.js';
 import type { ConnectionPlan, QueryPlan, RunDeps } from './plan.js';
+import { stringifyExact } from '../model/exact-json.js';
 
 export interface FieldsPlan {
   connection: ConnectionPlan;
@@ -15,7 +16,7 @@ export interface FieldsPlan {
 export async function runFields(plan: FieldsPlan, { io, client, signal }: RunDeps): Promise<void> {
   const { query } = plan;
   const say = createReporter(io, plan.connection);
-  const { status, json } = await client.post(query.path, JSON.stringify(query.body), signal);
+  const { status, json } = await client.post(query.path, stringifyExact(query.body), signal);
   const { items } = readPage(json, status, query.path);
   if (items.length === 0) {
     say.warn(`no ${query.noun} match these filters, so there are no fields to show: try fewer filters`);

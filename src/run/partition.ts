@@ -1,6 +1,8 @@
-/** What a query can be split by, and the request body field that holds its values. */
-export const DIMENSIONS = { country: 'buyerCountries', status: 'statuses' } as const;
-export type Dimension = keyof typeof DIMENSIONS;
+import { PARTITION_FILTERS, type PartitionFilter } from '../query/tender-filters.js';
+
+/** What a query can be split by (the filter table's partition rows), and the request body field that holds its values. */
+export type Dimension = PartitionFilter['key'];
+export const DIMENSIONS = Object.fromEntries(PARTITION_FILTERS.map((row) => [row.key, row.body])) as Record<Dimension, string>;
 
 /** One independent cursor chain of a query: the same body with one value of the dimension. */
 export interface Partition {

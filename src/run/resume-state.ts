@@ -6,6 +6,7 @@ import { readRegular, removeName, writeFileAtomic } from '../output/exclusive-fi
 import type { FormatterState } from '../output/formatter.js';
 import type { FileSystem } from '../output/fs.js';
 import type { OutputPlan, QueryPlan } from './plan.js';
+import { stringifyExact } from '../model/exact-json.js';
 
 /** What an interrupted `export -o FILE` needs to continue exactly where it stopped. */
 export interface ResumeState {
@@ -36,7 +37,7 @@ export function statePath(target: string): string {
  */
 export function fingerprint(query: QueryPlan, output: OutputPlan, max: number | undefined, parallel = 1): string {
   const { file: _file, resume: _resume, ...shape } = output;
-  const identity = JSON.stringify({ path: query.path, body: query.body, output: shape, max, ...(parallel > 1 ? { parallel } : {}) });
+  const identity = stringifyExact({ path: query.path, body: query.body, output: shape, max, ...(parallel > 1 ? { parallel } : {}) });
   return createHash('sha256').update(identity).digest('hex');
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/api/json-parser.js';
+import { parseJson } from '../../src/model/json-parse.js';
 import { RawNumber, stringifyJson } from '../../src/model/exact-json.js';
 
 /** A small seeded generator (mulberry32): the same cases on every run. */

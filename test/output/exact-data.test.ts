@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/api/json-parser.js';
+import { parseJson } from '../../src/model/json-parse.js';
 import { RawNumber } from '../../src/model/exact-json.js';
 import { CsvFormatter } from '../../src/output/csv-formatter.js';
 import type { FormatOptions } from '../../src/output/formatter.js';

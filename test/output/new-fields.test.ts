@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/api/json-parser.js';
+import { parseJson } from '../../src/model/json-parse.js';
 import { CsvFormatter } from '../../src/output/csv-formatter.js';
 import type { FormatOptions } from '../../src/output/formatter.js';
 import { NewFields, newFieldsWarning } from '../../src/output/new-fields.js';

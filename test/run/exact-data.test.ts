@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/api/json-parser.js';
+import { parseJson } from '../../src/model/json-parse.js';
 import { ResultOrder } from '../../src/run/sort-order.js';
 import { FieldTable } from '../../src/run/watch/field-table.js';
 import { tenderKey } from '../../src/run/watch/state.js';

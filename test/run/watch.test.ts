@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/api/json-parser.js';
+import { parseJson } from '../../src/model/json-parse.js';
 import { InterruptedError, RunError } from '../../src/errors.js';
 import { FakeClient, pagedTenders, type Responder } from '../support/fake-client.js';
 import type { MemoryIOOptions } from '../support/io.js';

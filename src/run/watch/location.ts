@@ -1,18 +1,9 @@
 import { isAbsolute, join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { Env } from '../../io.js';
+import { parseSavedName } from '../../query/validate.js';
 
-/** A watch's name is a file name of its own: no separators, no hidden or relative names. */
-const NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
-
-export function parseWatchName(name: string): string {
-  if (!NAME.test(name)) {
-    throw new UsageError(
-      `a watch name is up to 100 letters, digits, '-', '_' and '.', not starting with '.': '${name}' is not one`,
-    );
-  }
-  return name;
-}
+export const parseWatchName = (name: string): string => parseSavedName('watch', name);
 
 /**
  * Where watches live: $TENDERS_STATE_DIR, else $XDG_STATE_HOME/tenders/watches

@@ -1,19 +1,12 @@
+import { isObject, stringifyExact } from '../../model/exact-json.js';
+import { bodyAsFlags } from '../../query/tender-filters.js';
 import type { SavedQuery } from './state.js';
 
-/** A watch's query as the flags that give it: "--org ORG-1 -c DEU,FRA -s open --sort deadline". */
+/** A watch's query as the flags that give it: "--org ORG-1 --sort deadline -c DEU,FRA -s open". */
 export function describeQuery(query: SavedQuery): string {
-  const flags: string[] = [];
-  if (query.org !== null) flags.push(`--org ${query.org}`);
-  for (const [key, value] of Object.entries(query.body)) {
-    const flag = FLAGS[key];
-    if (flag && Array.isArray(value)) flags.push(`${flag} ${value.join(',')}`);
-    else if (flag) flags.push(`${flag} ${String(value)}`);
-    else flags.push(`--filter ${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
-  }
+  const flags = [...(query.org !== null ? [`--org ${query.org}`] : []), ...bodyAsFlags(query.body)];
   return flags.length ? flags.join(' ') : '(every tender)';
 }
-
-const FLAGS: Record<string, string> = { buyerCountries: '-c', statuses: '-s', sortBy: '--sort', sortOrder: '--order' };
 
 /** Whether two queries ask the same, whatever the order of their fields. */
 export function sameQuery(a: SavedQuery, b: SavedQuery): boolean {
@@ -22,14 +15,13 @@ export function sameQuery(a: SavedQuery, b: SavedQuery): boolean {
 
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const record = value as Record<string, unknown>;
-    return `{${Object.keys(record)
+  if (isObject(value)) {
+    return `{${Object.keys(value)
       .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
+      .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
       .join(',')}}`;
   }
-  return JSON.stringify(value) ?? 'null';
+  return stringifyExact(value) ?? 'null';
 }
 
 /** The service's default order, newest publication first (spec 3.2): the one --new-only can stop early in. */

@@ -3,6 +3,7 @@ import { createExclusive, removeName } from '../../output/exclusive-file.js';
 import { nodeFs, type FileSystem } from '../../output/fs.js';
 import { writeFailure } from '../../output/write-error.js';
 import { STATE_FORMAT, type StateHeader, type StateSummary } from './state.js';
+import { stringifyExact } from '../../model/exact-json.js';
 
 /**
  * Writes a watch's next state beside the current one and puts it in place only
@@ -32,7 +33,7 @@ export class StateWriter {
     });
     await handle.chmod(0o600).catch(() => undefined); // a query and what it found are the user's own
     const writer = new StateWriter(temp, handle, fs);
-    writer.#text = `${JSON.stringify({ tendersWatch: STATE_FORMAT, ...header })}\n`;
+    writer.#text = `${stringifyExact({ tendersWatch: STATE_FORMAT, ...header })}\n`; // a --filter number keeps its digits
     return writer;
   }
 

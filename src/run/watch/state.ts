@@ -1,6 +1,6 @@
 import { nodeFs, readChunks, type FileSystem } from '../../output/fs.js';
 import { RunError } from '../../errors.js';
-import { parseJson as parseExact } from '../../api/json-parser.js';
+import { parseJson as parseExact } from '../../model/json-parse.js';
 import { holdsRawNumber, isObject, markHolder, RawNumber, stringifyJson } from '../../model/exact-json.js';
 import { FieldTable } from './field-table.js';
 import { KnownTenders } from './known.js';
@@ -293,9 +293,10 @@ function parseSummary(file: string, line: Buffer): StateSummary {
   return end;
 }
 
+/** A header or summary line; a saved --filter number keeps its digits. */
 function parseJson(line: Buffer): unknown {
   try {
-    return JSON.parse(line.toString('utf8'));
+    return parseExact(line.toString('utf8'));
   } catch {
     return undefined;
   }

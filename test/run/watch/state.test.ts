@@ -6,7 +6,7 @@ import { FieldTable, hashString, MAX_FIELDS, OTHER_FIELDS } from '../../../src/r
 import { KnownTenders } from '../../../src/run/watch/known.js';
 import { StateWriter } from '../../../src/run/watch/state-writer.js';
 import { keptTender, lineBatches, loadState, rangePieces, readEnds, readHeader, tenderKey, tenderLine, TITLE_KEPT } from '../../../src/run/watch/state.js';
-import { parseJson } from '../../../src/api/json-parser.js';
+import { parseJson } from '../../../src/model/json-parse.js';
 import { stringifyJson } from '../../../src/model/exact-json.js';
 import { TenderGenerator } from '../../../src/sandbox/data.js';
 

@@ -1,4 +1,4 @@
-import { RawNumber, markHolder, holdsRawNumber, type JsonObject } from '../model/exact-json.js';
+import { RawNumber, markHolder, holdsRawNumber, type JsonObject } from './exact-json.js';
 
 /**
  * A number literal that may not survive a double: more than 15 digits, or an

@@ -1,0 +1,268 @@
+import { stringifyExact } from '../model/exact-json.js';
+import type { LocalSelection } from '../model/local-selection.js';
+import { PAGE_SIZE_MAX } from './endpoints.js';
+import { parseEur, parseInstant, parseWords, type Bound } from './local-values.js';
+import { KNOWN_STATUSES, parseCountries, parseFilters, parseLimit, parseOrder, parseSavedName, parseSort, parseStatuses, SORT_FIELDS, SORT_ORDERS } from './validate.js';
+
+/**
+ * Every tender filter, declared once: the flags of search, export, count,
+ * fields, watch, orgs tenders (and sync), their request body, the query a
+ * watch or sync describes, the partitions of a parallel walk, shell
+ * completion and the local queries of `--local` all come from this table.
+ * Adding a filter is adding a row (docs/adding-a-filter.md).
+ */
+
+/** A flag's value as commander gives it: a string, or every value of a repeatable flag. */
+export type RawValue = string | string[];
+
+/** Where a filter works: sent to the service, applied to the local copy (`--local`), or both. */
+export type FilterScope = 'online' | 'local' | 'both';
+
+export interface TenderFilter {
+  /** The key of the parsed flags: commander's camel-case name of `flag` (--deadline-after → deadlineAfter). */
+  key: string;
+  /** `--country`; for the positional WORDS, the name it goes by in messages. */
+  flag: string;
+  short?: string;
+  /** The value's name in help: `<codes>`; `[words...]` for a positional. */
+  value: string;
+  help: string;
+  /** Given several times and comma-separated, collected into one list. */
+  repeatable?: boolean;
+  /** Values shown in help and offered by completion; the parser checks them (commander would refuse `--sort DEADLINE`). */
+  suggest?: readonly string[];
+  /** The default said in help; nothing is set (the service's or the store's default applies). */
+  defaultHelp?: string;
+  scope: FilterScope;
+  /** A positional argument (WORDS) rather than a flag. */
+  positional?: boolean;
+  /** The value checked and normalised; a UsageError (exit 2) names the flag and its rule. `now` is for durations. */
+  parse(raw: RawValue, now?: Date): unknown;
+  /** The request-body field it sets. */
+  body?: string;
+  /** Its value is a record of request-body fields of its own (--filter), written after the named ones. */
+  bodyFields?: boolean;
+  /** Paging, not selection: a saved query (watch, sync) leaves it out. */
+  paging?: boolean;
+  /** A parallel walk (and count --by) can split a query into one chain per value. */
+  partition?: boolean;
+  /** The LocalSelection field a local query sets from its value. */
+  selection?: keyof LocalSelection;
+  /** A value to show in advice and docs. */
+  example: string;
+}
+
+const list = (raw: RawValue): string[] => (Array.isArray(raw) ? raw : [raw]);
+const one = (raw: RawValue): string => (Array.isArray(raw) ? raw[raw.length - 1]! : raw);
+
+/** A date flag's parser: `bound` says which end of a day named alone it takes. */
+const date = (flag: string, bound: Bound) => (raw: RawValue, now?: Date) => {
+  if (!now) throw new Error(`${flag} is parsed against the time now, which was not given`);
+  return parseInstant(flag, one(raw), now, bound);
+};
+
+/** The request fields --filter may not set: those a flag owns, and the cursor. */
+const reserved = (): Record<string, string> => ({
+  ...Object.fromEntries(TENDER_FILTERS.flatMap((row) => (row.body ? [[row.body, row.flag]] : []))),
+  cursor: '--cursor',
+});
+
+const TABLE = [
+  {
+    key: 'country',
+    flag: '--country',
+    short: '-c',
+    value: '<codes>',
+    help: 'buyer country codes, three letters (repeatable, comma-separated)',
+    repeatable: true,
+    scope: 'both',
+    parse: (raw: RawValue) => parseCountries(list(raw)),
+    body: 'buyerCountries',
+    partition: true,
+    selection: 'countries',
+    example: 'DEU,FRA,ITA',
+  },
+  {
+    key: 'status',
+    flag: '--status',
+    short: '-s',
+    value: '<values>',
+    help: `tender statuses: ${KNOWN_STATUSES.join(', ')} is the one the spec names, others are sent as given, lower-cased (repeatable, comma-separated)`,
+    repeatable: true,
+    scope: 'both',
+    parse: (raw: RawValue) => parseStatuses(list(raw)),
+    body: 'statuses',
+    partition: true,
+    selection: 'statuses',
+    example: 'open,closed',
+  },
+  {
+    key: 'sort',
+    flag: '--sort',
+    value: '<field>',
+    help: 'sort field (any case)',
+    suggest: SORT_FIELDS,
+    scope: 'both',
+    parse: (raw: RawValue) => parseSort(one(raw)),
+    body: 'sortBy',
+    selection: 'sortBy',
+    example: 'deadline',
+  },
+  {
+    key: 'order',
+    flag: '--order',
+    value: '<order>',
+    help: 'sort order',
+    suggest: SORT_ORDERS,
+    defaultHelp: 'the service default for the sort field',
+    scope: 'both',
+    parse: (raw: RawValue) => parseOrder(one(raw)),
+    body: 'sortOrder',
+    selection: 'sortOrder',
+    example: 'asc',
+  },
+  {
+    key: 'limit',
+    flag: '--limit',
+    short: '-n',
+    value: '<n>',
+    help: `results per page, 1-${PAGE_SIZE_MAX}`,
+    scope: 'both',
+    parse: (raw: RawValue) => parseLimit(one(raw)),
+    body: 'limit',
+    paging: true,
+    example: '50',
+  },
+  {
+    key: 'filter',
+    flag: '--filter',
+    value: '<key=value>',
+    help: 'extra request field; VALUE is parsed as JSON when valid (repeatable)',
+    repeatable: true,
+    scope: 'online',
+    parse: (raw: RawValue) => parseFilters(list(raw), reserved()),
+    bodyFields: true,
+    example: 'minValue=1000000',
+  },
+  {
+    key: 'words',
+    flag: 'WORDS',
+    value: '[words...]',
+    help: 'with --local: full-text query over title and buyer name (words, "phrases", prefix*, OR, NOT)',
+    positional: true,
+    scope: 'local',
+    parse: (raw: RawValue) => parseWords(list(raw)),
+    selection: 'words',
+    example: 'hospital cleaning',
+  },
+  {
+    key: 'since',
+    flag: '--since',
+    value: '<date>',
+    help: 'with --local: published on or after DATE (2026-03-01, a timestamp with its zone, or back from now: 30m, 12h, 7d, 2w)',
+    scope: 'local',
+    parse: date('--since', 'start'),
+    selection: 'publishedSince',
+    example: '7d',
+  },
+  {
+    key: 'until',
+    flag: '--until',
+    value: '<date>',
+    help: 'with --local: published on or before DATE (a date counts to its end, UTC)',
+    scope: 'local',
+    parse: date('--until', 'end'),
+    selection: 'publishedUntil',
+    example: '2026-03-31',
+  },
+  {
+    key: 'deadlineAfter',
+    flag: '--deadline-after',
+    value: '<date>',
+    help: 'with --local: deadline on or after DATE (now, a date, a timestamp; +7d is a week ahead)',
+    scope: 'local',
+    parse: date('--deadline-after', 'start'),
+    selection: 'deadlineAfter',
+    example: 'now',
+  },
+  {
+    key: 'deadlineBefore',
+    flag: '--deadline-before',
+    value: '<date>',
+    help: 'with --local: deadline on or before DATE (a date counts to its end, UTC)',
+    scope: 'local',
+    parse: date('--deadline-before', 'end'),
+    selection: 'deadlineBefore',
+    example: '+14d',
+  },
+  {
+    key: 'minValue',
+    flag: '--min-value',
+    value: '<eur>',
+    help: 'with --local: estimated value of at least EUR (250000, 1500.50, 1e6)',
+    scope: 'local',
+    parse: (raw: RawValue) => parseEur('--min-value', one(raw)),
+    selection: 'minValueEur',
+    example: '1e6',
+  },
+  {
+    key: 'maxValue',
+    flag: '--max-value',
+    value: '<eur>',
+    help: 'with --local: estimated value of at most EUR',
+    scope: 'local',
+    parse: (raw: RawValue) => parseEur('--max-value', one(raw)),
+    selection: 'maxValueEur',
+    example: '5e6',
+  },
+  {
+    key: 'sync',
+    flag: '--sync',
+    value: '<name>',
+    help: 'with --local: only the tenders of the sync NAME',
+    scope: 'local',
+    parse: (raw: RawValue) => parseSavedName('sync', one(raw)),
+    selection: 'sync',
+    example: 'deu-open',
+  },
+] as const satisfies readonly TenderFilter[];
+
+/** The table, in the order of --help. */
+export const TENDER_FILTERS: readonly TenderFilter[] = TABLE;
+
+/** A key of the parsed flags that a row owns. */
+export type FilterKey = (typeof TABLE)[number]['key'];
+
+/** The filters that can split a query into chains, in the order a walk tries them. */
+export type PartitionFilter = Extract<(typeof TABLE)[number], { partition: true }>;
+export const PARTITION_FILTERS: readonly PartitionFilter[] = TABLE.filter((row): row is PartitionFilter => 'partition' in row);
+
+/** The rows the online commands take (sent to the service), and those only `--local` takes. */
+export const ONLINE_FILTERS: readonly TenderFilter[] = TENDER_FILTERS.filter((row) => row.scope !== 'local');
+export const LOCAL_ONLY_FILTERS: readonly TenderFilter[] = TENDER_FILTERS.filter((row) => row.scope === 'local');
+
+/** The row of a key of the parsed flags. */
+export function tenderFilter(key: FilterKey): TenderFilter {
+  return TENDER_FILTERS.find((row) => row.key === key)!;
+}
+
+/** The value given for a row, or undefined when it was not given (an empty list is not given). */
+export function givenValue(flags: object, row: TenderFilter): RawValue | undefined {
+  const raw = (flags as Record<string, unknown>)[row.key];
+  if (typeof raw === 'string') return raw;
+  return Array.isArray(raw) && raw.length > 0 ? (raw as string[]) : undefined;
+}
+
+/** Whether the flags choose tenders (a filter or a sort), as the first run of a saved query must; paging does not count. */
+export function selectsTenders(flags: object): boolean {
+  return TENDER_FILTERS.some((row) => !row.paging && givenValue(flags, row) !== undefined);
+}
+
+/** A request body as the flags that give it: ["-c DEU,FRA", "-s open", "--filter minValue=5"]. */
+export function bodyAsFlags(body: Record<string, unknown>): string[] {
+  return Object.entries(body).map(([key, value]) => {
+    const row = TENDER_FILTERS.find((r) => r.body === key);
+    if (row) return `${row.short ?? row.flag} ${Array.isArray(value) ? value.join(',') : String(value)}`;
+    return `--filter ${key}=${typeof value === 'string' ? value : stringifyExact(value)}`;
+  });
+}
