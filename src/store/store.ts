@@ -135,7 +135,7 @@ export interface LocalCount {
 export interface LocalCounts {
   /** Tenders in the selection. */
   total: number;
-  /** With byPath: one row per distinct value, most frequent first, then by the value's JSON text. */
+  /** With byPath: one row per distinct value, most frequent first, then by the value's JSON text (absent first). */
   rows: LocalCount[];
 }
 

@@ -1,0 +1,86 @@
+/**
+ * A LocalSelection as SQLite SQL: the FROM/WHERE both select and count use,
+ * and the service's order (spec 3.2: the sort field's default order, ties by
+ * id in the same direction, tenders without the sort field left out).
+ */
+
+import type { LocalSelection } from '../model/local-selection.js';
+import { SORT_DEFAULT_ORDER, timestamp } from './columns.js';
+
+export interface SqlPart {
+  sql: string;
+  params: unknown[];
+}
+
+export interface Order {
+  column: 'published' | 'deadline' | 'value_eur';
+  direction: 'asc' | 'desc';
+}
+
+const SORT_COLUMN = { publicationDate: 'published', deadline: 'deadline', estimatedValue: 'value_eur' } as const;
+
+export function orderOf(selection: LocalSelection): Order {
+  const sortBy = selection.sortBy ?? 'publicationDate';
+  return { column: SORT_COLUMN[sortBy], direction: selection.sortOrder ?? SORT_DEFAULT_ORDER[sortBy] };
+}
+
+/**
+ * `FROM tenders t ... WHERE ...` of a selection: the tenders not gone (of one
+ * sync: those it holds), filtered. `sorted`: also without the tenders the
+ * order leaves out (select always; count when a sort is given, as the service
+ * counts what it would return).
+ */
+export function fromWhere(selection: LocalSelection, sorted: boolean): SqlPart {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  let sql = 'FROM tenders t';
+  if (selection.sync !== undefined) {
+    sql += ' JOIN sync_tenders m ON m.id = t.id AND m.sync = ? AND m.gone_at IS NULL';
+    params.push(selection.sync);
+  } else {
+    where.push('t.gone_at IS NULL');
+  }
+  if (selection.words !== undefined && selection.words.trim() !== '') {
+    where.push('t.seq IN (SELECT rowid FROM tenders_fts WHERE tenders_fts MATCH ?)');
+    params.push(selection.words);
+  }
+  if (selection.countries?.length) {
+    where.push(`t.buyer_country IN (${marks(selection.countries.length)})`);
+    params.push(...selection.countries);
+  }
+  if (selection.statuses?.length) {
+    where.push(`t.status IN (${marks(selection.statuses.length)})`);
+    params.push(...selection.statuses);
+  }
+  range(where, params, 't.published', timestamp(selection.publishedSince ?? null), timestamp(selection.publishedUntil ?? null));
+  range(where, params, 't.deadline', timestamp(selection.deadlineAfter ?? null), timestamp(selection.deadlineBefore ?? null));
+  range(where, params, 't.value_eur', selection.minValueEur ?? null, selection.maxValueEur ?? null);
+  if (sorted || selection.sortBy !== undefined) where.push(`t.${orderOf(selection).column} IS NOT NULL`);
+  if (where.length) sql += ` WHERE ${where.join(' AND ')}`;
+  return { sql, params };
+}
+
+/** ORDER BY of the selection's order. */
+export function orderBy(order: Order): string {
+  return `ORDER BY t.${order.column} ${order.direction}, t.id ${order.direction}`;
+}
+
+/** The keyset condition "after (key, id)" in the order's direction. */
+export function afterCondition(order: Order): string {
+  return `(t.${order.column}, t.id) ${order.direction === 'desc' ? '<' : '>'} (?, ?)`;
+}
+
+function range(where: string[], params: unknown[], column: string, low: unknown, high: unknown): void {
+  if (low !== null) {
+    where.push(`${column} >= ?`);
+    params.push(low);
+  }
+  if (high !== null) {
+    where.push(`${column} <= ?`);
+    params.push(high);
+  }
+}
+
+function marks(n: number): string {
+  return Array.from({ length: n }, () => '?').join(', ');
+}
