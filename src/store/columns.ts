@@ -70,3 +70,12 @@ function number(value: unknown): number | null {
   if (value instanceof RawNumber) return Number.isFinite(Number(value.text)) ? Number(value.text) : null;
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
+
+/**
+ * The order of count rows both engines give: most frequent first, then by the
+ * value's JSON text in UTF-8 byte order (SQLite's BINARY, PostgreSQL's "C"),
+ * absent (null) first. Sorts [json text | null, count] pairs in place.
+ */
+export function sortCounts(rows: [string | null, number][]): void {
+  rows.sort(([va, na], [vb, nb]) => nb - na || (va === vb ? 0 : va === null ? -1 : vb === null ? 1 : Buffer.compare(Buffer.from(va), Buffer.from(vb))));
+}

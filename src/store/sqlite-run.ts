@@ -146,13 +146,21 @@ export class SqliteRun implements SyncRun {
     this.#counts.changed = changed;
     this.#counts.unchanged = staged - fresh - changed;
 
+    // Only new or changed documents (or tenders coming back) are written whole; the others get
+    // their last_seen, which no index holds.
     db.prepare(
       `INSERT INTO tenders (id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, doc, first_seen, last_seen)
-       SELECT id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, doc, ?, ? FROM ${stage} s WHERE true ${only}
+       SELECT id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, doc, ?, ? FROM ${stage} s
+       WHERE NOT EXISTS (SELECT 1 FROM tenders t WHERE t.id = s.id AND t.doc = s.doc AND t.gone_at IS NULL) ${only}
        ON CONFLICT (id) DO UPDATE SET published = excluded.published, deadline = excluded.deadline, status = excluded.status,
          buyer_id = excluded.buyer_id, buyer_name = excluded.buyer_name, buyer_country = excluded.buyer_country, title = excluded.title,
          value_eur = excluded.value_eur, doc = excluded.doc, last_seen = excluded.last_seen, gone_at = NULL`,
     ).run(now, now, ...onlyParams);
+    db.prepare(`UPDATE tenders SET last_seen = ? WHERE last_seen <> ? AND id IN (SELECT id FROM ${stage} s WHERE true ${only})`).run(
+      now,
+      now,
+      ...onlyParams,
+    );
     db.prepare(
       `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT ?, id, ?, ? FROM ${stage} s WHERE true ${only}
        ON CONFLICT (sync, id) DO UPDATE SET last_seen = excluded.last_seen, gone_at = NULL`,

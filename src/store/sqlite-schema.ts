@@ -27,13 +27,12 @@ CREATE TABLE tenders (
   last_seen TEXT NOT NULL,
   gone_at TEXT
 );
-CREATE INDEX tenders_published ON tenders (published, id);
-CREATE INDEX tenders_deadline ON tenders (deadline, id);
-CREATE INDEX tenders_value_eur ON tenders (value_eur, id);
-CREATE INDEX tenders_buyer_country ON tenders (buyer_country);
-CREATE INDEX tenders_status ON tenders (status);
-CREATE INDEX tenders_buyer_name ON tenders (buyer_name);
-CREATE INDEX tenders_gone_at ON tenders (gone_at);
+CREATE INDEX tenders_published ON tenders (published, id) WHERE gone_at IS NULL;
+CREATE INDEX tenders_deadline ON tenders (deadline, id) WHERE gone_at IS NULL;
+CREATE INDEX tenders_value_eur ON tenders (value_eur, id) WHERE gone_at IS NULL;
+CREATE INDEX tenders_buyer_country ON tenders (buyer_country) WHERE gone_at IS NULL;
+CREATE INDEX tenders_status ON tenders (status) WHERE gone_at IS NULL;
+CREATE INDEX tenders_buyer_name ON tenders (buyer_name) WHERE gone_at IS NULL;
 
 CREATE VIRTUAL TABLE tenders_fts USING fts5(
   title, buyer_name, content='tenders', content_rowid='seq', tokenize='unicode61 remove_diacritics 2'

@@ -37,9 +37,9 @@ export function fromWhere(selection: LocalSelection, sorted: boolean): SqlPart {
   if (selection.sync !== undefined) {
     sql += ' JOIN sync_tenders m ON m.id = t.id AND m.sync = ? AND m.gone_at IS NULL';
     params.push(selection.sync);
-  } else {
-    where.push('t.gone_at IS NULL');
   }
+  // Implied by an active membership too; said always, so the partial indexes (WHERE gone_at IS NULL) apply.
+  where.push('t.gone_at IS NULL');
   if (selection.words !== undefined && selection.words.trim() !== '') {
     where.push('t.seq IN (SELECT rowid FROM tenders_fts WHERE tenders_fts MATCH ?)');
     params.push(selection.words);
@@ -56,8 +56,7 @@ export function fromWhere(selection: LocalSelection, sorted: boolean): SqlPart {
   range(where, params, 't.deadline', timestamp(selection.deadlineAfter ?? null), timestamp(selection.deadlineBefore ?? null));
   range(where, params, 't.value_eur', selection.minValueEur ?? null, selection.maxValueEur ?? null);
   if (sorted || selection.sortBy !== undefined) where.push(`t.${orderOf(selection).column} IS NOT NULL`);
-  if (where.length) sql += ` WHERE ${where.join(' AND ')}`;
-  return { sql, params };
+  return { sql: `${sql} WHERE ${where.join(' AND ')}`, params };
 }
 
 /** ORDER BY of the selection's order. */

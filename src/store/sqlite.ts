@@ -10,7 +10,7 @@ import { canonicalJson } from '../model/canonical-json.js';
 import type { JsonObject } from '../model/json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { acquireLock } from '../output/lock.js';
-import { STRING_COLUMNS } from './columns.js';
+import { sortCounts, STRING_COLUMNS } from './columns.js';
 import { checkDatabaseFile } from './sqlite-file.js';
 import { busyError, SqliteRun } from './sqlite-run.js';
 import { migrate, MIGRATIONS, schemaVersion } from './sqlite-schema.js';
@@ -158,8 +158,12 @@ class SqliteStore implements Store {
     let remaining = options.limit ?? Infinity;
     let after: [unknown, string] | undefined;
     if (options.after !== undefined) after = this.#sortKey(order.column, options.after);
+    // The order is found on row numbers alone, then only the page's documents are read: a full-text
+    // match of many tenders sorts small rows, not their documents.
     const sql = (keyset: boolean) =>
-      `SELECT t.${order.column}, t.id, t.doc ${base.sql}${keyset ? ` ${base.sql.includes(' WHERE ') ? 'AND' : 'WHERE'} ${afterCondition(order)}` : ''} ${orderBy(order)} LIMIT ?`;
+      `SELECT t.${order.column}, t.id, t.doc FROM tenders t WHERE t.seq IN (SELECT t.seq ${base.sql}${
+        keyset ? ` AND ${afterCondition(order)}` : ''
+      } ${orderBy(order)} LIMIT ?) ${orderBy(order)}`;
     const first = this.db.prepare(sql(false)).raw();
     const next = this.db.prepare(sql(true)).raw();
     // One read transaction: every batch reads the same snapshot, whatever a sync commits meanwhile.
@@ -189,21 +193,23 @@ class SqliteStore implements Store {
     if (byPath === undefined) return { total, rows: [] };
     const path = jsonPath(byPath);
     const column = STRING_COLUMNS[byPath];
-    // A string field's typed column holds its value: reading it is much faster than the JSON.
-    const value = column
-      ? `CASE WHEN t.${snake(column)} IS NOT NULL THEN json_quote(t.${snake(column)}) ELSE t.doc -> ? END`
-      : 't.doc -> ?';
-    const rows = this.#withFts(
-      selection,
-      () =>
-        this.db
-          .prepare(`SELECT ${value} AS v, count(*) AS n ${base.sql} GROUP BY v ORDER BY n DESC, v`)
-          .raw()
-          .all(path, ...base.params) as [string | null, number][],
-    );
+    const group = (value: string, where: string, params: unknown[]) =>
+      this.#withFts(
+        selection,
+        () => this.db.prepare(`SELECT ${value} AS v, count(*) ${base.sql}${where} GROUP BY v`).raw().all(...params) as [string | null, number][],
+      );
+    // A string field's typed column holds its value (read from an index, not from the JSON); the
+    // tenders whose field is no string (or absent) are counted from their documents.
+    const rows = column
+      ? [
+          ...group(`json_quote(t.${snake(column)})`, ` AND t.${snake(column)} IS NOT NULL`, base.params),
+          ...group('t.doc -> ?', ` AND t.${snake(column)} IS NULL`, [path, ...base.params]),
+        ]
+      : group('t.doc -> ?', '', [path, ...base.params]);
     if (total > 0 && rows.length === 1 && rows[0]![0] === null && !this.#anyHas(path)) {
       throw new UsageError(`no stored tender has a field '${byPath}': ${this.#fieldHint()}`);
     }
+    sortCounts(rows);
     return { total, rows: rows.map(([v, n]) => ({ value: v === null ? undefined : parseJson(v), count: n })) };
   }
 
