@@ -12,8 +12,11 @@ import { RunError } from '../errors.js';
 import { stringifyJson, type JsonObject } from '../model/json.js';
 import { tenderColumns, tenderId } from './columns.js';
 import { fieldChanges } from './diff.js';
+import { TENDER_INDEXES } from './sqlite-schema.js';
 import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition, SyncRun } from './store.js';
 
+/** Tenders written at once from which the indexes are rebuilt rather than updated (see #bulk). */
+const BULK_ROWS = 5000;
 /** Rows the change pass reads at a time: the transaction's memory stays flat. */
 const DIFF_BATCH = 500;
 
@@ -148,14 +151,16 @@ export class SqliteRun implements SyncRun {
 
     // Only new or changed documents (or tenders coming back) are written whole; the others get
     // their last_seen, which no index holds.
+    const written = `FROM ${stage} s WHERE NOT EXISTS (SELECT 1 FROM tenders t WHERE t.id = s.id AND t.doc = s.doc AND t.gone_at IS NULL) ${only}`;
+    const rebuild = this.#bulk((db.prepare(`SELECT count(*) ${written}`).raw().get(...onlyParams) as [number])[0]);
     db.prepare(
       `INSERT INTO tenders (id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, doc, first_seen, last_seen)
-       SELECT id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, doc, ?, ? FROM ${stage} s
-       WHERE NOT EXISTS (SELECT 1 FROM tenders t WHERE t.id = s.id AND t.doc = s.doc AND t.gone_at IS NULL) ${only}
+       SELECT id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, doc, ?, ? ${written}
        ON CONFLICT (id) DO UPDATE SET published = excluded.published, deadline = excluded.deadline, status = excluded.status,
          buyer_id = excluded.buyer_id, buyer_name = excluded.buyer_name, buyer_country = excluded.buyer_country, title = excluded.title,
          value_eur = excluded.value_eur, doc = excluded.doc, last_seen = excluded.last_seen, gone_at = NULL`,
     ).run(now, now, ...onlyParams);
+    rebuild();
     db.prepare(`UPDATE tenders SET last_seen = ? WHERE last_seen <> ? AND id IN (SELECT id FROM ${stage} s WHERE true ${only})`).run(
       now,
       now,
@@ -207,6 +212,23 @@ export class SqliteRun implements SyncRun {
       if (rows.length < DIFF_BATCH) return changed;
       after = rows[rows.length - 1]![0];
     }
+  }
+
+  /**
+   * Before writing `rows` tenders: when they are many, and more than the table
+   * holds (a first sync), drops the indexes of `tenders`, to be built again by
+   * the function returned once they are written: sorting once beats inserting
+   * at random places in every index. Inside the run's transaction, readers
+   * keep their indexes. Otherwise the returned function does nothing.
+   */
+  #bulk(rows: number): () => void {
+    const { db } = this.#ctx;
+    const held = (db.prepare('SELECT count(*) FROM tenders').raw().get() as [number])[0];
+    if (rows < BULK_ROWS || rows < held) return () => undefined;
+    for (const sql of TENDER_INDEXES) db.exec(`DROP INDEX IF EXISTS ${sql.split(' ')[2]}`);
+    return () => {
+      for (const sql of TENDER_INDEXES) db.exec(sql);
+    };
   }
 
   /** The sync's tenders this complete run did not see: `gone` rows, and gone_at where no sync holds them any more. */

@@ -8,6 +8,19 @@ import type { Database } from 'libsql';
 
 export type Migration = (db: Database) => void;
 
+/**
+ * The indexes of `tenders` beside its keys, all partial: local queries read the
+ * tenders some sync matches. A large run drops and rebuilds them (sqlite-run.ts).
+ */
+export const TENDER_INDEXES = [
+  'CREATE INDEX tenders_published ON tenders (published, id) WHERE gone_at IS NULL;',
+  'CREATE INDEX tenders_deadline ON tenders (deadline, id) WHERE gone_at IS NULL;',
+  'CREATE INDEX tenders_value_eur ON tenders (value_eur, id) WHERE gone_at IS NULL;',
+  'CREATE INDEX tenders_buyer_country ON tenders (buyer_country) WHERE gone_at IS NULL;',
+  'CREATE INDEX tenders_status ON tenders (status) WHERE gone_at IS NULL;',
+  'CREATE INDEX tenders_buyer_name ON tenders (buyer_name) WHERE gone_at IS NULL;',
+];
+
 const V1 = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
@@ -27,12 +40,7 @@ CREATE TABLE tenders (
   last_seen TEXT NOT NULL,
   gone_at TEXT
 );
-CREATE INDEX tenders_published ON tenders (published, id) WHERE gone_at IS NULL;
-CREATE INDEX tenders_deadline ON tenders (deadline, id) WHERE gone_at IS NULL;
-CREATE INDEX tenders_value_eur ON tenders (value_eur, id) WHERE gone_at IS NULL;
-CREATE INDEX tenders_buyer_country ON tenders (buyer_country) WHERE gone_at IS NULL;
-CREATE INDEX tenders_status ON tenders (status) WHERE gone_at IS NULL;
-CREATE INDEX tenders_buyer_name ON tenders (buyer_name) WHERE gone_at IS NULL;
+${TENDER_INDEXES.join('\n')}
 
 CREATE VIRTUAL TABLE tenders_fts USING fts5(
   title, buyer_name, content='tenders', content_rowid='seq', tokenize='unicode61 remove_diacritics 2'

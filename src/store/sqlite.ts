@@ -10,7 +10,7 @@ import { canonicalJson } from '../model/canonical-json.js';
 import type { JsonObject } from '../model/json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { acquireLock } from '../output/lock.js';
-import { sortCounts, STRING_COLUMNS } from './columns.js';
+import { sortCounts, STRING_COLUMNS, timestamp } from './columns.js';
 import { checkDatabaseFile } from './sqlite-file.js';
 import { busyError, SqliteRun } from './sqlite-run.js';
 import { migrate, MIGRATIONS, schemaVersion } from './sqlite-schema.js';
@@ -42,6 +42,9 @@ export async function openSqliteStore(path: string, options: OpenOptions): Promi
   try {
     db = new Database(path);
     db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    // This SQLite keeps TEMP tables in memory by default: a run's stage goes to a file (in TMPDIR)
+    // instead, so memory does not grow with the size of a sync.
+    db.exec('PRAGMA temp_store = FILE');
   } catch (err) {
     throw new UsageError(`${path} cannot be opened as a tenders database: ${(err as Error).message}`);
   }
@@ -59,6 +62,8 @@ export async function openSqliteStore(path: string, options: OpenOptions): Promi
     if (options.mode === 'write') {
       db.exec('PRAGMA journal_mode = WAL');
       db.exec('PRAGMA synchronous = NORMAL');
+      // Index pages a large run touches stay in memory (bounded: the same for every size of sync).
+      db.exec('PRAGMA cache_size = -65536');
       if (version! < MIGRATIONS.length) migrate(db, version!);
     }
   } catch (err) {
@@ -206,7 +211,7 @@ class SqliteStore implements Store {
           ...group('t.doc -> ?', ` AND t.${snake(column)} IS NULL`, [path, ...base.params]),
         ]
       : group('t.doc -> ?', '', [path, ...base.params]);
-    if (total > 0 && rows.length === 1 && rows[0]![0] === null && !this.#anyHas(path)) {
+    if (rows.every(([v]) => v === null) && !this.#anyHas(path) && this.#anyTender()) {
       throw new UsageError(`no stored tender has a field '${byPath}': ${this.#fieldHint()}`);
     }
     sortCounts(rows);
@@ -222,7 +227,7 @@ class SqliteStore implements Store {
     }
     if (filter.since !== undefined) {
       where.push('c.at >= ?');
-      params.push(new Date(filter.since).toISOString());
+      params.push(timestamp(filter.since));
     }
     if (filter.id !== undefined) {
       where.push('c.id = ?');
@@ -364,6 +369,10 @@ class SqliteStore implements Store {
     const row = this.db.prepare(`SELECT ${column} FROM tenders WHERE id = ?`).raw().get(id) as [unknown] | undefined;
     if (!row || row[0] === null) throw new UsageError(`no tender '${id}' in the local copy to continue after (in this order)`);
     return [row[0], id];
+  }
+
+  #anyTender(): boolean {
+    return this.db.prepare('SELECT 1 FROM tenders LIMIT 1').raw().get() !== undefined;
   }
 
   #anyHas(path: string): boolean {

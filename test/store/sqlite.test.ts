@@ -226,16 +226,20 @@ describe('a run killed with SIGKILL', () => {
     });
   }
 
-  for (const phase of ['stage', 'commit'] as const) {
-    it(`in its ${phase} leaves the database as it was, intact; the next run does the whole work once`, async () => {
+  // Killed while staging, and inside the commit of a run so large that it rebuilds the indexes.
+  for (const [phase, size] of [
+    ['stage', 1200],
+    ['commit', 6000],
+  ] as const) {
+    it(`in its ${phase} leaves the database as it was, intact; the next run does the whole work once`, { timeout: 180_000 }, async () => {
       const store = await open(db);
       const first = docs(500, 5);
       await sync(store, 'killed', first);
       await store.close();
       const before = dump(db);
 
-      // 1200 tenders of another seed: the same ids with other content, and new ones.
-      await killAt(phase, 1200, 6);
+      // Tenders of another seed: the same ids with other content, and new ones.
+      await killAt(phase, size, 6);
       // Killed inside its commit, the run had written (uncommitted) pages into the WAL.
       if (phase === 'commit') expect(statSync(`${db}-wal`).size).toBeGreaterThan(0);
 
@@ -245,12 +249,14 @@ describe('a run killed with SIGKILL', () => {
       expect((await reopened.count({})).total).toBe(500);
       expect(await reopened.listSyncs().then((list) => list.map((s) => s.lastRun.run))).toHaveLength(1);
       // The lock the killed process left is taken over; the run records its changes once.
-      const receipt = await sync(reopened, 'killed', docs(1200, 6));
-      expect(receipt.counts).toMatchObject({ new: 700, changed: 500 });
+      const receipt = await sync(reopened, 'killed', docs(size, 6));
+      expect(receipt.counts).toMatchObject({ new: size - 500, changed: 500 });
       let rows = 0;
       for await (const batch of reopened.changes({ sync: 'killed' })) rows += batch.length;
       expect(Number(sqlite3(db, 'SELECT count(*) FROM changes'))).toBe(rows);
-      expect(Number(sqlite3(db, "SELECT count(*) FROM changes WHERE kind = 'new'"))).toBe(700);
+      expect(Number(sqlite3(db, "SELECT count(*) FROM changes WHERE kind = 'new'"))).toBe(size - 500);
+      expect(sqlite3(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'tenders\\_%' ESCAPE '\\'")).toBe('6');
+      expect(sqlite3(db, 'PRAGMA integrity_check')).toBe('ok');
       await reopened.close();
     });
   }
