@@ -1,4 +1,3 @@
-import { canonicalJson } from '../../model/canonical-json.js';
 import type { SavedQuery } from './state.js';
 
 /** A watch's query as the flags that give it: "--org ORG-1 -c DEU,FRA -s open --sort deadline". */
@@ -18,7 +17,19 @@ const FLAGS: Record<string, string> = { buyerCountries: '-c', statuses: '-s', so
 
 /** Whether two queries ask the same, whatever the order of their fields. */
 export function sameQuery(a: SavedQuery, b: SavedQuery): boolean {
-  return canonicalJson(a) === canonicalJson(b);
+  return canonical(a) === canonical(b);
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    return `{${Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 /** The service's default order, newest publication first (spec 3.2): the one --new-only can stop early in. */
