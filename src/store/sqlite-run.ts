@@ -204,8 +204,8 @@ export class SqliteRun implements SyncRun {
     let after = '';
     for (;;) {
       const rows = read.all(sync.name, after, ...onlyParams) as [string, string, string, number][];
-      for (const [id, before, now_, held] of rows) {
-        const fields = fieldChanges(parseJson(before) as JsonObject, parseJson(now_) as JsonObject);
+      for (const [id, before, current, held] of rows) {
+        const fields = fieldChanges(parseJson(before) as JsonObject, parseJson(current) as JsonObject);
         for (const field of fields) insert.run(run, sync.name, id, field.path, jsonOrNull(field.old), jsonOrNull(field.new), now);
         if (held && fields.length > 0) changed++;
       }

@@ -64,6 +64,8 @@ export async function openSqliteStore(path: string, options: OpenOptions): Promi
       db.exec('PRAGMA synchronous = NORMAL');
       // Index pages a large run touches stay in memory (bounded: the same for every size of sync).
       db.exec('PRAGMA cache_size = -65536');
+      // The WAL a large run fills is cut back to 64 MB once checkpointed.
+      db.exec('PRAGMA journal_size_limit = 67108864');
       if (version! < MIGRATIONS.length) migrate(db, version!);
     }
   } catch (err) {
