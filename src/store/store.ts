@@ -148,7 +148,7 @@ export interface ChangeFilter {
   id?: string;
 }
 
-/** One row of the `changes` table. Oldest first (run, then tender id, then field). */
+/** One row of the `changes` table. Oldest first: by run, then tender id, then as recorded (a run records new, then changed fields, then gone). */
 export interface ChangeRecord {
   run: number;
   sync: string;
