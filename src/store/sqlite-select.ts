@@ -12,6 +12,17 @@ export interface SqlPart {
   params: unknown[];
 }
 
+/**
+ * How a full-text query meets the order. `matches`: the matching rows are
+ * found first, then sorted: fast when they are few. `probe`: the sort index is
+ * walked and each tender asked whether it matches, stopping at a page: fast
+ * when they are many (sorting 100 000 matches for 20 is not).
+ */
+export type FtsPlan = 'matches' | 'probe';
+
+/** Matches from which a page is found by walking the order (see FtsPlan). */
+export const PROBE_FROM = 2000;
+
 export interface Order {
   column: 'published' | 'deadline' | 'value_eur';
   direction: 'asc' | 'desc';
@@ -30,10 +41,10 @@ export function orderOf(selection: LocalSelection): Order {
  * order leaves out (select always; count when a sort is given, as the service
  * counts what it would return).
  */
-export function fromWhere(selection: LocalSelection, sorted: boolean): SqlPart {
+export function fromWhere(selection: LocalSelection, sorted: boolean, fts: FtsPlan = 'matches'): SqlPart {
   const where: string[] = [];
   const params: unknown[] = [];
-  let sql = 'FROM tenders t';
+  let sql = fts === 'probe' ? `FROM tenders t INDEXED BY tenders_${orderOf(selection).column}` : 'FROM tenders t';
   if (selection.sync !== undefined) {
     sql += ' JOIN sync_tenders m ON m.id = t.id AND m.sync = ? AND m.gone_at IS NULL';
     params.push(selection.sync);
@@ -41,7 +52,11 @@ export function fromWhere(selection: LocalSelection, sorted: boolean): SqlPart {
   // Implied by an active membership too; said always, so the partial indexes (WHERE gone_at IS NULL) apply.
   where.push('t.gone_at IS NULL');
   if (selection.words !== undefined && selection.words.trim() !== '') {
-    where.push('t.seq IN (SELECT rowid FROM tenders_fts WHERE tenders_fts MATCH ?)');
+    where.push(
+      fts === 'probe'
+        ? 'EXISTS (SELECT 1 FROM tenders_fts f WHERE tenders_fts MATCH ? AND f.rowid = t.seq)'
+        : 't.seq IN (SELECT rowid FROM tenders_fts WHERE tenders_fts MATCH ?)',
+    );
     params.push(selection.words);
   }
   if (selection.countries?.length) {

@@ -14,7 +14,7 @@ import { sortCounts, STRING_COLUMNS, timestamp } from './columns.js';
 import { checkDatabaseFile } from './sqlite-file.js';
 import { busyError, SqliteRun } from './sqlite-run.js';
 import { migrate, MIGRATIONS, schemaVersion } from './sqlite-schema.js';
-import { afterCondition, fromWhere, orderBy, orderOf } from './sqlite-select.js';
+import { afterCondition, fromWhere, orderBy, orderOf, PROBE_FROM, type FtsPlan } from './sqlite-select.js';
 import { checkSyncName, definitionMismatch, dotPathKeys, ftsError } from './rules.js';
 import {
   SCHEMA_VERSION,
@@ -161,7 +161,7 @@ class SqliteStore implements Store {
 
   async *select(selection: LocalSelection, options: SelectOptions = {}): AsyncGenerator<Record<string, unknown>[]> {
     const order = orderOf(selection);
-    const base = fromWhere(selection, true);
+    const base = fromWhere(selection, true, this.#ftsPlan(selection));
     let remaining = options.limit ?? Infinity;
     let after: [unknown, string] | undefined;
     if (options.after !== undefined) after = this.#sortKey(order.column, options.after);
@@ -371,6 +371,18 @@ class SqliteStore implements Store {
     const row = this.db.prepare(`SELECT ${column} FROM tenders WHERE id = ?`).raw().get(id) as [unknown] | undefined;
     if (!row || row[0] === null) throw new UsageError(`no tender '${id}' in the local copy to continue after (in this order)`);
     return [row[0], id];
+  }
+
+  /** Many matches: walk the order and probe; few: find them and sort (see FtsPlan). */
+  #ftsPlan(selection: LocalSelection): FtsPlan {
+    if (selection.words === undefined || selection.words.trim() === '') return 'matches';
+    const some = this.#withFts(selection, () =>
+      this.db
+        .prepare(`SELECT count(*) FROM (SELECT rowid FROM tenders_fts WHERE tenders_fts MATCH ? LIMIT ${PROBE_FROM})`)
+        .raw()
+        .get(selection.words),
+    ) as [number];
+    return some[0] >= PROBE_FROM ? 'probe' : 'matches';
   }
 
   #anyTender(): boolean {

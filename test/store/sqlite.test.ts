@@ -193,6 +193,43 @@ describe('readers and writers', () => {
   });
 });
 
+describe('full-text queries over many matches', () => {
+  it('walks the order and probes when many tenders match, finds and sorts when few do: the same rows in the same order', async () => {
+    const store = await open(db);
+    const tenders = Array.from({ length: 2600 }, (_, i) => ({
+      id: `T-${String(i).padStart(5, '0')}`,
+      title: i % 500 === 0 ? `Rare harbour dredging ${i}` : `Cleaning services lot ${i % 7}`,
+      publicationDate: `2026-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`,
+      deadline: i % 3 === 0 ? null : `2027-01-${String((i % 28) + 1).padStart(2, '0')}T12:00:00Z`,
+      buyer: { id: 'B', name: 'City', country: 'DEU' },
+    }));
+    await sync(store, 's', tenders);
+    const expected = (test: (t: (typeof tenders)[number]) => boolean, by: 'publicationDate' | 'deadline') =>
+      tenders
+        .filter((t) => test(t) && t[by] !== null)
+        .sort((a, b) => {
+          const [ka, kb] = [a[by]!, b[by]!];
+          const sign = by === 'deadline' ? 1 : -1;
+          return ka === kb ? sign * (a.id < b.id ? -1 : 1) : sign * (ka < kb ? -1 : 1);
+        })
+        .map((t) => t.id);
+    const ids = async (words: string, sortBy: 'publicationDate' | 'deadline', limit?: number, after?: string) => {
+      const out: unknown[] = [];
+      for await (const batch of store.select({ words, sortBy }, { limit, after })) out.push(...batch.map((t) => t.id));
+      return out;
+    };
+    expect(tenders.filter((t) => t.title.startsWith('Cleaning')).length).toBeGreaterThan(2000);
+    for (const sortBy of ['publicationDate', 'deadline'] as const) {
+      const many = expected((t) => t.title.startsWith('Cleaning'), sortBy);
+      expect(await ids('cleaning', sortBy, 20)).toEqual(many.slice(0, 20));
+      expect(await ids('cleaning', sortBy, 20, many[19])).toEqual(many.slice(20, 40));
+      expect(await ids('cleaning', sortBy)).toEqual(many);
+      expect(await ids('harbour', sortBy)).toEqual(expected((t) => t.title.startsWith('Rare'), sortBy));
+    }
+    await store.close();
+  });
+});
+
 describe('a run killed with SIGKILL', () => {
   let child: string;
   beforeAll(async () => {
