@@ -4,7 +4,7 @@
  * both engines so they store the same values.
  */
 
-import { isObject, RawNumber } from '../model/json.js';
+import { isObject, RawNumber } from '../model/exact-json.js';
 
 export interface TenderColumns {
   id: string;

@@ -4,7 +4,7 @@
  * watch keeping its state in the store compares with it too.
  */
 
-import { isObject, stringifyJson, type JsonObject } from '../model/json.js';
+import { isObject, stringifyJson, type JsonObject } from '../model/exact-json.js';
 
 /** One changed field: `undefined` for a side where the field is absent. */
 export interface FieldChange {

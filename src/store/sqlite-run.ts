@@ -7,9 +7,9 @@
  */
 
 import type { Database, Statement } from 'libsql';
-import { parseJson } from '../api/json.js';
+import { parseJson } from '../model/json-parse.js';
 import { RunError } from '../errors.js';
-import { stringifyJson, type JsonObject } from '../model/json.js';
+import { stringifyJson, type JsonObject } from '../model/exact-json.js';
 import { tenderColumns, tenderId } from './columns.js';
 import { fieldChanges } from './diff.js';
 import { TENDER_INDEXES } from './sqlite-schema.js';

@@ -4,10 +4,10 @@
  */
 
 import Database from 'libsql';
-import { parseJson } from '../api/json.js';
+import { parseJson } from '../model/json-parse.js';
 import { RunError, UsageError } from '../errors.js';
 import { canonicalJson } from '../model/canonical-json.js';
-import type { JsonObject } from '../model/json.js';
+import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { acquireLock } from '../output/lock.js';
 import { sortCounts, STRING_COLUMNS, timestamp } from './columns.js';

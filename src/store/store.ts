@@ -12,7 +12,7 @@
  * back with api/json.ts parseJson, so a stored tender equals the fetched one.
  */
 
-import type { JsonObject } from '../model/json.js';
+import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 
 /** A change of one tender as a run (sync or watch) records it. `new` also when a gone tender comes back. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/api/json.js';
-import { stringifyJson, type JsonObject } from '../../src/model/json.js';
+import { parseJson } from '../../src/model/json-parse.js';
+import { stringifyJson, type JsonObject } from '../../src/model/exact-json.js';
 import { fieldChanges } from '../../src/store/diff.js';
 
 const parse = (text: string) => parseJson(text) as JsonObject;

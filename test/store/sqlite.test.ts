@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import Database from 'libsql';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/api/json.js';
+import { parseJson } from '../../src/model/json-parse.js';
 import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
 import { migrate, MIGRATIONS, schemaVersion } from '../../src/store/sqlite-schema.js';

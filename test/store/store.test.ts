@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/api/json.js';
+import { parseJson } from '../../src/model/json-parse.js';
 import { RunError, UsageError } from '../../src/errors.js';
-import { stringifyJson } from '../../src/model/json.js';
+import { stringifyJson } from '../../src/model/exact-json.js';
 import type { LocalSelection } from '../../src/model/local-selection.js';
 import { Store as Sandbox, tenderMatcher } from '../../src/sandbox/store.js';
 import type { SortBy, SortOrder } from '../../src/sandbox/request.js';

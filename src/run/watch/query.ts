@@ -1,4 +1,4 @@
-import { isObject, stringifyExact } from '../../model/exact-json.js';
+import { canonicalJson } from '../../model/canonical-json.js';
 import { bodyAsFlags } from '../../query/tender-filters.js';
 import type { SavedQuery } from './state.js';
 
@@ -10,18 +10,7 @@ export function describeQuery(query: SavedQuery): string {
 
 /** Whether two queries ask the same, whatever the order of their fields. */
 export function sameQuery(a: SavedQuery, b: SavedQuery): boolean {
-  return canonical(a) === canonical(b);
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (isObject(value)) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
-      .join(',')}}`;
-  }
-  return stringifyExact(value) ?? 'null';
+  return canonicalJson(a) === canonicalJson(b);
 }
 
 /** The service's default order, newest publication first (spec 3.2): the one --new-only can stop early in. */
