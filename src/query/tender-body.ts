@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { givenValue, LOCAL_ONLY_FILTERS, ONLINE_FILTERS, TENDER_FILTERS, tenderFilter, type TenderFilter } from './tender-filters.js';
+import { givenValue, LOCAL_ONLY_FILTERS, ONLINE_FILTERS, TENDER_FILTERS, tenderFilter } from './tender-filters.js';
 
 /** Tender filter flags as commander parsed them (all strings): the online ones. */
 export interface TenderFilterFlags {
@@ -57,11 +57,11 @@ export function savedQueryBody(flags: TenderFilterFlags & LocalFilterFlags): Rec
 
 /** A local-only filter on an online command: a usage error that says to add --local. */
 function refuseLocalOnly(flags: object): void {
-  const row = LOCAL_ONLY_FILTERS.find((r) => givenValue(flags, r) !== undefined);
-  if (row) throw new UsageError(`${given(row, flags)} ${row.positional ? 'search' : 'filters'} the local copy that tenders sync keeps: add --local`);
-}
-
-/** How a row was given, for messages: "--since", "WORDS 'hospital cleaning'". */
-function given(row: TenderFilter, flags: object): string {
-  return row.positional ? `WORDS ('${[givenValue(flags, row)!].flat().join(' ')}')` : row.flag;
+  for (const row of LOCAL_ONLY_FILTERS) {
+    const raw = givenValue(flags, row);
+    if (raw === undefined) continue;
+    // "WORDS ('hospital cleaning') search ...", "--since filters ...".
+    const what = row.positional ? `${row.flag} ('${[raw].flat().join(' ')}') search` : `${row.flag} filters`;
+    throw new UsageError(`${what} the local copy that tenders sync keeps: add --local`);
+  }
 }
