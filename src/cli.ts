@@ -78,6 +78,8 @@ export async function execute(
   const signal = opts.signal ?? new AbortController().signal;
   const program = buildProgram({ io, signal, argv, createClient: opts.createClient ?? undiciClient(io), fs: opts.fs });
   try {
+    // Bare `tenders` asks what it can do, as bare `gh` and `git` do: help on stdout, exit 0.
+    if (argv.length === 0) return (program.outputHelp(), EXIT.ok);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (err) {
