@@ -11,7 +11,7 @@ import { registerPaged } from './commands/spec.js';
 import { finishHelp } from './commands/help.js';
 import { registerWatch } from './commands/watch.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf } from './errors.js';
-import { processIO, type ColorMode, type IO } from './io.js';
+import { processInvocation, processIO, type ColorMode, type IO } from './io.js';
 import { releaseHeldLocksSync } from './output/lock.js';
 import { escapeControls } from './output/sanitize.js';
 import { OutputClosedError } from './output/sink.js';
@@ -73,10 +73,11 @@ const undiciClient =
 export async function execute(
   argv: string[],
   io: IO,
-  opts: { signal?: AbortSignal; createClient?: CommandContext['createClient']; fs?: CommandContext['fs'] } = {},
+  opts: { signal?: AbortSignal; createClient?: CommandContext['createClient']; fs?: CommandContext['fs']; invocation?: readonly string[] } = {},
 ): Promise<number> {
   const signal = opts.signal ?? new AbortController().signal;
-  const program = buildProgram({ io, signal, argv, createClient: opts.createClient ?? undiciClient(io), fs: opts.fs });
+  const invocation = opts.invocation ?? ['tenders'];
+  const program = buildProgram({ io, signal, argv, invocation, createClient: opts.createClient ?? undiciClient(io), fs: opts.fs });
   try {
     // Bare `tenders` asks what it can do, as bare `gh` and `git` do: help on stdout, exit 0.
     if (argv.length === 0) return (program.outputHelp(), EXIT.ok);
@@ -107,7 +108,7 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
   try {
-    return await execute(argv.slice(2), processIO(), { signal: controller.signal });
+    return await execute(argv.slice(2), processIO(), { signal: controller.signal, invocation: processInvocation() });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
