@@ -8,10 +8,11 @@ import { addGlobalFlags, describeOption, examples } from './commands/flags.js';
 import { orgsGroup, orgsSearchSpec, orgTendersSpec } from './commands/orgs.js';
 import { searchSpec } from './commands/search.js';
 import { registerPaged } from './commands/spec.js';
-import { finishHelp } from './commands/help.js';
+import { finishHelp, HELP_TOPICS } from './commands/help.js';
 import { registerWatch } from './commands/watch.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf } from './errors.js';
-import { processInvocation, processIO, type ColorMode, type IO } from './io.js';
+import { PassThrough } from 'node:stream';
+import { createIO, processInvocation, processIO, type ColorMode, type IO } from './io.js';
 import { releaseHeldLocksSync } from './output/lock.js';
 import { escapeControls } from './output/sanitize.js';
 import { OutputClosedError } from './output/sink.js';
@@ -43,8 +44,10 @@ function buildProgram(ctx: CommandContext): Command {
       'tenders export -o /data/open-tenders.csv --status open',
       'tenders count --status open',
       'tenders orgs search --query hospital --country DEU',
-      'tenders watch deu-open -c DEU -s open  # then daily: what is new, changed or gone',
-    ]) + "\nRun 'tenders <command> --help' for a command's flags, 'tenders help environment' for the variables it reads.\n",
+      'tenders watch deu-open -c DEU -s open   # daily: what is new, changed, gone',
+    ]) +
+      `\nRun 'tenders <command> --help' for a command's flags; ${HELP_TOPICS.map((topic) => `'tenders help ${topic}'`).join(', ')}\n` +
+      "for what no command's help holds; 'man tenders' for the manual.\n",
   );
   registerPaged(program, searchSpec, ctx);
   registerPaged(program, exportSpec, ctx);
@@ -58,6 +61,13 @@ function buildProgram(ctx: CommandContext): Command {
   registerCompletion(program, ctx);
   finishHelp(program, ctx);
   return program;
+}
+
+/** The manual page, tenders.1: made at build time from the program itself (scripts/build.js). */
+export async function manualPage(): Promise<string> {
+  const silent = createIO({ stdout: new PassThrough(), stderr: new PassThrough(), env: {} });
+  const program = buildProgram({ io: silent, signal: new AbortController().signal, argv: [], invocation: ['tenders'], createClient: undiciClient(silent) });
+  return (await import('./commands/manual.js')).manPage(program, VERSION);
 }
 
 /** The real HTTP client; undici loads only when a command needs it. */

@@ -22,7 +22,7 @@ describe('help', () => {
   it('a help topic or command that does not exist is a usage error naming the choices', async () => {
     const r = await run(['help', 'orgs', 'serch']);
     expect(r).toMatchObject({ code: 2, stdout: '', stderr: "tenders: no help for 'tenders orgs serch': choose one of search, tenders, fields\n" });
-    expect((await run(['help', 'nope'])).stderr).toMatch(/: choose one of search, export, count, fields, orgs, watch, .*environment\n$/);
+    expect((await run(['help', 'nope'])).stderr).toMatch(/: choose one of search, export, count, fields, orgs, watch, .*environment, exit-codes, files, formats\n$/);
   });
 
   it('tenders orgs --help has a description and examples', async () => {
