@@ -46,8 +46,7 @@ function buildProgram(ctx: CommandContext): Command {
       'tenders orgs search --query hospital --country DEU',
       'tenders watch deu-open -c DEU -s open   # daily: what is new, changed, gone',
     ]) +
-      `\nRun 'tenders <command> --help' for a command's flags; ${HELP_TOPICS.map((topic) => `'tenders help ${topic}'`).join(', ')}\n` +
-      "for what no command's help holds; 'man tenders' for the manual.\n",
+      `\nMore help:\n  tenders COMMAND --help   a command's flags, with examples\n  tenders help TOPIC       ${HELP_TOPICS.join(', ')}\n  man tenders              the manual\n`,
   );
   registerPaged(program, searchSpec, ctx);
   registerPaged(program, exportSpec, ctx);
