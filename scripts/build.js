@@ -5,7 +5,7 @@
 // separate chunks, so a command loads only what it uses. Types are checked by
 // `tsc --noEmit` before this runs.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -27,3 +27,7 @@ await build({
   define: { __TENDERS_VERSION__: JSON.stringify(version) },
   logLevel: 'warning',
 });
+
+// The manual page, from the program just built: every command and flag is in it.
+const { manualPage } = await import('../dist/cli.js');
+writeFileSync(new URL('../dist/tenders.1', import.meta.url), await manualPage());

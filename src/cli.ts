@@ -8,10 +8,11 @@ import { addGlobalFlags, describeOption, examples } from './commands/flags.js';
 import { orgsGroup, orgsSearchSpec, orgTendersSpec } from './commands/orgs.js';
 import { searchSpec } from './commands/search.js';
 import { registerPaged } from './commands/spec.js';
-import { finishHelp } from './commands/help.js';
+import { finishHelp, HELP_TOPICS } from './commands/help.js';
 import { registerWatch } from './commands/watch.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf } from './errors.js';
-import { processIO, type ColorMode, type IO } from './io.js';
+import { PassThrough } from 'node:stream';
+import { createIO, processInvocation, processIO, type ColorMode, type IO } from './io.js';
 import { releaseHeldLocksSync } from './output/lock.js';
 import { escapeControls } from './output/sanitize.js';
 import { OutputClosedError } from './output/sink.js';
@@ -43,8 +44,9 @@ function buildProgram(ctx: CommandContext): Command {
       'tenders export -o /data/open-tenders.csv --status open',
       'tenders count --status open',
       'tenders orgs search --query hospital --country DEU',
-      'tenders watch deu-open -c DEU -s open  # then daily: what is new, changed or gone',
-    ]) + "\nRun 'tenders <command> --help' for a command's flags, 'tenders help environment' for the variables it reads.\n",
+      'tenders watch deu-open -c DEU -s open   # daily: what is new, changed, gone',
+    ]) +
+      `\nMore help:\n  tenders COMMAND --help   a command's flags, with examples\n  tenders help TOPIC       ${HELP_TOPICS.join(', ')}\n  man tenders              the manual\n`,
   );
   registerPaged(program, searchSpec, ctx);
   registerPaged(program, exportSpec, ctx);
@@ -60,6 +62,13 @@ function buildProgram(ctx: CommandContext): Command {
   return program;
 }
 
+/** The manual page, tenders.1: made at build time from the program itself (scripts/build.js). */
+export async function manualPage(): Promise<string> {
+  const silent = createIO({ stdout: new PassThrough(), stderr: new PassThrough(), env: {} });
+  const program = buildProgram({ io: silent, signal: new AbortController().signal, argv: [], invocation: ['tenders'], createClient: undiciClient(silent) });
+  return (await import('./commands/manual.js')).manPage(program, VERSION);
+}
+
 /** The real HTTP client; undici loads only when a command needs it. */
 const undiciClient =
   (io: IO): CommandContext['createClient'] =>
@@ -73,11 +82,14 @@ const undiciClient =
 export async function execute(
   argv: string[],
   io: IO,
-  opts: { signal?: AbortSignal; createClient?: CommandContext['createClient']; fs?: CommandContext['fs'] } = {},
+  opts: { signal?: AbortSignal; createClient?: CommandContext['createClient']; fs?: CommandContext['fs']; invocation?: readonly string[] } = {},
 ): Promise<number> {
   const signal = opts.signal ?? new AbortController().signal;
-  const program = buildProgram({ io, signal, argv, createClient: opts.createClient ?? undiciClient(io), fs: opts.fs });
+  const invocation = opts.invocation ?? ['tenders'];
+  const program = buildProgram({ io, signal, argv, invocation, createClient: opts.createClient ?? undiciClient(io), fs: opts.fs });
   try {
+    // Bare `tenders` asks what it can do, as bare `gh` and `git` do: help on stdout, exit 0.
+    if (argv.length === 0) return (program.outputHelp(), EXIT.ok);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (err) {
@@ -105,7 +117,7 @@ export async function main(argv: string[]): Promise<number> {
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
   try {
-    return await execute(argv.slice(2), processIO(), { signal: controller.signal });
+    return await execute(argv.slice(2), processIO(), { signal: controller.signal, invocation: processInvocation() });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -25,6 +25,8 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   { names: ['TERM'], description: 'dumb: no colour, no spinner, no pager' },
   { names: ['COLUMNS'], description: "the table's width when stdout is not a terminal (a terminal's own width wins)" },
   { names: ['TENDERS_PAGER', 'PAGER'], description: 'the pager for terminal output (default less -FRX); empty or cat: none' },
+  { names: ['PATH'], description: "whether tenders was run from PATH: the next-page hint then starts 'tenders', else as it was run" },
+  { names: ['npm_command', 'npm_lifecycle_script'], description: "set by npx (exec, 'tenders'): the next-page hint then starts 'npx tenders'" },
   { names: ['LESS', 'LV'], description: 'options for the pagers less and lv (default FRX and -c, as gh sets them)' },
 ];
 

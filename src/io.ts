@@ -6,6 +6,7 @@
  */
 
 import { fstatSync } from 'node:fs';
+import { basename, delimiter, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { pagerCommand, pagerEnv, spawnPager, type PagerLauncher, type PagerProcess } from './terminal-pager.js';
 
@@ -133,6 +134,28 @@ function colorFor(mode: ColorMode, tty: boolean, env: Env, dumb: boolean): boole
 /** The IO of this process. */
 export function processIO(): IO {
   return createIO({ stdout: process.stdout, stderr: process.stderr, env: process.env, stdoutIsPipe: isPipe(1) });
+}
+
+/** How this process was started, as words a user can type again: see `invocationOf`. */
+export function processInvocation(): string[] {
+  return invocationOf(process.argv[1], process.env, process.cwd());
+}
+
+/**
+ * The words that ran the CLI, for commands it tells the user to run next (the
+ * next-page hint): `npx tenders` under npx, `tenders` (the name) from a
+ * directory on PATH, `node bin/tenders.js` (relative to the working directory
+ * when it lies below it) for the script run by path.
+ */
+export function invocationOf(script: string | undefined, env: Env, cwd: string): string[] {
+  // npx (npm exec) says what it runs; a `npx vitest` that spawns us names vitest instead.
+  if (env.npm_command === 'exec' && /^'?tenders\b/.test(env.npm_lifecycle_script ?? '')) return ['npx', 'tenders'];
+  if (!script) return ['tenders'];
+  const onPath = (env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && resolve(cwd, dir) === dirname(script));
+  if (onPath && !script.endsWith('.js')) return [basename(script)];
+  const below = relative(cwd, script);
+  const path = below.startsWith('..') || isAbsolute(below) ? script : below;
+  return script.endsWith('.js') ? ['node', path] : [path.includes('/') ? path : `./${path}`];
 }
 
 function isPipe(fd: number): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ColorMode, Env } from '../src/io.js';
+import { invocationOf, type ColorMode, type Env } from '../src/io.js';
 import { pagedTenders } from './support/fake-client.js';
 import { memoryIO } from './support/io.js';
 import { runInProcess } from './support/run.js';
@@ -42,5 +42,20 @@ describe('the colour decision', () => {
     expect(always.stdout.startsWith('\u001b[1mid\u001b[22m')).toBe(true);
     const never = await runInProcess(['search', '--color', 'never', '--no-pager'], pagedTenders(2), { stdoutTTY: true, columns: 80 });
     expect(never.stdout).not.toContain('\u001b[');
+  });
+});
+
+describe('invocationOf: the words that ran the CLI, for the commands it suggests', () => {
+  const env = { PATH: '/usr/local/bin:/usr/bin' };
+  it.each([
+    ['from PATH', '/usr/bin/tenders', env, ['tenders']],
+    ['by path below the working directory', '/src/tenders/bin/tenders.js', env, ['node', 'bin/tenders.js']],
+    ['by path elsewhere', '/opt/tenders/bin/tenders.js', env, ['node', '/opt/tenders/bin/tenders.js']],
+    ['a link not on PATH', '/src/tenders/tenders', env, ['./tenders']],
+    ['through npx', '/src/tenders/node_modules/.bin/tenders', { ...env, npm_command: 'exec', npm_lifecycle_script: "'tenders'" }, ['npx', 'tenders']],
+    ['by a program npx runs (npx vitest)', '/src/tenders/bin/tenders.js', { ...env, npm_command: 'exec', npm_lifecycle_script: 'vitest' }, ['node', 'bin/tenders.js']],
+    ['without a script', undefined, env, ['tenders']],
+  ])('%s', (_, script, environment, words) => {
+    expect(invocationOf(script, environment, '/src/tenders')).toEqual(words);
   });
 });

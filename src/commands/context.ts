@@ -15,6 +15,8 @@ export interface CommandContext {
   signal: AbortSignal;
   /** The command line's arguments as given (for receipts). */
   argv: readonly string[];
+  /** The words that ran the CLI (`tenders`, `npx tenders`, `node bin/tenders.js`), for commands it suggests. */
+  invocation: readonly string[];
   /** The HTTP client of a run: undici's for the CLI, a fake or a MockAgent one in tests. */
   createClient(connection: ConnectionPlan, log?: (line: string) => void): Promise<Client>;
   /** The file system of output files: Node's unless a test injects failures. */

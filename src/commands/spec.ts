@@ -71,6 +71,7 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
     const plan = walkPlan(spec, command.opts<PagedFlags<F>>(), globals, id, ctx, {
       name: commandName(command),
       argv: ctx.argv,
+      invocation: ctx.invocation,
     });
     const [{ runWalk }, { firstRequests }] = await Promise.all([import('../run/walk.js'), import('../run/source.js')]);
     await withPager(ctx, plan.connection, globals.pager && !plan.output.file, () =>
@@ -92,7 +93,7 @@ export function walkPlan<F>(
   globals: GlobalFlags,
   id: string | undefined,
   ctx: Pick<CommandContext, 'io'>,
-  line: { name: string; argv: readonly string[] } = { name: spec.name, argv: [] },
+  line: { name: string; argv: readonly string[]; invocation?: readonly string[] } = { name: spec.name, argv: [] },
 ): WalkPlan {
   const connection = connectionPlan(globals, ctx.io);
   const max = parseMax(flags);
@@ -115,7 +116,7 @@ export function walkPlan<F>(
     all: exporting || Boolean(flags.all),
     max,
     hints: !exporting,
-    nextPageArgs: exporting || line.argv.length === 0 ? undefined : withoutCursor(line.argv),
+    nextPageCommand: exporting || line.argv.length === 0 ? undefined : [...(line.invocation ?? ['tenders']), ...withoutCursor(line.argv)],
     resumable: exporting,
     parallel,
     sortPaths,

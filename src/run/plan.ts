@@ -65,8 +65,8 @@ export interface WalkPlan {
   max?: number;
   /** Print "1–25 of 10,000+" and the next cursor (search). */
   hints: boolean;
-  /** The command's arguments without --cursor: the next-page hint is `tenders ARGS --cursor C`. */
-  nextPageArgs?: readonly string[];
+  /** The command line as it was run, without --cursor: the next-page hint is it plus `--cursor C`. */
+  nextPageCommand?: readonly string[];
   /** Keep a resume state beside the output file (export -o). */
   resumable: boolean;
   /** --parallel: requests in flight at most, one cursor chain per partition; 1 walks one chain. */

@@ -193,9 +193,9 @@ class WalkState {
       } else say.hint(`Showing ${formatCount(this.rows)} ${noun}.`);
       if (!this.#stopped && source.nextCursor) {
         // The command on a line of its own, never cut: a terminal only wraps it softly.
-        if (plan.nextPageArgs) {
+        if (plan.nextPageCommand) {
           say.hint('Next page:');
-          say.hint(shellLine(['tenders', ...plan.nextPageArgs, '--cursor', source.nextCursor]));
+          say.hint(shellLine([...plan.nextPageCommand, '--cursor', source.nextCursor]));
         } else say.hint(`Next page: add --cursor ${source.nextCursor}`);
       }
     }

@@ -43,6 +43,9 @@ Faults ("every N" counts requests from 1):
                            "amendment", earlier pages did not have
   --missort                pages out of the requested order (first item swapped with the last
                            whose sort key differs)
+  --outlive-parent         keep serving after the process that started it exits (by default
+                           it stops then, so that \`kill $!\` on \`npx tenders-sandbox &\`, which
+                           signals only npx, stops it too)
   -h, --help               show this help
 
 Sandbox only (the CLI never calls it): POST /__sandbox/mutate with a JSON body
@@ -84,7 +87,7 @@ const malformed = (value: string | undefined): MalformedKind | undefined => {
 };
 
 /** The sandbox options from the command line, or 'help'; throws on a bad flag. */
-function options(argv: string[]): SandboxOptions | 'help' {
+function options(argv: string[]): (SandboxOptions & { outliveParent: boolean }) | 'help' {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -98,7 +101,7 @@ function options(argv: string[]): SandboxOptions | 'help' {
       'repeat-overlap': { type: 'boolean' }, 'insert-per-request': { type: 'string' },
       'results-key': { type: 'string' }, 'cursor-cycle-at': { type: 'string' },
       'trickle-ms': { type: 'string' }, 'trickle-bytes': { type: 'string' }, 'exotic-fields': { type: 'boolean' },
-      'drift-after': { type: 'string' }, missort: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+      'drift-after': { type: 'string' }, missort: { type: 'boolean' }, 'outlive-parent': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
     },
     strict: true,
   });
@@ -135,11 +138,28 @@ function options(argv: string[]): SandboxOptions | 'help' {
     faults,
     logFile: values.log,
     cache: values.cache,
+    outliveParent: values['outlive-parent'] ?? false,
   };
 }
 
+/**
+ * Calls `stop` once the process that started the sandbox is gone (its parent
+ * pid changes when it is re-parented). npx runs a bin as npm → sh → node and
+ * forwards no SIGTERM, so \`kill $!\` on \`npx tenders-sandbox &\` would
+ * otherwise leave the sandbox serving with no one to stop it.
+ */
+function stopWithParent(stop: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    stop();
+  }, 200);
+  timer.unref();
+}
+
 export async function main(argv: string[]): Promise<void> {
-  let opts: SandboxOptions | 'help';
+  let opts: ReturnType<typeof options>;
   try {
     opts = options(argv);
   } catch (err) {
@@ -166,6 +186,7 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  if (!opts.outliveParent) stopWithParent(stop);
   // The URL is the only line on stdout: scripts wait for it, then may signal at once.
   process.stdout.write(`${sandbox.url}\n`);
   const ms = Math.round(performance.now() - started);

@@ -9,7 +9,7 @@ import { bashCompletions, fishCompletions } from '../support/completion.js';
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'tenders-completion-e2e-'));
 
-describe('tenders completion, as the README installs it', () => {
+describe('tenders completion, as docs/commands.md installs it', () => {
   it.skipIf(!has('bash'))('bash: eval "$(tenders completion bash)" registers _tenders, which completes commands, flags and values', async () => {
     const r = await runCli(['completion', 'bash'], undefined);
     expect(r).toMatchObject({ code: 0, stderr: '' });

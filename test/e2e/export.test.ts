@@ -19,7 +19,7 @@ beforeEach(() => sb.setFaults({}));
 
 type Tender = Record<string, unknown>;
 
-// Written out by hand from the sandbox's tender shape (README, "The sandbox"), not
+// Written out by hand from the sandbox's tender shape (docs/sandbox.md), not
 // derived by the code under test: the header a CSV export of its tenders must have.
 const SANDBOX_COLUMNS = [
   'id', 'title', 'status', 'publicationDate', 'deadline', 'buyer.id', 'buyer.name', 'buyer.country',

@@ -30,7 +30,7 @@ afterAll(() => sb.close());
 /** The table's lines on a screen: the header and the rows, without the hints. */
 const tableLines = (screen: string) => screen.split('\n').filter((line) => /^(id|T-\d+)\s/.test(line));
 
-describe.skipIf(!hasScript)('the README search in a terminal', () => {
+describe.skipIf(!hasScript)('the README tour\'s search in a terminal', () => {
   const truth = () => sb.truth(PATH, { buyerCountries: ['DEU'], statuses: ['open'], sortBy: 'deadline' }).slice(0, 25) as Tender[];
 
   it.each([60, 80, 120, 200])('at %i columns: nothing wider than the screen, ids and deadlines whole, what is hidden said once', async (cols) => {
@@ -55,6 +55,11 @@ describe.skipIf(!hasScript)('the README search in a terminal', () => {
       expect(hints[0]).toMatch(new RegExp(`^\\d columns hidden at ${cols} columns: (\\S+, )*buyer\\.country; widen the terminal or use --columns$`));
     }
     if (cols === 200) expect(rows.some((row) => row.includes('…'))).toBe(false);
+  });
+
+  it('is the search the README shows, with its 80-column sample', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(`$ tenders ${README_QUERY.join(' ')} -n 5     # an 80-column terminal\n`);
   });
 
   it('at 80 columns shows id, both dates, the buyer and the title, each name cut visibly', async () => {

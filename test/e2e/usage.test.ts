@@ -74,6 +74,16 @@ describe('help and version', () => {
     expect(group.stderr).toMatch(/Commands:[\s\S]*\ntenders: missing command: choose one of those above\n$/);
   });
 
+  it('bare `tenders` prints its help on stdout and exits 0, as gh and git do; a wrong command stays a usage error', async () => {
+    const bare = await runCli([], undefined);
+    expect(bare.code).toBe(0);
+    expect(bare.stderr).toBe('');
+    expect(bare.stdout).toMatch(/^Usage: tenders \[options\] \[command\]\n[\s\S]*\nCommands:\n/);
+    const wrong = await runCli(['frobnicate'], undefined);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stdout).toBe('');
+  });
+
   it('--version prints the version and exits 0', async () => {
     const r = await runCli(['--version'], undefined);
     expect(r.code).toBe(0);

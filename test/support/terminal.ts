@@ -1,6 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { BIN, cliEnv } from './cli.js';
+
+/** A directory holding `tenders`, as the README's set-up (`npm link`) puts it on PATH. */
+const PATH_DIR = mkdtempSync(join(tmpdir(), 'tenders-path-'));
+symlinkSync(BIN, join(PATH_DIR, 'tenders'));
 
 /** Whether util-linux `script` is here to give a child a pseudo-terminal. */
 export const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
@@ -41,7 +48,7 @@ export async function inTerminal(
   args: string[],
   opts: TerminalOptions = {},
 ): Promise<{ code: number | null; screen: string; text: string }> {
-  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  const command = ['tenders', ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
   const r = await shellInTerminal(baseUrl, command, opts);
   return { code: r.code, screen: r.screen, text: stripVTControlCharacters(r.screen).replace(/\r/g, '') };
 }
@@ -60,7 +67,9 @@ export async function shellInTerminal(baseUrl: string, commandLine: string, opts
     COLUMNS: String(cols),
     LINES: '50',
     TERM: opts.env?.TERM ?? 'xterm',
-    TENDERS: `${process.execPath} ${BIN}`,
+    // `tenders` from PATH, as a person types it after the README's set-up.
+    PATH: [PATH_DIR, dirname(process.execPath), process.env.PATH].join(delimiter),
+    TENDERS: 'tenders',
   };
   const r = await spawnAsync('script', ['-qec', `stty cols ${cols} rows 50; ${commandLine}`, '/dev/null'], env);
   return { code: r.code, screen: r.stdout };
