@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { useSandbox } from '../support/sandbox.js';
 import { ids, ORGS, orgTenders, post, results, TENDERS, walk, type Item } from './http.js';
 
-let sb: Sandbox;
+const sb = useSandbox({ size: 500, seed: 5 });
 const search = (body: unknown) => post(sb.url, TENDERS, body);
-
-beforeAll(async () => {
-  sb = await startSandbox({ size: 500, seed: 5 });
-});
-afterAll(() => sb.close());
-beforeEach(() => sb.setFaults({}));
 
 describe('faults', () => {
   it('429 with Retry-After in seconds, by default 1', async () => {
@@ -25,11 +20,13 @@ describe('faults', () => {
 
   it('429 with Retry-After as an HTTP date about a second ahead', async () => {
     sb.setFaults({ rateLimitEvery: 1, retryAfter: 'date' });
+    // Ahead of the moment it was made, somewhere between sending and receiving: however long that took.
+    const sent = Date.now();
     const header = (await search({})).headers.get('retry-after')!;
+    const received = Date.now();
     expect(header).toMatch(/^\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT$/);
-    const ahead = Date.parse(header) - Date.now();
-    expect(ahead).toBeGreaterThan(-1000);
-    expect(ahead).toBeLessThanOrEqual(2000);
+    expect(Date.parse(header) - sent).toBeGreaterThan(-1000);
+    expect(Date.parse(header) - received).toBeLessThanOrEqual(2000);
   });
 
   it('every Nth request is an error; setFaults starts counting again', async () => {
@@ -66,8 +63,15 @@ describe('faults', () => {
   });
 
   it('stalls before the headers', async () => {
-    sb.setFaults({ stallEvery: 1, stallMs: 5000 });
-    await expect(fetch(`${sb.url}${TENDERS}`, { method: 'POST', body: '{}', signal: AbortSignal.timeout(200) })).rejects.toThrow();
+    sb.setFaults({ stallEvery: 1, stallMs: 600_000 });
+    sb.clearRequests();
+    const controller = new AbortController();
+    const pending = fetch(`${sb.url}${TENDERS}`, { method: 'POST', body: '{}', signal: controller.signal });
+    await sb.arrived();
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await sb.idle();
+    expect(sb.requests).toEqual([expect.objectContaining({ status: 0, fault: 'stall', clientClosed: true })]);
     sb.setFaults({ stallEvery: 1, stallMs: 20 });
     expect((await search({})).status).toBe(200);
     expect(sb.requests.at(-1)).toMatchObject({ status: 200, fault: 'stall' });
@@ -78,7 +82,7 @@ describe('faults', () => {
     sb.clearRequests();
     const controller = new AbortController();
     const pending = fetch(`${sb.url}${TENDERS}`, { method: 'POST', body: '{}', signal: controller.signal });
-    while (sb.requests[0]?.fault !== 'stall') await new Promise((resolve) => setImmediate(resolve));
+    expect((await sb.arrived()).fault).toBe('stall');
     controller.abort();
     await expect(pending).rejects.toThrow();
     // Waiting out the stall would outlast the test's timeout.
@@ -87,6 +91,17 @@ describe('faults', () => {
   });
 
   it('delays every response by the latency', async () => {
+    // Held back until the client gives up, however long the machine takes to get there.
+    sb.setFaults({ latencyMs: 600_000 });
+    sb.clearRequests();
+    const controller = new AbortController();
+    const pending = fetch(`${sb.url}${TENDERS}`, { method: 'POST', body: '{}', signal: controller.signal });
+    await sb.arrived();
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await sb.idle();
+    expect(sb.requests).toEqual([expect.objectContaining({ status: 0, clientClosed: true })]);
+    // Never shorter than the latency (a lower bound: a loaded machine only adds to it).
     sb.setFaults({ latencyMs: 30 });
     const started = Date.now();
     expect((await search({})).status).toBe(200);
