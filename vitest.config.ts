@@ -11,6 +11,10 @@ export default defineConfig({
     globalSetup: ['test/support/global-tmp.ts'],
     // Each test's own directory, CLI environment and end signal.
     setupFiles: ['test/support/test-context.ts'],
+    // .ci/run counts skipped tests from a JSON report; vitest's own output stays as it is.
+    ...(process.env.TENDERS_TEST_REPORT
+      ? { reporters: ['default', 'json'], outputFile: { json: process.env.TENDERS_TEST_REPORT } }
+      : {}),
     pool: 'forks',
     maxWorkers: 2,
     // Limits for a stuck test, not budgets: the slowest e2e test takes a few
