@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { useSandbox } from '../support/sandbox.js';
+import { SIX_PAGES_BODY, SIX_PAGES_EXPORT, SIX_PAGES_SANDBOX } from '../support/six-pages.js';
 import { ndjson, runCli } from '../support/cli.js';
 
 const PATH = '/api/v1/tenders/search';
-// 6 pages of 100: small enough that injected waits stay short.
-const EXPORT = ['export', '-f', 'ndjson', '--country', 'DEU,FRA,ITA,ESP,POL,NLD,BEL,AUT,SWE'];
-const BODY = { limit: 100, buyerCountries: ['DEU', 'FRA', 'ITA', 'ESP', 'POL', 'NLD', 'BEL', 'AUT', 'SWE'] };
-const sb = useSandbox({ size: 1200, seed: 11 });
+const EXPORT = SIX_PAGES_EXPORT;
+const BODY = SIX_PAGES_BODY;
+const sb = useSandbox(SIX_PAGES_SANDBOX);
 let truth: unknown[];
 
 beforeAll(() => {

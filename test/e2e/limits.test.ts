@@ -2,15 +2,15 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox.js';
+import { SIX_PAGES_BODY, SIX_PAGES_EXPORT, SIX_PAGES_SANDBOX } from '../support/six-pages.js';
 import { testDir } from '../support/test-context.js';
 import { ndjson, runCli } from '../support/cli.js';
 
 // Paging that cannot loop or hang, one retry budget, --max-wait, --rate: the built CLI against the sandbox.
 const PATH = '/api/v1/tenders/search';
-// 6 pages of 100.
-const EXPORT = ['export', '-f', 'ndjson', '--country', 'DEU,FRA,ITA,ESP,POL,NLD,BEL,AUT,SWE'];
-const BODY = { limit: 100, buyerCountries: ['DEU', 'FRA', 'ITA', 'ESP', 'POL', 'NLD', 'BEL', 'AUT', 'SWE'] };
-const sb = useSandbox({ size: 1200, seed: 11 });
+const EXPORT = SIX_PAGES_EXPORT;
+const BODY = SIX_PAGES_BODY;
+const sb = useSandbox(SIX_PAGES_SANDBOX);
 let truth: unknown[];
 
 beforeAll(() => {

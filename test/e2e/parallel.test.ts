@@ -4,7 +4,6 @@ import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNTRIES } from '../../src/sandbox/catalogue.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { useSandbox } from '../support/sandbox.js';
 import { testDir } from '../support/test-context.js';
 import { ndjson, runCli } from '../support/cli.js';
@@ -176,11 +175,7 @@ describe('export --parallel -o FILE stopped by SIGINT, then --resume', () => {
 });
 
 describe('count --by against the sandbox', () => {
-  let big: Sandbox;
-  beforeAll(async () => {
-    big = await startSandbox({ size: 30_000, seed: 2 });
-  });
-  afterAll(() => big.close());
+  const big = useSandbox({ size: 30_000, seed: 2 });
 
   it('counts 30 000 tenders exactly where the service stops at 10 000', async () => {
     const all = COUNTRIES.map((c) => c.code).join(',');

@@ -1,8 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox.js';
 import { testEnv } from '../support/test-context.js';
 import { ndjson, runCli, type CliOptions } from '../support/cli.js';
@@ -257,11 +256,7 @@ describe.skipIf(!hasScript)('watch in a terminal', () => {
 });
 
 describe('watch --new-only on 20 000 tenders', () => {
-  let big: Sandbox;
-  beforeAll(async () => {
-    big = await startSandbox({ size: 20_000, seed: 13 });
-  });
-  afterAll(() => big.close());
+  const big = useSandbox({ size: 20_000, seed: 13 });
 
   it('pages as far as the inserted tenders go: requests grow with them, not with the data', async () => {
     const run = (args: string[]) => runCli(['watch', 'all', ...args], big.url, { env: { TENDERS_STATE_DIR: dir } });

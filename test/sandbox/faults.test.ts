@@ -1,10 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/server.js';
+import { startSandbox, type RequestLogEntry } from '../../src/sandbox/server.js';
 import { useSandbox } from '../support/sandbox.js';
 import { ids, ORGS, orgTenders, post, results, TENDERS, walk, type Item } from './http.js';
 
 const sb = useSandbox({ size: 500, seed: 5 });
 const search = (body: unknown) => post(sb.url, TENDERS, body);
+
+/**
+ * Sends a search and hangs up once the sandbox has it (`arrived` sees it
+ * first): the log of that request once the sandbox is done with it. No
+ * answer before the hang-up shows as status 0 and clientClosed.
+ */
+async function hangUpOnArrival(arrived: (entry: RequestLogEntry) => void = () => {}): Promise<RequestLogEntry[]> {
+  sb.clearRequests();
+  const controller = new AbortController();
+  const pending = fetch(`${sb.url}${TENDERS}`, { method: 'POST', body: '{}', signal: controller.signal });
+  arrived(await sb.arrived());
+  controller.abort();
+  await expect(pending).rejects.toThrow();
+  await sb.idle();
+  return sb.requests;
+}
 
 describe('faults', () => {
   it('429 with Retry-After in seconds, by default 1', async () => {
@@ -64,14 +80,7 @@ describe('faults', () => {
 
   it('stalls before the headers', async () => {
     sb.setFaults({ stallEvery: 1, stallMs: 600_000 });
-    sb.clearRequests();
-    const controller = new AbortController();
-    const pending = fetch(`${sb.url}${TENDERS}`, { method: 'POST', body: '{}', signal: controller.signal });
-    await sb.arrived();
-    controller.abort();
-    await expect(pending).rejects.toThrow();
-    await sb.idle();
-    expect(sb.requests).toEqual([expect.objectContaining({ status: 0, fault: 'stall', clientClosed: true })]);
+    expect(await hangUpOnArrival()).toEqual([expect.objectContaining({ status: 0, fault: 'stall', clientClosed: true })]);
     sb.setFaults({ stallEvery: 1, stallMs: 20 });
     expect((await search({})).status).toBe(200);
     expect(sb.requests.at(-1)).toMatchObject({ status: 200, fault: 'stall' });
@@ -79,28 +88,16 @@ describe('faults', () => {
 
   it('ends a stall when the client hangs up', async () => {
     sb.setFaults({ stallEvery: 1, stallMs: 600_000 });
-    sb.clearRequests();
-    const controller = new AbortController();
-    const pending = fetch(`${sb.url}${TENDERS}`, { method: 'POST', body: '{}', signal: controller.signal });
-    expect((await sb.arrived()).fault).toBe('stall');
-    controller.abort();
-    await expect(pending).rejects.toThrow();
-    // Waiting out the stall would outlast the test's timeout.
-    await sb.idle();
-    expect(sb.requests).toEqual([expect.objectContaining({ status: 0, fault: 'stall', clientClosed: true })]);
+    // Waiting out the stall would outlast the test's timeout: it ends when the client hangs up.
+    expect(await hangUpOnArrival((entry) => expect(entry.fault).toBe('stall'))).toEqual([
+      expect.objectContaining({ status: 0, fault: 'stall', clientClosed: true }),
+    ]);
   });
 
   it('delays every response by the latency', async () => {
     // Held back until the client gives up, however long the machine takes to get there.
     sb.setFaults({ latencyMs: 600_000 });
-    sb.clearRequests();
-    const controller = new AbortController();
-    const pending = fetch(`${sb.url}${TENDERS}`, { method: 'POST', body: '{}', signal: controller.signal });
-    await sb.arrived();
-    controller.abort();
-    await expect(pending).rejects.toThrow();
-    await sb.idle();
-    expect(sb.requests).toEqual([expect.objectContaining({ status: 0, clientClosed: true })]);
+    expect(await hangUpOnArrival()).toEqual([expect.objectContaining({ status: 0, clientClosed: true })]);
     // Never shorter than the latency (a lower bound: a loaded machine only adds to it).
     sb.setFaults({ latencyMs: 30 });
     const started = Date.now();
