@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { scaled } from './test/support/scale.js';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -8,10 +9,18 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-tmp.ts'],
+    // Each test's own directory, CLI environment and end signal.
+    setupFiles: ['test/support/test-context.ts'],
+    // .ci/run counts skipped tests from a JSON report; vitest's own output stays as it is.
+    ...(process.env.TENDERS_TEST_REPORT
+      ? { reporters: ['default', 'json'], outputFile: { json: process.env.TENDERS_TEST_REPORT } }
+      : {}),
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Limits for a stuck test, not budgets: the slowest e2e test takes a few
+    // seconds idle; a loaded machine stretches them (test/support/scale.ts).
+    testTimeout: scaled(60_000),
+    hookTimeout: scaled(60_000),
     // `npm run coverage`: what the in-process tests alone cover (test/e2e spawns the
     // built binary, whose lines v8 cannot attribute to src/).
     coverage: {

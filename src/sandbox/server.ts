@@ -58,6 +58,12 @@ export interface Sandbox {
   mutate(mutation: Mutation): MutationResult;
   /** Resolves when no request is being answered (a trickle or a stall has ended). */
   idle(): Promise<void>;
+  /**
+   * Resolves with the first logged request, already there or still to come,
+   * that `match` accepts (every request by default): a test waits on the
+   * request's arrival instead of polling the log.
+   */
+  arrived(match?: (entry: RequestLogEntry) => boolean): Promise<RequestLogEntry>;
   close(): Promise<void>;
 }
 
@@ -142,6 +148,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const closing = new AbortController();
   let inFlight = 0;
   let idleWaiters: (() => void)[] = [];
+  const arrivalWaiters: { match: (entry: RequestLogEntry) => boolean; resolve: (entry: RequestLogEntry) => void }[] = [];
 
   // In memory on arrival (tests see a request at once), in the file once answered.
   const record = (entry: RequestLogEntry) => {
@@ -269,6 +276,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       if (path === MUTATE_PATH) return send(res, admin(req, raw, body));
       const entry: RequestLogEntry = { n: ++counter, t, method: req.method ?? '', path, body: body ?? raw, status: 0 };
       requests.push(entry);
+      // Told after this request's first synchronous step (its fault decided), not before.
+      queueMicrotask(() => {
+        for (const w of arrivalWaiters.splice(0)) {
+          if (w.match(entry)) w.resolve(entry);
+          else arrivalWaiters.push(w);
+        }
+      });
       const gone = new AbortController();
       res.once('close', () => gone.abort());
       try {
@@ -321,6 +335,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     insert: (count) => store.insert(count),
     mutate: (mutation) => mutate(store, parseMutation(mutation)),
     idle: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => idleWaiters.push(resolve))),
+    arrived: (match = () => true) =>
+      new Promise<RequestLogEntry>((resolve) => {
+        const logged = requests.find(match);
+        if (logged) resolve(logged);
+        else arrivalWaiters.push({ match, resolve });
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         closing.abort();

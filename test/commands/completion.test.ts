@@ -1,15 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { completionModel } from '../../src/commands/completion.js';
+import { requireTool } from '../support/tools.js';
 import { bashCompletions, fishCompletions, zshCompletions } from '../support/completion.js';
 import { pagedTenders } from '../support/fake-client.js';
 import { runInProcess } from '../support/run.js';
 
-const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+const has = (shell: string) => requireTool(shell, `apt-get install ${shell}`);
 const dir = mkdtempSync(join(tmpdir(), 'tenders-completion-'));
 writeFileSync(join(dir, 'open.csv'), '');
 writeFileSync(join(dir, 'other.txt'), '');

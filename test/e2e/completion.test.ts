@@ -1,12 +1,13 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../support/cli.js';
+import { requireTool } from '../support/tools.js';
 import { bashCompletions, fishCompletions } from '../support/completion.js';
 
-const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+const has = (shell: string) => requireTool(shell, `apt-get install ${shell}`);
 const dir = mkdtempSync(join(tmpdir(), 'tenders-completion-e2e-'));
 
 describe('tenders completion, as docs/commands.md installs it', () => {

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
 import { ndjson, runCli } from '../support/cli.js';
 
 const PATH = '/api/v1/tenders/search';
-let sb: Sandbox;
-
-beforeAll(async () => {
-  sb = await startSandbox({ size: 3000, seed: 11 });
-});
-afterAll(() => sb.close());
+const sb = useSandbox({ size: 3000, seed: 11 });
 
 describe('paging', () => {
   it('search --all asks for pages of 100', async () => {

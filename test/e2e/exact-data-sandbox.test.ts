@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
 import { runCli } from '../support/cli.js';
 import { readCsvWithPython } from '../support/python-csv.js';
 
@@ -8,12 +8,7 @@ const EXOTIC =
   ',"bigRef":12345678901234567890,"exactAmount":9007199254740993,"precise":0.10000000000000000555,' +
   '"toString":"plain data","constructor":{"name":"plain data"},"hasOwnProperty":false,"__proto__":{"polluted":true}}';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await startSandbox({ size: 400, seed: 11 });
-});
-afterAll(() => sb.close());
-beforeEach(() => sb.setFaults({}));
+const sb = useSandbox({ size: 400, seed: 11 });
 
 describe('against the sandbox with --exotic-fields', () => {
   beforeEach(() => sb.setFaults({ exoticFields: true }));

@@ -1,21 +1,14 @@
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { useSandbox } from '../support/sandbox.js';
+import { testDir } from '../support/test-context.js';
 import { ndjson, runCli, runShell } from '../support/cli.js';
 import { readCsvWithPython } from '../support/python-csv.js';
 
 const PATH = '/api/v1/tenders/search';
-let sb: Sandbox;
-let dir: string;
-
-beforeAll(async () => {
-  sb = await startSandbox({ size: 2500, seed: 3 });
-  dir = await mkdtemp(join(tmpdir(), 'tenders-export-'));
-});
-afterAll(() => sb.close());
-beforeEach(() => sb.setFaults({}));
+const sb = useSandbox({ size: 2500, seed: 3 });
 
 type Tender = Record<string, unknown>;
 
@@ -94,18 +87,18 @@ describe('tenders export', () => {
   });
 
   it('writes -o FILE atomically: the same bytes as stdout, nothing left beside it', async () => {
-    const file = join(dir, 'deu.csv');
+    const file = join(testDir(), 'deu.csv');
     const r = await runCli(['export', '-c', 'DEU', '-o', file], sb.url);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('');
     const piped = await runCli(['export', '-c', 'DEU'], sb.url);
     expect(await readFile(file, 'utf8')).toBe(piped.stdout);
-    expect(await readdir(dir)).toEqual(['deu.csv']);
+    expect(await readdir(testDir())).toEqual(['deu.csv']);
   });
 
   it('leaves the previous FILE untouched when an export fails', async () => {
-    const file = join(dir, 'previous.csv');
+    const file = join(testDir(), 'previous.csv');
     await writeFile(file, 'previous export\n');
     sb.setFaults({ failAfter: 2, failStatus: 500 });
     const r = await runCli(['export', '-o', file, '--retries', '0'], sb.url);
@@ -116,7 +109,7 @@ describe('tenders export', () => {
 
   it('fails before any request when FILE cannot be written', async () => {
     const before = sb.requests.length;
-    const r = await runCli(['export', '-o', join(dir, 'missing', 'x.csv')], sb.url);
+    const r = await runCli(['export', '-o', join(testDir(), 'missing', 'x.csv')], sb.url);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^tenders: cannot write -o .*x\.csv: the directory .*missing does not exist\n$/);
     expect(sb.requests.length).toBe(before);

@@ -1,22 +1,20 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { useSandbox } from '../support/sandbox.js';
+import { SIX_PAGES_BODY, SIX_PAGES_EXPORT, SIX_PAGES_SANDBOX } from '../support/six-pages.js';
 import { ndjson, runCli } from '../support/cli.js';
 
 const PATH = '/api/v1/tenders/search';
-// 6 pages of 100: small enough that injected waits stay short.
-const EXPORT = ['export', '-f', 'ndjson', '--country', 'DEU,FRA,ITA,ESP,POL,NLD,BEL,AUT,SWE'];
-const BODY = { limit: 100, buyerCountries: ['DEU', 'FRA', 'ITA', 'ESP', 'POL', 'NLD', 'BEL', 'AUT', 'SWE'] };
-let sb: Sandbox;
+const EXPORT = SIX_PAGES_EXPORT;
+const BODY = SIX_PAGES_BODY;
+const sb = useSandbox(SIX_PAGES_SANDBOX);
 let truth: unknown[];
 
-beforeAll(async () => {
-  sb = await startSandbox({ size: 1200, seed: 11 });
+beforeAll(() => {
   truth = sb.truth(PATH, BODY);
   expect(truth.length).toBeGreaterThan(300);
   expect(truth.length).toBeLessThan(700);
 });
-afterAll(() => sb.close());
-beforeEach(() => sb.setFaults({}));
 
 describe('retryable faults: the export completes with exactly the truth', () => {
   it.each([

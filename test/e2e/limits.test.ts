@@ -1,29 +1,21 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
+import { SIX_PAGES_BODY, SIX_PAGES_EXPORT, SIX_PAGES_SANDBOX } from '../support/six-pages.js';
+import { testDir } from '../support/test-context.js';
 import { ndjson, runCli } from '../support/cli.js';
 
 // Paging that cannot loop or hang, one retry budget, --max-wait, --rate: the built CLI against the sandbox.
 const PATH = '/api/v1/tenders/search';
-// 6 pages of 100.
-const EXPORT = ['export', '-f', 'ndjson', '--country', 'DEU,FRA,ITA,ESP,POL,NLD,BEL,AUT,SWE'];
-const BODY = { limit: 100, buyerCountries: ['DEU', 'FRA', 'ITA', 'ESP', 'POL', 'NLD', 'BEL', 'AUT', 'SWE'] };
-let sb: Sandbox;
+const EXPORT = SIX_PAGES_EXPORT;
+const BODY = SIX_PAGES_BODY;
+const sb = useSandbox(SIX_PAGES_SANDBOX);
 let truth: unknown[];
-let dir: string;
 
-beforeAll(async () => {
-  sb = await startSandbox({ size: 1200, seed: 11 });
+beforeAll(() => {
   truth = sb.truth(PATH, BODY);
-  dir = await mkdtemp(join(tmpdir(), 'tenders-limits-'));
 });
-afterAll(async () => {
-  await sb.close();
-  await rm(dir, { recursive: true, force: true });
-});
-beforeEach(() => sb.setFaults({}));
 
 /** This run's requests, grouped by the page they asked for (its cursor). */
 function attemptsPerPage(from: number): number[] {
@@ -68,12 +60,12 @@ describe('--max-wait: a Retry-After beyond reason', () => {
   });
 
   it('with -o the export stays resumable, and --resume finishes it', async () => {
-    const file = join(dir, 'waited.ndjson');
+    const file = join(testDir(), 'waited.ndjson');
     sb.setFaults({ rateLimitEvery: 3, retryAfter: '100000' });
     const stopped = await runCli([...EXPORT, '-o', file], sb.url);
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toMatch(/--max-wait\); the 200 tenders written so far are kept in .*waited\.ndjson\.partial: run the same command with --resume to continue\n$/);
-    expect((await readdir(dir)).filter((name) => name.startsWith('waited'))).toEqual(['waited.ndjson.partial', 'waited.ndjson.resume.json']);
+    expect((await readdir(testDir())).filter((name) => name.startsWith('waited'))).toEqual(['waited.ndjson.partial', 'waited.ndjson.resume.json']);
     sb.setFaults({});
     const resumed = await runCli([...EXPORT, '-o', file, '--resume'], sb.url);
     expect(resumed.code).toBe(0);
@@ -105,7 +97,7 @@ describe('a service paging in a loop', () => {
   });
 
   it('with -o the export stays resumable, and --resume finishes it once the service pages right', async () => {
-    const file = join(dir, 'loop.ndjson');
+    const file = join(testDir(), 'loop.ndjson');
     sb.setFaults({ cursorCycleAt: 4 });
     const stopped = await runCli([...EXPORT, '-o', file], sb.url);
     expect(stopped.code).toBe(1);

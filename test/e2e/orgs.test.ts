@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
 import { ndjson, runCli } from '../support/cli.js';
 
 const ORGS = '/api/v1/organisations/search';
-let sb: Sandbox;
-
-beforeAll(async () => {
-  sb = await startSandbox({ size: 4000, seed: 9 });
-});
-afterAll(() => sb.close());
-beforeEach(() => sb.setFaults({}));
+const sb = useSandbox({ size: 4000, seed: 9 });
 
 type Org = { id: string; name: string; country: string; tenderCount: number };
 type Tender = Record<string, unknown> & { buyer: { id: string } };

@@ -1,9 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { chmod, lstat, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
+import { testDir } from '../support/test-context.js';
 import { ndjson, runCli, runShell } from '../support/cli.js';
 import { whenDir } from '../support/dir-events.js';
 
@@ -12,20 +13,10 @@ import { whenDir } from '../support/dir-events.js';
 // a CLI that replaced what -o names could not touch a real device.
 
 const PATH = '/api/v1/tenders/search';
-let sb: Sandbox;
-let root: string;
+const sb = useSandbox({ size: 2500, seed: 8 });
 let dir: string;
-
-beforeAll(async () => {
-  sb = await startSandbox({ size: 2500, seed: 8 });
-  root = await mkdtemp(join(tmpdir(), 'tenders-targets-'));
-});
-afterAll(async () => {
-  await sb.close();
-});
-beforeEach(async (ctx) => {
-  sb.setFaults({});
-  dir = await mkdtemp(join(root, `${ctx.task.name.slice(0, 20).replace(/\W+/g, '-')}-`));
+beforeEach(() => {
+  dir = testDir();
 });
 
 const requestsSince = (before: number) => sb.requests.slice(before);
@@ -203,7 +194,6 @@ describe('a target that cannot work fails before the first request, exit 2, one 
   });
 
   it.skipIf(!isRoot)('a directory the user may not write (run as nobody)', async () => {
-    await chmod(root, 0o755);
     await chmod(dir, 0o755);
     const before = sb.requests.length;
     const r = await runCli(['export', '-o', join(dir, 'x.csv')], sb.url, { uid: 65534, gid: 65534 });

@@ -1,26 +1,18 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { access, mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COUNTRIES } from '../../src/sandbox/catalogue.js';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { useSandbox } from '../support/sandbox.js';
+import { testDir } from '../support/test-context.js';
 import { ndjson, runCli } from '../support/cli.js';
 import { whenDir } from '../support/dir-events.js';
 
 const PATH = '/api/v1/tenders/search';
 const FOUR = 'DEU,FRA,ITA,POL';
-let sb: Sandbox;
-let dir: string;
-
-beforeAll(async () => {
-  sb = await startSandbox({ size: 4000, seed: 13 });
-  dir = await mkdtemp(join(tmpdir(), 'tenders-parallel-e2e-'));
-});
-afterAll(() => sb.close());
 // A little latency, so that the chains really are in flight together.
-beforeEach(() => sb.setFaults({ latencyMs: 5 }));
+const sb = useSandbox({ size: 4000, seed: 13, faults: { latencyMs: 5 } });
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 const exists = (path: string) => access(path).then(() => true, () => false);
@@ -70,7 +62,7 @@ describe('export --parallel against the sandbox', () => {
 
   it('ends with exit 1 and leaves FILE alone when the service returns a chain out of order', async () => {
     sb.setFaults({ missort: true });
-    const file = join(dir, 'missorted.csv');
+    const file = join(testDir(), 'missorted.csv');
     const r = await runCli(['export', '-c', FOUR, '--sort', 'deadline', '--parallel', '4', '-o', file], sb.url);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^tenders: the (DEU|FRA|ITA|POL) chain is not in deadline asc \(read from deadline\) order: id "T-\d+" \(\S+\) came after id "T-\d+" \(\S+\); the merge of --parallel relies on that order: check --sort-path, or run without --parallel\n$/);
@@ -143,17 +135,17 @@ describe('a tender in two chains', () => {
 describe('export --parallel -o FILE stopped by SIGINT, then --resume', () => {
   it('finishes byte-identical to an uninterrupted run with the same --parallel', async () => {
     const args = ['export', '-c', FOUR, '--sort', 'deadline', '--parallel', '3', '-n', '50'];
-    const clean = join(dir, 'clean.csv');
+    const clean = join(testDir(), 'clean.csv');
     expect((await runCli([...args, '-o', clean], sb.url)).code).toBe(0);
 
-    const file = join(dir, 'stopped.csv');
+    const file = join(testDir(), 'stopped.csv');
     sb.setFaults({ latencyMs: 40 });
     let stop = () => {};
     const stopped = await runCli([...args, '-o', file], sb.url, {
       // Each checkpoint renames a new state into place: a change of the directory.
       onSpawn: (child) => {
         const committed = async () => (JSON.parse(await readFile(`${file}.resume.json`, 'utf8')) as { pages: number }).pages >= 8;
-        stop = whenDir(dir, committed, () => child.kill('SIGINT'));
+        stop = whenDir(testDir(), committed, () => child.kill('SIGINT'));
       },
     });
     stop();
@@ -183,11 +175,7 @@ describe('export --parallel -o FILE stopped by SIGINT, then --resume', () => {
 });
 
 describe('count --by against the sandbox', () => {
-  let big: Sandbox;
-  beforeAll(async () => {
-    big = await startSandbox({ size: 30_000, seed: 2 });
-  });
-  afterAll(() => big.close());
+  const big = useSandbox({ size: 30_000, seed: 2 });
 
   it('counts 30 000 tenders exactly where the service stops at 10 000', async () => {
     const all = COUNTRIES.map((c) => c.code).join(',');
@@ -215,8 +203,8 @@ describe('count --by against the sandbox', () => {
 
 describe('--receipt against the sandbox', () => {
   it('records a complete export: requests as the service saw them, the file\'s SHA-256', async () => {
-    const file = join(dir, 'receipted.ndjson');
-    const receipt = join(dir, 'receipted.json');
+    const file = join(testDir(), 'receipted.ndjson');
+    const receipt = join(testDir(), 'receipted.json');
     sb.setFaults({ errorEvery: 5 });
     sb.clearRequests();
     const r = await runCli(['export', '-f', 'ndjson', '-c', FOUR, '--parallel', '2', '-o', file, '--receipt', receipt], sb.url);
@@ -240,9 +228,9 @@ describe('--receipt against the sandbox', () => {
   });
 
   it('records a failed export (the service failing after some pages)', async () => {
-    const receipt = join(dir, 'failed.json');
+    const receipt = join(testDir(), 'failed.json');
     sb.setFaults({ failAfter: 3 });
-    const r = await runCli(['export', '-c', FOUR, '--parallel', '2', '--retries', '0', '-o', join(dir, 'failed.csv'), '--receipt', receipt], sb.url);
+    const r = await runCli(['export', '-c', FOUR, '--parallel', '2', '--retries', '0', '-o', join(testDir(), 'failed.csv'), '--receipt', receipt], sb.url);
     expect(r.code).toBe(1);
     const json = JSON.parse(await readFile(receipt, 'utf8')) as Record<string, any>;
     expect(json.error).toEqual({ message: r.stderr.replace(/^tenders: /, '').trimEnd(), exitCode: 1 });
@@ -251,12 +239,12 @@ describe('--receipt against the sandbox', () => {
   });
 
   it('records an export interrupted by SIGINT', async () => {
-    const receipt = join(dir, 'interrupted.json');
+    const receipt = join(testDir(), 'interrupted.json');
     sb.setFaults({ latencyMs: 50 });
     let stop = () => {};
-    const r = await runCli(['export', '-c', FOUR, '-o', join(dir, 'interrupted.csv'), '--receipt', receipt], sb.url, {
+    const r = await runCli(['export', '-c', FOUR, '-o', join(testDir(), 'interrupted.csv'), '--receipt', receipt], sb.url, {
       // Stopped once its first page is committed (the resume state appears), mid-way through the export.
-      onSpawn: (child) => (stop = whenDir(dir, () => exists(join(dir, 'interrupted.csv.resume.json')), () => child.kill('SIGINT'))),
+      onSpawn: (child) => (stop = whenDir(testDir(), () => exists(join(testDir(), 'interrupted.csv.resume.json')), () => child.kill('SIGINT'))),
     });
     stop();
     expect(r.code).toBe(130);

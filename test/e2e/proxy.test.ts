@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
 import { ndjson, runCli } from '../support/cli.js';
+import { requireTool } from '../support/tools.js';
 import { startProxy, startTinyproxy, startTlsFront, type ForwardProxy } from '../support/proxy.js';
 
 const PATH = '/api/v1/tenders/search';
@@ -11,20 +11,12 @@ const BODY = { limit: 100, buyerCountries: ['DEU', 'FRA', 'ITA', 'ESP', 'POL'] }
 const USER = 'alice';
 const PASSWORD = 'pa55:w@rd/S3CRET';
 
-let sb: Sandbox;
+const sb = useSandbox({ size: 1200, seed: 11 });
 let truth: unknown[];
 let pages: number;
 
-/** Where a program is installed, or undefined. */
-function which(name: string): string | undefined {
-  try {
-    return execFileSync('/bin/sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
-const TINYPROXY = which('tinyproxy');
-const OPENSSL = which('openssl');
+const hasTinyproxy = requireTool('tinyproxy', 'apt-get install tinyproxy');
+const hasOpenssl = requireTool('openssl', 'apt-get install openssl');
 
 /** Every spelling of the password that must never reach stderr. */
 function expectNoPassword(stderr: string) {
@@ -43,14 +35,11 @@ async function withProxy<T>(started: Promise<ForwardProxy>, body: (proxy: Forwar
   }
 }
 
-beforeAll(async () => {
-  sb = await startSandbox({ size: 1200, seed: 11 });
+beforeAll(() => {
   truth = sb.truth(PATH, BODY);
   pages = Math.ceil(truth.length / 100);
   expect(pages).toBeGreaterThan(1);
 });
-afterAll(() => sb.close());
-beforeEach(() => sb.setFaults({}));
 
 describe('an http:// service through an http:// proxy', () => {
   it('is reached by forwarded requests in absolute form, never CONNECT', () =>
@@ -176,9 +165,9 @@ describe('an https:// service through the proxy', () => {
       expect(proxy.requests.map((q) => [q.method, q.status])).toEqual([['CONNECT', 407]]);
     }));
 
-  it('an export through an allowed tunnel succeeds, with the credentials on CONNECT', async (ctx) => {
-    if (!OPENSSL) ctx.skip('openssl is not installed: no certificate for a local https:// service');
-    const front = await startTlsFront(sb.url, OPENSSL!);
+  // openssl makes the certificate of a local https:// service.
+  it.skipIf(!hasOpenssl)('an export through an allowed tunnel succeeds, with the credentials on CONNECT', async () => {
+    const front = await startTlsFront(sb.url, 'openssl');
     try {
       await withProxy(startProxy({ credentials: { user: USER, password: PASSWORD }, connectPorts: [front.port] }), async (proxy) => {
         const r = await runCli(EXPORT, front.url, {
@@ -198,9 +187,8 @@ describe('an https:// service through the proxy', () => {
 });
 
 describe("Debian's tinyproxy", () => {
-  it('forwards an http:// export; refuses CONNECT to a non-SSL port with 403, reported in one line', async (ctx) => {
-    if (!TINYPROXY) ctx.skip('tinyproxy is not installed (apt-get install tinyproxy)');
-    const proxy = await startTinyproxy(TINYPROXY!);
+  it.skipIf(!hasTinyproxy)('forwards an http:// export; refuses CONNECT to a non-SSL port with 403, reported in one line', async () => {
+    const proxy = await startTinyproxy('tinyproxy');
     try {
       const before = sb.requests.length;
       const r = await runCli(EXPORT, sb.url, { env: { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url } });

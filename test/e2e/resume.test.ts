@@ -1,20 +1,12 @@
-import { access, mkdtemp, readdir, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
+import { testDir } from '../support/test-context.js';
 import { runCli } from '../support/cli.js';
 import { whenDir } from '../support/dir-events.js';
 
-let sb: Sandbox;
-let dir: string;
-
-beforeAll(async () => {
-  sb = await startSandbox({ size: 3000, seed: 21 });
-  dir = await mkdtemp(join(tmpdir(), 'tenders-resume-'));
-});
-afterAll(() => sb.close());
-beforeEach(() => sb.setFaults({}));
+const sb = useSandbox({ size: 3000, seed: 21 });
 
 const exists = (path: string) => access(path).then(() => true, () => false);
 
@@ -26,7 +18,7 @@ async function interruptedExport(args: string[], file: string, signal: NodeJS.Si
   const r = await runCli([...args, '-o', file], sb.url, {
     onSpawn: (child) => {
       const committed = async () => (JSON.parse(await readFile(`${file}.resume.json`, 'utf8')) as { pages: number }).pages >= 3;
-      stop = whenDir(dir, committed, () => child.kill(signal));
+      stop = whenDir(testDir(), committed, () => child.kill(signal));
     },
   });
   stop();
@@ -41,8 +33,8 @@ describe.each([
 ] as const)('export -f %s stopped by %s, then --resume', (format, signal, code) => {
   it('leaves no FILE, then finishes byte-identical to a clean run without re-fetching', async () => {
     const args = ['export', '-f', format, '-s', 'open,closed,awarded'];
-    const clean = join(dir, `clean.${format}`);
-    const file = join(dir, `resumed-${signal}.${format}`);
+    const clean = join(testDir(), `clean.${format}`);
+    const file = join(testDir(), `resumed-${signal}.${format}`);
     const start = sb.requests.length;
     expect((await runCli([...args, '-o', clean], sb.url)).code).toBe(0);
     const cleanRequests = sb.requests.length - start;
@@ -69,7 +61,7 @@ describe.each([
 
 describe('resume in other situations', () => {
   it('a run that failed after its retries keeps its state and says how to continue', async () => {
-    const file = join(dir, 'failed.csv');
+    const file = join(testDir(), 'failed.csv');
     sb.setFaults({ failAfter: 4, failStatus: 503 });
     const failed = await runCli(['export', '-o', file, '--retries', '1'], sb.url);
     expect(failed.code).toBe(1);
@@ -81,7 +73,7 @@ describe('resume in other situations', () => {
   });
 
   it('a different query starts afresh and says so', async () => {
-    const file = join(dir, 'other.csv');
+    const file = join(testDir(), 'other.csv');
     sb.setFaults({ failAfter: 3 });
     await runCli(['export', '-o', file, '--retries', '0', '-c', 'DEU,FRA,ITA,ESP,POL'], sb.url);
     sb.setFaults({});
@@ -94,10 +86,10 @@ describe('resume in other situations', () => {
   });
 
   it('no saved state starts afresh and says so', async () => {
-    const file = join(dir, 'nothing.csv');
+    const file = join(testDir(), 'nothing.csv');
     const r = await runCli(['export', '-o', file, '--resume', '-c', 'DEU'], sb.url);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/no interrupted export of .*nothing\.csv to resume; starting afresh/);
-    expect(await readdir(dir)).toContain('nothing.csv');
+    expect(await readdir(testDir())).toContain('nothing.csv');
   });
 });

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
 import { ndjson, runCli } from '../support/cli.js';
 
 const PATH = '/api/v1/tenders/search';
-let sb: Sandbox;
-
-beforeAll(async () => {
-  sb = await startSandbox({ size: 3000, seed: 7 });
-});
-afterAll(() => sb.close());
-beforeEach(() => sb.setFaults({}));
+const sb = useSandbox({ size: 3000, seed: 7 });
 
 const requestsSince = (n: number) => sb.requests.slice(n);
 

@@ -1,16 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import stringWidth from 'string-width';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
+import { testDir } from '../support/test-context.js';
 import { runCli, runShell } from '../support/cli.js';
 import { hasScript, inTerminal } from '../support/terminal.js';
+import { requireTool } from '../support/tools.js';
 
 const PATH = '/api/v1/tenders/search';
 const README_QUERY = ['search', '--country', 'DEU', '--status', 'open', '--sort', 'deadline'];
-const hasSqlite = spawnSync('sh', ['-c', 'command -v sqlite3']).status === 0;
+const hasSqlite = requireTool('sqlite3', 'apt-get install sqlite3');
 
 interface Tender {
   id: string;
@@ -19,13 +20,7 @@ interface Tender {
   buyer: { name: string };
 }
 
-let sb: Sandbox;
-let dir: string;
-beforeAll(async () => {
-  sb = await startSandbox({ size: 5000, seed: 1 });
-  dir = mkdtempSync(join(tmpdir(), 'tenders-table-'));
-});
-afterAll(() => sb.close());
+const sb = useSandbox({ size: 5000, seed: 1 });
 
 /** The table's lines on a screen: the header and the rows, without the hints. */
 const tableLines = (screen: string) => screen.split('\n').filter((line) => /^(id|T-\d+)\s/.test(line));
@@ -88,7 +83,7 @@ describe.skipIf(!hasScript)('numbers', () => {
 
 describe.skipIf(!hasScript)('the pager', () => {
   it('takes the terminal output when on, not when --no-pager; the hints stay on the terminal', async () => {
-    const paged = join(dir, 'paged.txt');
+    const paged = join(testDir(), 'paged.txt');
     const env = { PAGER: `sh -c 'cat > ${paged}'` };
     const on = await inTerminal(sb.url, ['search', '-n', '5', '--columns', 'id,title'], { cols: 100, env });
     expect(on.code).toBe(0);
@@ -97,25 +92,25 @@ describe.skipIf(!hasScript)('the pager', () => {
     const ids = (sb.truth(PATH, {}).slice(0, 5) as Tender[]).map((t) => t.id);
     expect(tableLines(readFileSync(paged, 'utf8')).map((line) => line.split(' ')[0])).toEqual(['id', ...ids]);
 
-    const other = join(dir, 'other.txt');
+    const other = join(testDir(), 'other.txt');
     const off = await inTerminal(sb.url, ['search', '-n', '5', '--columns', 'id,title', '--no-pager'], { cols: 100, env: { PAGER: `sh -c 'cat > ${other}'` } });
     expect(tableLines(off.text)).toHaveLength(6);
     expect(existsSync(other)).toBe(false);
   });
 
   it('TENDERS_PAGER wins over PAGER, and a pipe is never paged', async () => {
-    const chosen = join(dir, 'chosen.txt');
+    const chosen = join(testDir(), 'chosen.txt');
     const r = await inTerminal(sb.url, ['search', '-n', '2'], { env: { PAGER: 'false', TENDERS_PAGER: `sh -c 'cat > ${chosen}'` } });
     expect(r.code).toBe(0);
     expect(tableLines(readFileSync(chosen, 'utf8'))).toHaveLength(3);
-    const piped = join(dir, 'piped.txt');
+    const piped = join(testDir(), 'piped.txt');
     const pipe = await runShell(`$TENDERS search -n 2 | wc -l`, sb.url, { env: { PAGER: `sh -c 'cat > ${piped}'` } });
     expect(pipe.stdout.trim()).toBe('2');
     expect(existsSync(piped)).toBe(false);
   });
 
   it('TERM=dumb: no pager, no colour, the table still fitted', async () => {
-    const paged = join(dir, 'dumb.txt');
+    const paged = join(testDir(), 'dumb.txt');
     const r = await inTerminal(sb.url, ['search', '-n', '3'], { cols: 80, env: { TERM: 'dumb', NO_COLOR: undefined, PAGER: `sh -c 'cat > ${paged}'` } });
     expect(r.code).toBe(0);
     expect(existsSync(paged)).toBe(false);
@@ -187,7 +182,7 @@ describe('formats from -o file names', () => {
     ['export', 'all.ndjson', '-f ndjson'],
     ['export', 'all.jsonl', '-f ndjson'],
   ])('%s -o %s writes what %s writes', async (command, name, format) => {
-    const file = join(dir, name);
+    const file = join(testDir(), name);
     const r = await runCli([command, '--max', '30', '-o', file], sb.url);
     expect(r.code).toBe(0);
     const direct = await runCli([command, '--max', '30', ...format.split(' ')], sb.url);
@@ -196,7 +191,7 @@ describe('formats from -o file names', () => {
 
   it('an extension that contradicts --format is a usage error before any request', async () => {
     const before = sb.requests.length;
-    const r = await runCli(['export', '-f', 'ndjson', '-o', join(dir, 'x.csv')], sb.url);
+    const r = await runCli(['export', '-f', 'ndjson', '-o', join(testDir(), 'x.csv')], sb.url);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^tenders: -o \S+x\.csv names a csv file but --format is ndjson: drop --format or rename the file\n$/);
     expect(sb.requests.length).toBe(before);
@@ -212,7 +207,7 @@ describe('--header-style snake', () => {
   });
 
   it.skipIf(!hasSqlite)('imports into sqlite3 and answers a query on buyer_name', async () => {
-    const file = join(dir, 'snake.csv');
+    const file = join(testDir(), 'snake.csv');
     expect((await runCli(['export', '--max', '50', '-c', 'DEU', '--header-style', 'snake', '-o', file], sb.url)).code).toBe(0);
     const sql = spawnSync('sqlite3', [':memory:', '-cmd', `.import --csv ${file} t`, 'select count(*), count(distinct buyer_name) > 1 from t where buyer_country = \'DEU\''], { encoding: 'utf8' });
     expect(sql.stderr).toBe('');

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
+import { testDir } from '../support/test-context.js';
 import { formatSize } from '../../src/model/numbers.js';
 import { ndjson, runCli, runShell } from '../support/cli.js';
 import { screen } from '../support/screen.js';
@@ -11,14 +11,7 @@ import { hasScript, shellInTerminal } from '../support/terminal.js';
 /** What a person at an 80-column terminal sees: hints, the closing line, the spinner, colour. */
 
 const PATH = '/api/v1/tenders/search';
-let sb: Sandbox;
-let dir: string;
-
-beforeAll(async () => {
-  sb = await startSandbox({ size: 5000, seed: 3 });
-  dir = mkdtempSync(join(tmpdir(), 'tenders-terminal-ux-'));
-});
-afterAll(() => sb.close());
+const sb = useSandbox({ size: 5000, seed: 3 });
 
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 
@@ -47,7 +40,7 @@ describe.skipIf(!hasScript)('at an 80-column terminal', () => {
   });
 
   it('export -o FILE ends with one line: rows, file, size, time; nothing with -q', async () => {
-    const file = join(dir, 'open.csv');
+    const file = join(testDir(), 'open.csv');
     const r = await shellInTerminal(sb.url, `$TENDERS export -s open -o ${file}`, { cols: 80 });
     expect(r.code).toBe(0);
     const rows = sb.truth(PATH, { statuses: ['open'] }).length;
@@ -58,7 +51,7 @@ describe.skipIf(!hasScript)('at an 80-column terminal', () => {
   });
 
   it('the spinner runs while rows go to a redirect, and leaves the screen clean', async () => {
-    const file = join(dir, 'redirected.csv');
+    const file = join(testDir(), 'redirected.csv');
     const r = await shellInTerminal(sb.url, `$TENDERS export --max 3000 > ${file}`, { cols: 80 });
     expect(r.code).toBe(0);
     expect(r.screen).toMatch(/[\d,]+ of [\d,]+ tenders, \d+ pages, [\d,]+\/s/);
@@ -96,7 +89,7 @@ describe('colour and animation, end to end', () => {
   });
 
   it.skipIf(!hasScript)('TERM=dumb on a terminal: no spinner, no escape sequence, only the closing line', async () => {
-    const file = join(dir, 'dumb.csv');
+    const file = join(testDir(), 'dumb.csv');
     const r = await shellInTerminal(sb.url, `$TENDERS export --max 3000 -o ${file}`, { cols: 80, env: { TERM: 'dumb', NO_COLOR: undefined } });
     expect(r.code).toBe(0);
     expect(r.screen).not.toContain('\u001b');

@@ -1,21 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, openSync, closeSync, readFileSync, existsSync, lstatSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { openSync, closeSync, readFileSync, existsSync, lstatSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
+import { testDir } from '../support/test-context.js';
 import { BIN, cliEnv, ndjson, runCli } from '../support/cli.js';
 import { hasScript, inTerminal as inTerminalAt, spawnAsync } from '../support/terminal.js';
 
 const PATH = '/api/v1/tenders/search';
-let sb: Sandbox;
-let dir: string;
-
-beforeAll(async () => {
-  sb = await startSandbox({ size: 20000, seed: 12 });
-  dir = mkdtempSync(join(tmpdir(), 'tenders-terminal-'));
-});
-afterAll(() => sb.close());
+const sb = useSandbox({ size: 20000, seed: 12 });
 
 const run = spawnAsync;
 // The bytes the CLI itself sends the terminal: no pager in between (test/e2e/table.test.ts tests the pager).
@@ -34,7 +27,7 @@ describe.skipIf(!hasScript)('in a terminal', () => {
   });
 
   it('export -o FILE shows a spinner with rows, total, pages and rate on the terminal, and nothing else', async () => {
-    const file = join(dir, 'spun.csv');
+    const file = join(testDir(), 'spun.csv');
     const r = await inTerminal(['export', '--max', '3000', '-o', file], { NO_COLOR: undefined });
     expect(r.code).toBe(0);
     expect(r.screen).toMatch(/[\d,]+ of 10,000\+ tenders, \d+ pages, [\d,]+\/s/);
@@ -44,7 +37,7 @@ describe.skipIf(!hasScript)('in a terminal', () => {
   });
 
   it('search -o FILE writes NDJSON without colour, whatever the terminal', async () => {
-    const file = join(dir, 'page.ndjson');
+    const file = join(testDir(), 'page.ndjson');
     const r = await inTerminal(['search', '-n', '5', '-o', file]);
     expect(r.code).toBe(0);
     const text = readFileSync(file, 'utf8');
@@ -77,7 +70,7 @@ describe.skipIf(!hasScript)('terminal safety in every format', () => {
   });
 
   it('-o a link to the terminal (/proc/self/fd/1) writes through it as a terminal, neutralised, the link kept', async () => {
-    const link = join(dir, 'to-stdout');
+    const link = join(testDir(), 'to-stdout');
     symlinkSync('/proc/self/fd/1', link);
     const r = await inTerminal([...args('csv'), '-o', link]);
     expect(r.code).toBe(0);
@@ -108,7 +101,7 @@ describe('output that cannot be written', () => {
   });
 
   it('Ctrl-C stops an export blocked on a reader that does not read', async () => {
-    const fifo = join(dir, 'fifo');
+    const fifo = join(testDir(), 'fifo');
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     const reader = spawn('sh', ['-c', `exec sleep 30 < '${fifo}'`], { stdio: 'ignore' });
     const out = openSync(fifo, 'w'); // returns once the reader has opened its end

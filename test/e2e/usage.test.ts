@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
 import { runCli } from '../support/cli.js';
 
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await startSandbox({ size: 200 });
-});
-afterAll(() => sb.close());
+const sb = useSandbox({ size: 200 });
 
 describe('usage errors: exit 2, one tenders: line, nothing on stdout, no request', () => {
   it.each([

@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
+import { testEnv } from '../support/test-context.js';
 import { ndjson, runCli, type CliOptions } from '../support/cli.js';
 import { readCsvWithPython } from '../support/python-csv.js';
 import { hasScript, inTerminal } from '../support/terminal.js';
@@ -12,27 +12,16 @@ const PATH = '/api/v1/tenders/search';
 const QUERY = ['-c', 'DEU,FRA,ITA,ESP', '-s', 'open'];
 const BODY = { buyerCountries: ['DEU', 'FRA', 'ITA', 'ESP'], statuses: ['open'] };
 
-let sb: Sandbox;
-let dir: string;
-/** One directory for the file's tests, removed when they are done. */
-let root: string;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'tenders-e2e-watch-'));
-});
-afterAll(() => rm(root, { recursive: true, force: true }));
+const sb = useSandbox({ size: 3000, seed: 12 });
 let seed = 0;
 
-beforeAll(async () => {
-  sb = await startSandbox({ size: 3000, seed: 12 });
-});
-afterAll(() => sb.close());
-beforeEach(async () => {
-  sb.setFaults({});
-  dir = await mkdtemp(join(root, 'w-'));
+/** This test's watch state directory (runCli puts every watch of a test there). */
+let dir: string;
+beforeEach(() => {
+  dir = testEnv().TENDERS_STATE_DIR!;
 });
 
-const watch = (args: string[], opts: CliOptions = {}) =>
-  runCli(['watch', ...args], sb.url, { ...opts, env: { TENDERS_STATE_DIR: dir, COLUMNS: '400', ...opts.env } });
+const watch = (args: string[], opts: CliOptions = {}) => runCli(['watch', ...args], sb.url, { ...opts, env: { COLUMNS: '400', ...opts.env } });
 
 type Tender = Record<string, unknown> & { id: string };
 
@@ -267,11 +256,7 @@ describe.skipIf(!hasScript)('watch in a terminal', () => {
 });
 
 describe('watch --new-only on 20 000 tenders', () => {
-  let big: Sandbox;
-  beforeAll(async () => {
-    big = await startSandbox({ size: 20_000, seed: 13 });
-  });
-  afterAll(() => big.close());
+  const big = useSandbox({ size: 20_000, seed: 13 });
 
   it('pages as far as the inserted tenders go: requests grow with them, not with the data', async () => {
     const run = (args: string[]) => runCli(['watch', 'all', ...args], big.url, { env: { TENDERS_STATE_DIR: dir } });

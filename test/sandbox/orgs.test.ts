@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useSandbox } from '../support/sandbox.js';
 import { ORGS, orgTenders, post, TENDERS, walk } from './http.js';
 
 type Org = { id: string; name: string; country: string; tenderCount: number };
-let sb: Sandbox;
+const sb = useSandbox({ size: 2000, seed: 5 });
 let busiest: Org;
 
-beforeAll(async () => {
-  sb = await startSandbox({ size: 2000, seed: 5 });
+beforeAll(() => {
   busiest = (sb.truth(ORGS, {}) as Org[]).reduce((a, b) => (b.tenderCount > a.tenderCount ? b : a));
 });
-afterAll(() => sb.close());
 
 describe('Search Organisations', () => {
   it('walks every organisation by name, then id, under `organisations`', async () => {

@@ -1,16 +1,12 @@
 import { request, Agent } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { useSandbox } from '../support/sandbox.js';
 import { ids, post, results, TENDERS, walk, type Item } from './http.js';
 
 type Tender = { id: string; publicationDate: string; deadline: string | null; estimatedValue: { amountEur: number } | null };
-let sb: Sandbox;
+const sb = useSandbox({ size: 2000, seed: 5 });
 const search = (body: unknown) => post(sb.url, TENDERS, body);
-
-beforeAll(async () => {
-  sb = await startSandbox({ size: 2000, seed: 5 });
-});
-afterAll(() => sb.close());
 
 describe('Search Tenders walks', () => {
   it.each([

@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { scaled } from './scale.js';
 
 /**
  * What bash's completion offers after the words typed (the last one being
@@ -7,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
  */
 export function bashCompletions(scriptFile: string, words: string[], cwd?: string): string[] {
   const run = 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _tenders; printf "%s\\n" "${COMPREPLY[@]}"';
-  return lines(execFileSync('bash', ['--norc', '-c', run, 'complete', scriptFile, ...words], { cwd }).toString());
+  return lines(execFileSync('bash', ['--norc', '-c', run, 'complete', scriptFile, ...words], { cwd, timeout: SHELL_TIMEOUT }).toString());
 }
 
 /**
@@ -27,13 +28,16 @@ export function zshCompletions(scriptFile: string, words: string[], cwd?: string
   ].join('\n');
   const run = `${stubs}\nsource "$1"; shift; words=("$@"); CURRENT=$#words; PREFIX=$words[CURRENT]; IPREFIX=; _tenders`;
   // Its status is that of the last test it made (no match is not a failure): stdout is the answer.
-  return lines(spawnSync('zsh', ['-f', '-c', run, 'complete', scriptFile, ...words], { cwd }).stdout.toString());
+  return lines(spawnSync('zsh', ['-f', '-c', run, 'complete', scriptFile, ...words], { cwd, timeout: SHELL_TIMEOUT }).stdout.toString());
 }
 
 /** What fish offers for a command line (`complete -C`), the script sourced first; names only. */
 export function fishCompletions(scriptFile: string, commandLine: string, cwd?: string): string[] {
   const run = 'source $argv[1]; complete -C $argv[2]';
-  return lines(execFileSync('fish', ['--no-config', '-c', run, scriptFile, commandLine], { cwd }).toString()).map((line) => line.split('\t')[0]!);
+  return lines(execFileSync('fish', ['--no-config', '-c', run, scriptFile, commandLine], { cwd, timeout: SHELL_TIMEOUT }).toString()).map((line) => line.split('\t')[0]!);
 }
+
+/** A shell that hangs blocks this worker (these calls are synchronous): stop it, scaled to the machine. */
+const SHELL_TIMEOUT = scaled(30_000);
 
 const lines = (text: string) => text.split('\n').filter((line) => line !== '');

@@ -1,33 +1,22 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { BIN, cliEnv } from './cli.js';
+import { BIN, cliEnv, runProcess, type CliResult } from './cli.js';
+import { requireTool } from './tools.js';
 
 /** A directory holding `tenders`, as the README's set-up (`npm link`) puts it on PATH. */
 const PATH_DIR = mkdtempSync(join(tmpdir(), 'tenders-path-'));
 symlinkSync(BIN, join(PATH_DIR, 'tenders'));
 
 /** Whether util-linux `script` is here to give a child a pseudo-terminal. */
-export const hasScript = spawnSync('sh', ['-c', 'command -v script']).status === 0;
+export const hasScript = requireTool('script', 'apt-get install bsdutils');
 
-export interface Spawned {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type Spawned = CliResult;
 
-/** Spawns without blocking this process (a sandbox in it must answer). */
+/** Spawns without blocking this process (a sandbox in it must answer); ended with the test. */
 export function spawnAsync(file: string, args: string[], env: NodeJS.ProcessEnv, stdout: number | 'pipe' = 'pipe'): Promise<Spawned> {
-  return new Promise((resolve) => {
-    const child = spawn(file, args, { env, stdio: ['ignore', stdout, 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout?.setEncoding('utf8').on('data', (d: string) => (out += d));
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
-    child.on('close', (code) => resolve({ code, stdout: out, stderr: err }));
-  });
+  return runProcess(file, args, { env, stdout });
 }
 
 export interface TerminalOptions {
