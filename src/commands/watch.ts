@@ -6,7 +6,7 @@ import { endpointPath, ORG_TENDERS, PAGE_SIZE_MAX, TENDERS } from '../query/endp
 import { tenderBody } from '../query/tender-body.js';
 import { parseSortPaths } from '../query/sort-paths.js';
 import { parseLimit } from '../query/validate.js';
-import type { WatchPlan } from '../run/plan.js';
+import type { OutputPlan, WatchPlan } from '../run/plan.js';
 import { parseWatchName, watchDir } from '../run/watch/location.js';
 import { withClient, type CommandContext } from './context.js';
 import {
@@ -52,7 +52,7 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
     .option('--reset', 'replace the saved filters (if given) and record a new baseline')
     .option('--list', 'list the saved watches: name, query, last run, tenders known')
     .option('--forget', 'delete the watch NAME');
-  addOutputFlags(cmd, 'table on a terminal, else ndjson', { max: false });
+  addOutputFlags(cmd, 'table on a terminal, else ndjson', { max: false, tenders: true });
   cmd.addOption(parallelOption()).addOption(sortPathOption()).addOption(receiptOption());
   cmd.addHelpText(
     'after',
@@ -74,7 +74,7 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
       const say = createReporter(ctx.io, { quiet: Boolean(globals.quiet), verbose: Boolean(globals.verbose) });
       const dir = watchDir(ctx.io.env);
       const { runWatchForget, runWatchList } = await import('../run/watch/list.js');
-      if (flags.list) await runWatchList(dir, outputPlan(flags, interactiveFormat(ctx.io, outputFile(flags))), ctx.io, ctx.signal, say);
+      if (flags.list) await runWatchList(dir, listPlan(flags, ctx.io), ctx.io, ctx.signal, say);
       else await runWatchForget(dir, parseWatchName(name!), say);
       return;
     }
@@ -101,6 +101,15 @@ function checkAlone(name: string | undefined, flags: WatchFlags): void {
   }
   if (flags.list && name !== undefined) throw new UsageError('--list lists every watch: leave the NAME out');
   if (flags.forget && name === undefined) throw new UsageError('--forget needs the NAME of the watch to delete');
+}
+
+/** The formats a list of watches (not of tenders) can be written in. */
+const LIST_FORMATS: readonly string[] = ['table', 'csv', 'tsv', 'ndjson', 'json'];
+
+function listPlan(flags: WatchFlags, io: IO): OutputPlan {
+  const plan = outputPlan(flags, interactiveFormat(io, outputFile(flags)));
+  if (!LIST_FORMATS.includes(plan.format)) throw new UsageError(`--list prints ${LIST_FORMATS.join(', ')}: ${plan.format} is for tenders`);
+  return plan;
 }
 
 /** Flags → the plan of one watch run, checked before any request (UsageError: exit 2). */

@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { createExclusive, keepMode, openRegular, removeName } from './exclusive-file.js';
 import { nodeFs, type FileSystem } from './fs.js';
+import type { Chunk } from './formatter.js';
 import type { OutputTarget } from './sink.js';
 import { writeFailure } from './write-error.js';
 
@@ -42,9 +43,9 @@ export class AtomicFileOutput implements OutputTarget {
     }
   }
 
-  async write(chunk: string): Promise<void> {
-    if (chunk === '') return;
-    const data = Buffer.from(chunk);
+  async write(chunk: Chunk): Promise<void> {
+    if (chunk.length === 0) return;
+    const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     try {
       await this.handle.write(data, 0, data.length, this.bytes);
     } catch (err) {

@@ -16,7 +16,7 @@ export class CsvFormatter implements Formatter {
   #rows: number;
   readonly #header: boolean;
   readonly #headerStyle: HeaderStyle;
-  readonly #excelSafe: boolean;
+  protected readonly excelSafe: boolean;
   /** Undefined with --columns: the user chose what to leave out. */
   #newFields: NewFields | undefined;
 
@@ -24,7 +24,7 @@ export class CsvFormatter implements Formatter {
     this.#rows = resume?.rows ?? 0;
     this.#header = opts.header && this.#rows === 0;
     this.#headerStyle = opts.headerStyle;
-    this.#excelSafe = opts.excelSafe;
+    this.excelSafe = opts.excelSafe;
     this.#setColumns(resume?.columns ?? opts.columns);
     if (!opts.columns && resume?.columns) this.#newFields = new NewFields(resume.columns, resume.droppedFields);
   }
@@ -43,13 +43,18 @@ export class CsvFormatter implements Formatter {
       records.push(row);
     }
     this.#rows += items.length;
-    return stringify(records, { escape_formulas: this.#excelSafe });
+    return this.encode(records);
   }
 
   /** An empty export still gets its header when the columns are known. */
   end(): string {
     if (this.#rows > 0 || !this.#header || !this.#columns) return '';
-    return stringify([this.#headerRow()], { escape_formulas: this.#excelSafe });
+    return this.encode([this.#headerRow()]);
+  }
+
+  /** Rows of cells as text: RFC 4180 here, another flat text format in a subclass (TSV). */
+  protected encode(records: string[][]): string {
+    return stringify(records, { escape_formulas: this.excelSafe });
   }
 
   #headerRow(): string[] {

@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import type { Chunk } from './formatter.js';
 
 /** The SHA-256 and size of an output, hashed chunk by chunk as it is written (for --receipt). */
 export class OutputDigest {
@@ -17,10 +18,10 @@ export class OutputDigest {
     return digest;
   }
 
-  update(chunk: string): void {
-    if (chunk === '') return;
+  update(chunk: Chunk): void {
+    if (chunk.length === 0) return;
     this.#hash.update(chunk);
-    this.bytes += Buffer.byteLength(chunk);
+    this.bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
   }
 
   /** The hex SHA-256 of everything so far (the digest can go on). */

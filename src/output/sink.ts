@@ -1,3 +1,4 @@
+import type { Chunk } from './formatter.js';
 import { writeFailure } from './write-error.js';
 
 /**
@@ -9,7 +10,7 @@ export interface OutputTarget {
   readonly kind: 'stream' | 'file';
   /** A terminal reads it: control characters in the data must be neutralised. */
   readonly terminal: boolean;
-  write(chunk: string): Promise<void>;
+  write(chunk: Chunk): Promise<void>;
   finish(): Promise<void>;
   abandon(keepPartial: boolean): Promise<void>;
 }
@@ -40,9 +41,9 @@ export class StreamOutput implements OutputTarget {
     stream.on('error', (err) => this.#fail(err));
   }
 
-  async write(chunk: string): Promise<void> {
+  async write(chunk: Chunk): Promise<void> {
     if (this.#failure) throw this.#failure;
-    if (chunk === '') return;
+    if (chunk.length === 0) return;
     if (this.stream.write(chunk, (err) => err && this.#fail(err))) return;
     await this.#drained();
   }

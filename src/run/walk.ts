@@ -5,7 +5,7 @@ import { nodeFs, type FileSystem } from '../output/fs.js';
 import { acquireLock } from '../output/lock.js';
 import { openOutput, resolveTarget, type Target } from '../output/target.js';
 import { displayOptions } from '../output/display.js';
-import { createFormatter, type Formatter } from '../output/formatter.js';
+import { createFormatter, type Chunk, type Formatter } from '../output/formatter.js';
 import { formatCount, formatDuration, formatSize, formatTotal } from '../output/numbers.js';
 import { createProgress } from '../output/progress.js';
 import { newFieldsWarning } from '../output/new-fields.js';
@@ -77,6 +77,8 @@ async function walkInto(
         header: output.header,
         headerStyle: output.headerStyle,
         excelSafe: output.excelSafe,
+        reminders: output.reminders,
+        ocidPrefix: output.ocidPrefix,
         ...displayOptions(io, toStdout),
         terminal: out.terminal,
       },
@@ -99,11 +101,11 @@ async function walkInto(
     );
     const digest = receipt && (saved ? await OutputDigest.ofPrefix(partialPath(file!), saved.bytes) : new OutputDigest());
     const write = digest
-      ? async (chunk: string) => {
+      ? async (chunk: Chunk) => {
           await out.write(chunk);
           digest.update(chunk);
         }
-      : (chunk: string) => out.write(chunk);
+      : (chunk: Chunk) => out.write(chunk);
     walk = new WalkState(plan, formatter, write, source, saved);
     if (receipt) {
       receipt.source = source;
@@ -185,7 +187,7 @@ class WalkState {
   constructor(
     private readonly plan: WalkPlan,
     private readonly formatter: Formatter,
-    private readonly write: (chunk: string) => Promise<void>,
+    private readonly write: (chunk: Chunk) => Promise<void>,
     private readonly source: ResultSource,
     saved: ResumeState | undefined,
   ) {

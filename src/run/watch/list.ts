@@ -39,14 +39,15 @@ export async function runWatchList(dir: string, output: OutputPlan, io: IO, sign
   const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal });
   try {
     const formatter = await createFormatter(output.format, {
-      columns: output.columns ?? (output.format === 'csv' || output.format === 'table' ? LIST_COLUMNS : undefined),
+      columns: output.columns ?? (output.format === 'csv' || output.format === 'tsv' || output.format === 'table' ? LIST_COLUMNS : undefined),
       header: output.header,
       headerStyle: output.headerStyle,
       excelSafe: output.excelSafe,
       ...displayOptions(io, target.kind === 'stdout'),
       terminal: out.terminal,
     });
-    await out.write(formatter.page(rows) + formatter.end());
+    await out.write(formatter.page(rows));
+    await out.write(formatter.end());
     await out.finish();
   } catch (err) {
     await out.abandon(false);

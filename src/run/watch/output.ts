@@ -1,4 +1,4 @@
-import { createFormatter, type Formatter } from '../../output/formatter.js';
+import { createFormatter, refuseBinaryOnTerminal, type Chunk, type Formatter } from '../../output/formatter.js';
 import { holdsRawNumber, markHolder } from '../../model/json.js';
 import { compilePaths, discoverPaths, project } from '../../output/paths.js';
 import type { ColumnSpec } from '../../output/table-columns.js';
@@ -6,6 +6,9 @@ import type { OutputPlan } from '../plan.js';
 import type { WatchChange } from './diff.js';
 
 const TABLE_FIRST_ROWS = 100;
+
+/** Formats whose rows are flat columns that the first page of tenders sets (as an export's). */
+const COLUMNS_FROM_FIRST_PAGE: readonly string[] = ['csv', 'tsv', 'parquet'];
 
 /** The leading columns of a watch's CSV and table rows. */
 export const CHANGE_COLUMNS = ['change', 'changedFields'];
@@ -33,16 +36,18 @@ export class ChangeOutput {
 
   constructor(
     private readonly plan: OutputPlan,
-    private readonly write: (chunk: string) => Promise<void>,
+    private readonly write: (chunk: Chunk) => Promise<void>,
     private readonly display: { width: number | undefined; color: boolean; terminal: boolean },
   ) {
+    // Refused now, before any request, not when the first change arrives.
+    refuseBinaryOnTerminal(plan.format, display.terminal);
     this.#nested = plan.format === 'ndjson' || plan.format === 'json';
     this.#paths = plan.columns && compilePaths(plan.columns);
   }
 
   /** The walk's first page: CSV takes its tender columns from it, as an export does. */
   firstPage(tenders: readonly Record<string, unknown>[]): void {
-    if (this.plan.format === 'csv' && !this.plan.columns && tenders.length > 0) this.#discovered = discoverPaths(tenders);
+    if (COLUMNS_FROM_FIRST_PAGE.includes(this.plan.format) && !this.plan.columns && tenders.length > 0) this.#discovered = discoverPaths(tenders);
   }
 
   async add(changes: readonly WatchChange[]): Promise<void> {
@@ -86,8 +91,8 @@ export class ChangeOutput {
   }
 
   #create(first: readonly WatchChange[]): Promise<Formatter> {
-    const { format, columns, defaultColumns, header, headerStyle, excelSafe } = this.plan;
-    const tenderColumns = (columns ?? (format === 'csv' ? (this.#discovered ?? discoverPaths(first.map((c) => c.tender))) : undefined))?.filter(
+    const { format, columns, defaultColumns, header, headerStyle, excelSafe, reminders, ocidPrefix } = this.plan;
+    const tenderColumns = (columns ?? (COLUMNS_FROM_FIRST_PAGE.includes(format) ? (this.#discovered ?? discoverPaths(first.map((c) => c.tender))) : undefined))?.filter(
       (column) => !CHANGE_COLUMNS.includes(column),
     );
     return createFormatter(format, {
@@ -96,6 +101,8 @@ export class ChangeOutput {
       header,
       headerStyle,
       excelSafe,
+      reminders,
+      ocidPrefix,
       ...this.display,
     });
   }
