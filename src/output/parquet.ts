@@ -49,7 +49,10 @@ export class ParquetFormatter implements Formatter {
   #rows = 0;
   readonly #misfits = new Map<string, number>();
 
-  constructor(opts: FormatOptions) {
+  constructor(
+    opts: FormatOptions,
+    private readonly rowGroupRows = ROW_GROUP_ROWS,
+  ) {
     this.#requested = opts.columns;
   }
 
@@ -61,7 +64,7 @@ export class ParquetFormatter implements Formatter {
     }
     this.#held += items.length;
     this.#rows += items.length;
-    return this.#held >= ROW_GROUP_ROWS ? this.#flush() : '';
+    return this.#held >= this.rowGroupRows ? this.#flush() : '';
   }
 
   /** The last row group and the footer. */
