@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import Ajv from 'ajv-draft-04';
+import { Ajv } from 'ajv-draft-04';
 
 /**
  * Independent readers of the formats the CLI writes: Python's icalendar and
