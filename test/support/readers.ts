@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { Ajv } from 'ajv-draft-04';
+import AjvDraft04 from 'ajv-draft-04';
 
 /**
  * Independent readers of the formats the CLI writes: Python's icalendar and
@@ -56,7 +56,8 @@ const SCHEMAS = '/work/shared/ocds';
 
 /** A validator of OCDS 1.1.5 release packages, both schemas loaded from disk (never the network). */
 export function ocdsValidator(): (data: unknown) => { valid: boolean; errors: string } {
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+  // A CommonJS module: its class is module.exports and, for typed ESM importers, its .default.
+  const ajv = new AjvDraft04.default({ allErrors: true, strict: false, validateFormats: false });
   const release = JSON.parse(readFileSync(`${SCHEMAS}/release-schema.json`, 'utf8')) as object;
   const pkg = JSON.parse(readFileSync(`${SCHEMAS}/release-package-schema.json`, 'utf8')) as object;
   ajv.addSchema(release);
