@@ -3,6 +3,7 @@ import { VERSION } from '../version.js';
 import type { FormatDeclaration } from './format-declaration.js';
 import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
 import { compilePaths, project } from './paths.js';
+import { neutralizeForTerminal } from './sanitize.js';
 import { parseInstant, tenderFacts, valueText } from './tender-facts.js';
 
 export const atomFormat: FormatDeclaration = {
@@ -55,7 +56,9 @@ export class AtomFormatter implements Formatter {
   constructor(opts: FormatOptions, resume?: FormatterState) {
     this.#rows = resume?.rows ?? 0;
     const paths = opts.columns && compilePaths(opts.columns);
-    this.#serialize = paths ? (item) => stringifyJson(project(item, paths)) : stringifyJson;
+    // DEL and C1 controls as JSON escapes: the JSON parses to the exact text, and no reader mangles them.
+    const json = (item: Record<string, unknown>) => neutralizeForTerminal(stringifyJson(item), true);
+    this.#serialize = paths ? (item) => json(project(item, paths)) : json;
   }
 
   page(items: readonly Record<string, unknown>[]): string {
@@ -135,15 +138,17 @@ function rfc3339(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-// Characters XML 1.0 forbids anywhere, even escaped: C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF.
+// Characters XML 1.0 forbids anywhere, even escaped (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF),
+// and those it only discourages but readers mangle (DEL and C1: feedparser reads U+009B as cp1252's "›").
 // eslint-disable-next-line no-control-regex
-const ILLEGAL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const ILLEGAL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '&#13;', '\t': '&#9;', '\n': '&#10;' };
 
 /**
  * Text for element content: &, < and > as entities, CR as &#13; (a parser
- * would turn a raw one into LF), and each character XML 1.0 cannot hold
- * replaced by U+FFFD (the JSON content keeps the exact text, escaped).
+ * would turn a raw one into LF), and each control character XML 1.0 cannot
+ * hold or readers mangle replaced by U+FFFD (the JSON content keeps the
+ * exact text, escaped).
  */
 export function escapeXml(text: string): string {
   return text.replace(ILLEGAL, '\ufffd').replace(/[&<>\r]/g, (c) => ENTITIES[c]!);

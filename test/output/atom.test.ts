@@ -14,7 +14,7 @@ function write(pages = [hostileTenders()], opts: FormatOptions = base): string {
 }
 
 /** What XML 1.0 can hold of a text: its illegal characters as U+FFFD, CR as feedparser gives it back. */
-const xmlSafe = (text: string) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '\ufffd');
+const xmlSafe = (text: string) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
 
 describe('atom', () => {
   it('writes a feed that xmllint finds well-formed and feedparser reads back: ids, titles, summaries, the tender as JSON', () => {
@@ -33,6 +33,10 @@ describe('atom', () => {
     expect(JSON.parse(hostile!.content)).toEqual(hostileTenders()[0]);
     expect(bare!.summary).toBe('Buyer: Gmina (POL); Deadline: none');
     expect(long!.content).toContain('"amountEur":12345678901234567890.5');
+    // C1 controls, which feedparser would read as cp1252, travel as JSON escapes.
+    const c1 = readAtomWithPython(write([[{ id: 'c', title: 'CSI \u009b2J' }]])).entries[0]!;
+    expect(c1.title).toBe('CSI \ufffd2J');
+    expect(JSON.parse(c1.content)).toEqual({ id: 'c', title: 'CSI \u009b2J' });
   });
 
   it('writes a well-formed empty feed, and projects the content with --columns', () => {
@@ -66,6 +70,6 @@ describe('atom', () => {
 
   it('escapes markup, keeps CR and replaces what XML 1.0 cannot hold', () => {
     expect(escapeXml('a&b<c>d"e\r\u0000\u001b\ufffe\ud800x')).toBe('a&amp;b&lt;c&gt;d"e&#13;\ufffd\ufffd\ufffd\ufffdx');
-    expect(escapeXml('🚧')).toBe('🚧');
+    expect(escapeXml('🚧 \u009b2J \u007f')).toBe('🚧 \ufffd2J \ufffd');
   });
 });
