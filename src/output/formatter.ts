@@ -81,8 +81,9 @@ export async function createFormatter(format: Format, opts: FormatOptions, resum
   if (!opts.terminal || format === 'table') return formatter;
   const { neutralizeForTerminal } = await import('./sanitize.js');
   const json = JSON_TEXT.has(format);
-  // Only text reaches a terminal (binary formats are refused above).
-  const text = (chunk: Chunk) => neutralizeForTerminal(chunk as string, json);
+  // Only text reaches a terminal (binary formats are refused above); iCalendar's CRLF line ends are layout, kept.
+  const neutralize = (chunk: Chunk) => neutralizeForTerminal(chunk as string, json);
+  const text = format === 'ics' ? (chunk: Chunk) => (chunk as string).split('\r\n').map(neutralize).join('\r\n') : neutralize;
   return {
     page: (items) => text(formatter.page(items)),
     end: () => text(formatter.end()),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FormatOptions } from '../../src/output/formatter.js';
+import { createFormatter, type FormatOptions } from '../../src/output/formatter.js';
 import { contentLine, escapeText, IcsFormatter } from '../../src/output/ics.js';
 import { parseReminders, triggerDuration } from '../../src/output/reminders.js';
 import { HOSTILE_TITLE, hostileTenders } from '../support/hostile-tenders.js';
@@ -79,6 +79,15 @@ describe('ics', () => {
     const line = contentLine(`SUMMARY:${'é'.repeat(40)}${'🚧'.repeat(30)}`);
     checkLines(line);
     expect(line.replace(/\r\n /g, '').replace(/\r\n$/, '')).toBe(`SUMMARY:${'é'.repeat(40)}${'🚧'.repeat(30)}`);
+  });
+});
+
+describe('ics on a terminal', () => {
+  it('keeps its CRLF line ends and spells out the controls TEXT allows (C1, bidi)', async () => {
+    const formatter = await createFormatter('ics', { ...base, terminal: true });
+    const text = String(formatter.page([{ id: 'x', title: 'CSI \u009b2J \u202eevil', deadline: '2027-01-01T00:00:00Z' }]));
+    expect(text).toContain('SUMMARY:CSI \\x9b2J \\u202eevil\r\n');
+    expect(text).not.toContain('\\r');
   });
 });
 
