@@ -6,6 +6,7 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../support/cli.js';
+import { whenDir } from '../support/dir-events.js';
 import { ocdsValidator, readAtomWithPython, readIcsWithPython, xmllintErrors } from '../support/readers.js';
 import { hasScript, inTerminal } from '../support/terminal.js';
 
@@ -100,5 +101,39 @@ describe('the formats made for other tools, end to end against the sandbox', () 
     expect(r.code).toBe(2);
     expect(r.text).toContain('parquet is binary and not for a terminal');
     expect(sb.requests.length).toBe(before);
+  });
+});
+
+describe.each(['ics', 'atom', 'ocds'] as const)('export -f %s stopped by SIGINT, then --resume', (format) => {
+  it('continues the file into one whole calendar, feed or package', async () => {
+    const big = await startSandbox({ size: 3000, seed: 21 });
+    const work = await mkdtemp(join(tmpdir(), `tenders-resume-${format}-`));
+    try {
+      const file = join(work, `out.${format === 'ocds' ? 'ocds.json' : format}`);
+      big.setFaults({ latencyMs: 40 });
+      let stop = () => {};
+      const stopped = await runCli(['export', '-o', file], big.url, {
+        onSpawn: (child) => {
+          const committed = async () => (JSON.parse(readFileSync(`${file}.resume.json`, 'utf8')) as { pages: number }).pages >= 3;
+          stop = whenDir(work, committed, () => child.kill('SIGINT'));
+        },
+      });
+      stop();
+      big.setFaults({});
+      expect(stopped.code).toBe(130);
+      const resumed = await runCli(['export', '-o', file, '--resume'], big.url);
+      expect(resumed.code).toBe(0);
+      const all = big.truth(PATH, {}) as Tender[];
+      const text = readFileSync(file, 'utf8');
+      if (format === 'ics') expect(readIcsWithPython(text).events).toHaveLength(all.filter((t) => t.deadline !== null).length);
+      if (format === 'atom') expect(readAtomWithPython(text).entries.map((e) => e.id)).toEqual(all.map((t) => `urn:tenders:${t.id}`));
+      if (format === 'ocds') {
+        const pkg = JSON.parse(text) as { releases: { ocid: string }[] };
+        expect(ocdsValidator()(pkg).valid).toBe(true);
+        expect(pkg.releases.map((r) => r.ocid)).toEqual(all.map((t) => `ocds-tenders-${t.id}`));
+      }
+    } finally {
+      await big.close();
+    }
   });
 });
