@@ -24,7 +24,7 @@ for ev in cal.walk('VEVENT'):
     out['events'].append(e)
 print(json.dumps(out))
 `;
-  return JSON.parse(execFileSync(PYTHON, ['-c', script], { input: ics, encoding: 'utf8' })) as never;
+  return JSON.parse(execFileSync(PYTHON, ['-c', script], { input: ics, encoding: 'utf8', maxBuffer: 1 << 28 })) as never;
 }
 
 export interface ParsedFeed {
@@ -43,12 +43,12 @@ print(json.dumps({'bozo': bool(d.bozo), 'bozoMessage': str(d.get('bozo_exception
   'entries': [{'id': e.get('id'), 'title': e.get('title'), 'summary': e.get('summary'), 'content': e.content[0].value if 'content' in e else None,
   'updated': e.get('updated'), 'link': e.get('link')} for e in d.entries]}))
 `;
-  return JSON.parse(execFileSync(PYTHON, ['-c', script], { input: xml, encoding: 'utf8' })) as ParsedFeed;
+  return JSON.parse(execFileSync(PYTHON, ['-c', script], { input: xml, encoding: 'utf8', maxBuffer: 1 << 28 })) as ParsedFeed;
 }
 
 /** xmllint's verdict on well-formedness: '' when well-formed, else its complaint. */
 export function xmllintErrors(xml: string): string {
-  const r = spawnSync('xmllint', ['--noout', '-'], { input: xml, encoding: 'utf8' });
+  const r = spawnSync('xmllint', ['--noout', '-'], { input: xml, encoding: 'utf8', maxBuffer: 1 << 28 });
   return r.status === 0 ? '' : r.stderr || `exit ${r.status}`;
 }
 
