@@ -96,10 +96,15 @@ export interface OutputFlags {
   output?: string;
   resume?: boolean;
   max?: string;
+  remind?: string;
+  ocidPrefix?: string;
 }
 
-/** The output flags; `max: false` for a command that always walks to the end (watch). */
-export function addOutputFlags(cmd: Command, defaultFormat: string, { max = true } = {}): void {
+/**
+ * The output flags; `max: false` for a command that always walks to the end
+ * (watch); `tenders` adds the flags of the formats made for tenders (ics, ocds).
+ */
+export function addOutputFlags(cmd: Command, defaultFormat: string, { max = true, tenders = false } = {}): void {
   cmd
     .addOption(described(new Option('-f, --format <format>', 'output format').choices(FORMATS), defaultFormat))
     .option('--columns <paths>', 'fields to print, as dot paths (e.g. id,buyer.name,estimatedValue.amountEur)')
@@ -112,6 +117,11 @@ export function addOutputFlags(cmd: Command, defaultFormat: string, { max = true
     .option('--excel-safe', 'CSV: guard cells starting with = + - @ against formula injection')
     .option('-o, --output <file>', `write to FILE atomically instead of stdout (- is stdout; devices and FIFOs are written straight through); ${fileExtensions().join(', ')} set the format`);
   if (max) cmd.option('--max <n>', 'stop after N results');
+  if (tenders) {
+    cmd
+      .addOption(described(new Option('--remind <list>', 'ics: reminders before each deadline, e.g. 7d,1d,2h (w, d, h, m), or none'), '7d,1d'))
+      .addOption(described(new Option('--ocid-prefix <prefix>', 'ocds: what each ocid starts with (your registered ocds-xxxxxx- prefix)'), 'ocds-tenders-'));
+  }
 }
 
 export interface GlobalFlags {

@@ -60,7 +60,7 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
   spec.filters(cmd);
   if (spec.mode === 'search') cmd.addOption(cursorOption()).addOption(allOption());
   if (spec.pathFlag && spec.endpoint.envName) cmd.addOption(pathOption(spec.endpoint.envName, spec.endpoint.path));
-  addOutputFlags(cmd, spec.mode === 'export' ? 'csv' : 'table on a terminal, else ndjson');
+  addOutputFlags(cmd, spec.mode === 'export' ? 'csv' : 'table on a terminal, else ndjson', { tenders: spec.endpoint.noun === 'tenders' });
   if (spec.partitionable) cmd.addOption(parallelOption()).addOption(sortPathOption());
   if (spec.mode === 'export') cmd.addOption(resumeOption()).addOption(receiptOption());
   cmd.addHelpText('after', examples(spec.examples));

@@ -16,6 +16,7 @@ export class CsvFormatter implements Formatter {
   #rows: number;
   readonly #header: boolean;
   readonly #headerStyle: HeaderStyle;
+  protected readonly excelSafe: boolean;
   readonly #field: CsvField;
   /** Undefined with --columns: the user chose what to leave out. */
   #newFields: NewFields | undefined;
@@ -24,6 +25,7 @@ export class CsvFormatter implements Formatter {
     this.#rows = resume?.rows ?? 0;
     this.#header = opts.header && this.#rows === 0;
     this.#headerStyle = opts.headerStyle;
+    this.excelSafe = opts.excelSafe;
     this.#field = csvField(opts.excelSafe);
     this.#setColumns(resume?.columns ?? opts.columns);
     if (!opts.columns && resume?.columns) this.#newFields = new NewFields(resume.columns, resume.droppedFields);
@@ -36,12 +38,11 @@ export class CsvFormatter implements Formatter {
       this.#newFields = new NewFields(this.#columns!);
     } else this.#newFields?.scan(items);
     const paths = this.#paths!;
-    const field = this.#field;
     let out = this.#rows === 0 && this.#header ? this.#headerRecord() : '';
     const cells = new Array<string>(paths.length); // one for the page, not one per row
     for (const item of items) {
       for (let i = 0; i < paths.length; i++) cells[i] = cellText(valueAt(item, paths[i]!));
-      out += csvRecord(cells, field);
+      out += this.record(cells);
     }
     this.#rows += items.length;
     return out;
@@ -53,8 +54,13 @@ export class CsvFormatter implements Formatter {
     return this.#headerRecord();
   }
 
+  /** One record, its line end included: RFC 4180 here, another flat text format in a subclass (TSV). */
+  protected record(cells: readonly string[]): string {
+    return csvRecord(cells, this.#field);
+  }
+
   #headerRecord(): string {
-    return csvRecord(headerNames(this.#columns!, this.#headerStyle), this.#field);
+    return this.record(headerNames(this.#columns!, this.#headerStyle));
   }
 
   state(): FormatterState {

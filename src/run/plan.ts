@@ -51,6 +51,10 @@ export interface OutputPlan extends FormatChoice {
   file?: string;
   /** --resume: continue an interrupted export into `file`. */
   resume: boolean;
+  /** ics: --remind, minutes before the deadline (undefined: the default reminders). */
+  reminders?: readonly number[];
+  /** ocds: --ocid-prefix. */
+  ocidPrefix?: string;
 }
 
 /** A search or export: walk pages of one query into one output. */

@@ -94,7 +94,7 @@ describe('errors → exit codes', () => {
     const help = await runInProcess(['export', '--help'], pagedTenders(1));
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: tenders export \[options\]/);
-    expect(help.stdout).toContain('output format (table|csv|ndjson|json; default: csv)');
+    expect(help.stdout).toMatch(/output format\s+\(table\|csv\|ndjson\|json\|tsv\|ics\|atom\|ocds\|parquet;\s+default: csv\)/);
     expect(help.stdout).toContain('(default: 30000)');
     const version = await runInProcess(['--version'], pagedTenders(1));
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);

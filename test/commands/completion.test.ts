@@ -29,7 +29,7 @@ const CASES: [string[], string[]][] = [
   [['tenders', 'o'], ['orgs']],
   [['tenders', 'orgs', ''], ['search', 'tenders', 'fields', 'help']],
   [['tenders', 'search', '--f'], ['--filter', '--format']],
-  [['tenders', 'search', '--format', ''], ['table', 'csv', 'ndjson', 'json']],
+  [['tenders', 'search', '--format', ''], ['table', 'csv', 'ndjson', 'json', 'tsv', 'ics', 'atom', 'ocds', 'parquet']],
   [['tenders', 'search', '-f', 'n'], ['ndjson']],
   [['tenders', 'search', '--sort', ''], ['publicationDate', 'deadline', 'estimatedValue']],
   [['tenders', 'search', '--order', ''], ['asc', 'desc']],
