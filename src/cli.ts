@@ -13,7 +13,7 @@ import { registerWatch } from './commands/watch.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf } from './errors.js';
 import { PassThrough } from 'node:stream';
 import { createIO, processInvocation, processIO, type ColorMode, type IO } from './io.js';
-import { releaseHeldLocksSync } from './output/lock.js';
+import { releaseHeldLocksSync } from './files/lock.js';
 import { escapeControls } from './output/sanitize.js';
 import { OutputClosedError } from './output/sink.js';
 import { VERSION } from './version.js';

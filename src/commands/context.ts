@@ -1,6 +1,6 @@
 import type { Client } from '../api/client.js';
 import type { IO } from '../io.js';
-import type { FileSystem } from '../output/fs.js';
+import type { FileSystem } from '../files/fs.js';
 import { describeRequests } from '../output/dry-run.js';
 import { createReporter } from '../output/reporter.js';
 import { printTo } from '../output/sink.js';

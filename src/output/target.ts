@@ -3,7 +3,7 @@ import { isAbsolute, join, dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 import { AtomicFileOutput } from './atomic-file.js';
 import { openDevice } from './device.js';
-import { nodeFs, type FileSystem } from './fs.js';
+import { nodeFs, type FileSystem } from '../files/fs.js';
 import { StreamOutput } from './sink.js';
 
 /** Where a run's output goes: stdout or a device as a stream, or -o FILE written atomically. */

@@ -1,6 +1,6 @@
 import type { Client } from '../api/client.js';
 import type { IO } from '../io.js';
-import type { FileSystem } from '../output/fs.js';
+import type { FileSystem } from '../files/fs.js';
 import type { Format } from '../output/format-registry.js';
 import type { FormatChoice } from '../output/formatter.js';
 import type { SortPaths } from '../query/sort-paths.js';

@@ -2,7 +2,7 @@ import type { Total } from '../model/total.js';
 import { partialPath } from '../output/atomic-file.js';
 import { traitsOf } from '../output/format-registry.js';
 import type { Chunk, Formatter } from '../output/formatter.js';
-import type { FileSystem } from '../output/fs.js';
+import type { FileSystem } from '../files/fs.js';
 import { formatCount, formatDuration, formatSize, formatTotal } from '../model/numbers.js';
 import { newFieldsWarning } from '../output/new-fields.js';
 import type { Reporter } from '../output/reporter.js';

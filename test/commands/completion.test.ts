@@ -39,7 +39,7 @@ const CASES: [string[], string[]][] = [
   [['tenders', '--retries', '0', 'orgs', 'tenders', 'ORG-1', '--st'], ['--status']],
   [['tenders', 'search', '-c', 'deu', '--dry'], ['--dry-run']],
   [['tenders', 'completion', ''], ['bash', 'zsh', 'fish']],
-  [['tenders', 'help', 'e'], ['export', 'environment']],
+  [['tenders', 'help', 'e'], ['export', 'environment', 'exit-codes']],
   [['tenders', 'export', '-o', 'op'], ['open.csv']],
   [['tenders', 'search', '--cursor', ''], []],
 ];

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/api/errors.js';
 import { execute } from '../../src/cli.js';
-import type { FileSystem } from '../../src/output/fs.js';
+import type { FileSystem } from '../../src/files/fs.js';
 import { FakeClient, pagedTenders, type Responder } from '../support/fake-client.js';
 import { errno, failingWrites } from '../support/failing-fs.js';
 import { memoryIO } from '../support/io.js';

@@ -1,6 +1,6 @@
 import type { Page } from '../../api/page.js';
 import { UsageError } from '../../errors.js';
-import { readChunks, type FileSystem } from '../../output/fs.js';
+import { readChunks, type FileSystem } from '../../files/fs.js';
 import { formatCount } from '../../model/numbers.js';
 import type { FirstRequest } from '../../model/request.js';
 import type { QueryPlan, RunDeps, WatchPlan } from '../plan.js';

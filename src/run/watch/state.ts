@@ -1,4 +1,4 @@
-import { nodeFs, readChunks, type FileSystem } from '../../output/fs.js';
+import { nodeFs, readChunks, type FileSystem } from '../../files/fs.js';
 import { RunError } from '../../errors.js';
 import { parseJson as parseExact } from '../../model/json-parse.js';
 import { holdsRawNumber, isObject, markHolder, RawNumber, stringifyJson } from '../../model/exact-json.js';
