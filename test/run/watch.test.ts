@@ -391,6 +391,35 @@ describe('watch: saved queries', () => {
     expect(r.client.requests[0]!.body).toEqual({ statuses: ['open'], limit: 100 });
   });
 
+  it('is bound to the service it was made against: another base URL is a usage error naming both, unless --reset', async () => {
+    const set = new TenderSet(3);
+    await watch(['w', '-s', 'open'], set.respond);
+    expect(JSON.parse((await stateText()).split('\n')[0]!)).toMatchObject({ baseUrl: 'http://service.test' });
+    expect((await watch(['w', '--base-url', 'http://service.test/'], set.respond)).code).toBe(0); // the same service
+    const other = await watch(['w', '--base-url', 'http://other:8790'], set.respond);
+    expect(other).toMatchObject({ code: 2, stdout: '' });
+    expect(other.stderr).toBe(
+      'tenders: watch w follows the service at http://service.test, not http://other:8790: use that base URL, or add --reset to follow this service from a new baseline\n',
+    );
+    expect(other.client.requests).toHaveLength(0);
+    const dry = await watch(['w', '--dry-run'], set.respond, { env: { TENDERS_BASE_URL: 'http://other:8790' } });
+    expect(dry.code).toBe(2);
+    const reset = await watch(['w', '--reset', '--base-url', 'http://other:8790'], set.respond);
+    expect(reset).toMatchObject({ code: 0, stdout: '' });
+    expect(JSON.parse((await stateText()).split('\n')[0]!)).toMatchObject({ baseUrl: 'http://other:8790' });
+  });
+
+  it('a state written before the service was kept adopts the current one', async () => {
+    const set = new TenderSet(3);
+    await watch(['w'], set.respond);
+    const [head, ...rest] = (await stateText()).split('\n');
+    const { baseUrl: _dropped, ...old } = JSON.parse(head!) as Record<string, unknown>;
+    await writeFile(join(dir, 'w.watch'), [JSON.stringify(old), ...rest].join('\n'));
+    expect((await watch(['w', '--base-url', 'http://other:8790'], set.respond)).code).toBe(0);
+    expect(JSON.parse((await stateText()).split('\n')[0]!)).toMatchObject({ baseUrl: 'http://other:8790' });
+    expect((await watch(['w'], set.respond)).code).toBe(2);
+  });
+
   it("--org watches an organisation's tenders", async () => {
     const set = new TenderSet(3);
     const r = await watch(['w', '--org', 'ORG/1', '-s', 'open'], set.respond);

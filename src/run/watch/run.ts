@@ -52,6 +52,7 @@ export async function watchFirstRequests(plan: WatchPlan): Promise<FirstRequest[
     if (plan.reset) return undefined;
     throw err;
   });
+  checkService(plan, header);
   return firstRequests(queryPlan(plan, chooseQuery(plan, header)), undefined, plan.parallel);
 }
 
@@ -78,13 +79,14 @@ async function runLocked(plan: WatchPlan, deps: RunDeps, parts: RunParts): Promi
       if (plan.reset) return undefined; // a damaged state is what --reset is for
       throw err;
     });
+    checkService(plan, header);
     const query = chooseQuery(plan, header);
     if (receipt) receipt.query = queryPlan(plan, query);
     const mode: DiffMode = !header || plan.reset ? 'baseline' : plan.newOnly ? 'new-only' : 'full';
     const created = (!plan.reset && header?.created) || new Date().toISOString();
     const releaseOutput = target.kind === 'file' ? await acquireLock(target.path, { fs, log: say.debug }) : undefined;
     try {
-      await walkAndCommit(plan, deps, parts, { name: plan.name, query, created }, mode);
+      await walkAndCommit(plan, deps, parts, { name: plan.name, query, created, baseUrl: serviceOf(plan) }, mode);
     } finally {
       await releaseOutput?.();
     }
@@ -92,6 +94,24 @@ async function runLocked(plan: WatchPlan, deps: RunDeps, parts: RunParts): Promi
     await releaseState();
   }
 }
+
+/**
+ * A watch follows the service it was made against: its tenders and their
+ * changes mean nothing against another one. A state from before the service
+ * was kept adopts the current one.
+ */
+function checkService(plan: WatchPlan, header: StateHeader | undefined): void {
+  const saved = header?.baseUrl;
+  const current = serviceOf(plan);
+  if (saved === undefined || plan.reset || saved === current) return;
+  throw new UsageError(
+    `watch ${plan.name} follows the service at ${saved}, not ${current}: ` +
+      'use that base URL, or add --reset to follow this service from a new baseline',
+  );
+}
+
+/** The base URL as the user writes it: no trailing slash (http://host and http://host/ are one service). */
+const serviceOf = (plan: WatchPlan) => plan.connection.baseUrl.href.replace(/\/+$/, '');
 
 /** The query to walk: the command line's, else the saved one; a different one only with --reset. */
 function chooseQuery(plan: WatchPlan, header: StateHeader | undefined): SavedQuery {

@@ -9,7 +9,7 @@ import { KnownTenders } from './known.js';
 /**
  * A watch's state file, NDJSON-like and versioned:
  *
- *   {"tendersWatch":1,"name":"deu-open","query":{"org":null,"body":{...}},"created":"..."}
+ *   {"tendersWatch":1,"name":"deu-open","query":{"org":null,"body":{...}},"created":"...","baseUrl":"https://..."}
  *   "T-0001234"<TAB>slots<TAB>"title"<TAB>"deadline"
  *   ...
  *   {"end":{"lastRun":"...","tenders":1234,"newestPublicationDate":"...","fields":[["title"],...]}}
@@ -34,6 +34,8 @@ export interface StateHeader {
   name: string;
   query: SavedQuery;
   created: string;
+  /** The service the watch follows; absent in a state written before it was kept (it then adopts the current one). */
+  baseUrl?: string;
 }
 
 export interface StateSummary {
@@ -263,16 +265,25 @@ export function keptTender(line: Buffer): Record<string, unknown> {
 }
 
 function parseHeader(file: string, line: Buffer): StateHeader {
-  const json = parseJson(line) as { tendersWatch?: unknown; name?: unknown; query?: SavedQuery; created?: unknown } | undefined;
+  const json = parseJson(line) as { tendersWatch?: unknown; name?: unknown; query?: SavedQuery; created?: unknown; baseUrl?: unknown } | undefined;
   if (typeof json?.tendersWatch !== 'number') throw new StateError(file, 'is not a watch state');
   if (json.tendersWatch > STATE_FORMAT) {
     throw new StateError(file, `was written by a newer tenders (state format ${json.tendersWatch})`, { advice: 'upgrade tenders, or ' });
   }
   const query = json.query;
-  if (typeof json.name !== 'string' || typeof json.created !== 'string' || !isObject(query) || !isObject(query.body) || !(query.org === null || typeof query.org === 'string')) {
+  if (
+    typeof json.name !== 'string' ||
+    typeof json.created !== 'string' ||
+    !isObject(query) ||
+    !isObject(query.body) ||
+    !(query.org === null || typeof query.org === 'string') ||
+    !(json.baseUrl === undefined || typeof json.baseUrl === 'string')
+  ) {
     throw new StateError(file, 'has a damaged first line');
   }
-  return { name: json.name, query: { org: query.org, body: query.body }, created: json.created };
+  const header: StateHeader = { name: json.name, query: { org: query.org, body: query.body }, created: json.created };
+  if (json.baseUrl !== undefined) header.baseUrl = json.baseUrl;
+  return header;
 }
 
 function parseSummary(file: string, line: Buffer): StateSummary {
