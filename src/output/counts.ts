@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { Total } from '../model/total.js';
+import { sumTotals, type Total } from '../model/total.js';
 import { formatTotal } from './numbers.js';
 
 /** One partition's count: `capped` when the service stopped counting at its ceiling. */
@@ -16,15 +16,12 @@ export interface CountTableOptions {
   /** Draw a proportional bar per row (a terminal). */
   bars: boolean;
   color: boolean;
+  /** Thousands separators (a terminal); a pipe gets plain numbers, as `count` prints. */
+  grouped: boolean;
 }
 
 const BAR_MAX = 40;
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
-
-/** The sum of the counts: exact unless a partition is capped, then a lower bound. */
-export function sumCounts(rows: readonly CountRow[]): Total {
-  return { count: rows.reduce((n, row) => n + row.count, 0), capped: rows.some((row) => row.capped) };
-}
 
 /**
  * `count --by`: each partition's count and their sum. A table for people (with
@@ -39,15 +36,16 @@ export function renderCounts(by: string, rows: readonly CountRow[], format: Coun
     case 'ndjson':
       return rows.map((row) => `${JSON.stringify(record(row))}\n`).join('');
     case 'json':
-      return `${JSON.stringify({ by, ...sumCounts(rows), partitions: rows.map(record) })}\n`;
+      return `${JSON.stringify({ by, ...sumTotals(rows), partitions: rows.map(record) })}\n`;
     default:
       return countTable(by, rows, table);
   }
 }
 
 function countTable(by: string, rows: readonly CountRow[], opts: CountTableOptions): string {
-  const total = sumCounts(rows);
-  const lines = [...rows.map((row) => [row.value, formatTotal(row)]), ['total', formatTotal(total)]];
+  const total = sumTotals(rows);
+  const number = opts.grouped ? formatTotal : (t: Total) => `${t.count}${t.capped ? '+' : ''}`;
+  const lines = [...rows.map((row) => [row.value, number(row)]), ['total', number(total)]];
   const labelWidth = Math.max(by.length, ...lines.map(([label]) => label!.length));
   const countWidth = Math.max('count'.length, ...lines.map(([, count]) => count!.length));
   const barWidth = Math.min(BAR_MAX, opts.width - labelWidth - countWidth - 4);

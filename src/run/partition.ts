@@ -1,6 +1,15 @@
+import { COUNTRIES } from '../query/countries.js';
+
 /** What a query can be split by, and the request body field that holds its values. */
 export const DIMENSIONS = { country: 'buyerCountries', status: 'statuses' } as const;
 export type Dimension = keyof typeof DIMENSIONS;
+
+/**
+ * Every value of a dimension, for a query that names none: the ISO 3166-1
+ * countries, and the statuses the service uses (the spec shows only `open`;
+ * closed, awarded and cancelled are those the service is seen to use).
+ */
+export const EVERY_VALUE: Record<Dimension, readonly string[]> = { country: COUNTRIES, status: ['open', 'closed', 'awarded', 'cancelled'] };
 
 /** One independent cursor chain of a query: the same body with one value of the dimension. */
 export interface Partition {
@@ -34,4 +43,15 @@ export function partitionBy(body: Record<string, unknown>, by: Dimension): Parti
   const values = body[field];
   if (!Array.isArray(values)) return [];
   return [...new Set(values.map(String))].map((value) => ({ value, body: { ...body, [field]: [value] } }));
+}
+
+/**
+ * The parts `by` splits a query into: one per value it names, or one per
+ * known value when it names none; none when it names one (nothing to split).
+ */
+export function splitBy(body: Record<string, unknown>, by: Dimension): Partition[] {
+  const field = DIMENSIONS[by];
+  if (body[field] === undefined) return EVERY_VALUE[by].map((value) => ({ value, body: { ...body, [field]: [value] } }));
+  const parts = partitionBy(body, by);
+  return parts.length >= 2 ? parts : [];
 }
