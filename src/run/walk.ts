@@ -31,7 +31,7 @@ export async function runWalk(plan: WalkPlan, deps: RunDeps): Promise<void> {
   const target = await resolveTarget(plan.output.file, plan.output.resume, fs);
   if (plan.receipt) await ReceiptBuilder.check(plan.receipt.file, fs, target);
   const receipt = plan.receipt && new ReceiptBuilder(plan.receipt, plan.connection, plan.query, plan.parallel, deps.client);
-  const release = target.kind === 'file' ? await acquireLock(target.path, { fs, log: say.debug }) : undefined;
+  const release = target.kind === 'file' ? await acquireLock(target.path, { fs, log: say.debug, named: `-o ${plan.output.file}` }) : undefined;
   try {
     await walkInto(target, plan, deps, say, fs, receipt);
   } catch (err) {

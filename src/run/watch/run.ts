@@ -84,7 +84,7 @@ async function runLocked(plan: WatchPlan, deps: RunDeps, parts: RunParts): Promi
     if (receipt) receipt.query = queryPlan(plan, query);
     const mode: DiffMode = !header || plan.reset ? 'baseline' : plan.newOnly ? 'new-only' : 'full';
     const created = (!plan.reset && header?.created) || new Date().toISOString();
-    const releaseOutput = target.kind === 'file' ? await acquireLock(target.path, { fs, log: say.debug }) : undefined;
+    const releaseOutput = target.kind === 'file' ? await acquireLock(target.path, { fs, log: say.debug, named: `-o ${plan.output.file}` }) : undefined;
     try {
       await walkAndCommit(plan, deps, parts, { name: plan.name, query, created, baseUrl: serviceOf(plan) }, mode);
     } finally {
