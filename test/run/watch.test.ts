@@ -128,6 +128,35 @@ describe('watch: later runs', () => {
     );
   });
 
+  it('a gone row carries the whole title or none, never an abbreviation (CSV and NDJSON)', async () => {
+    const long = `Waste collection — Cork — framework agreement for the supply ${'of services '.repeat(100)}`;
+    const medium = `Road works ${'and repairs '.repeat(30)}`; // past the 200 characters an older state kept
+    const rename = (set: TenderSet) => {
+      set.update('T-1', (t) => (t.title = long));
+      set.update('T-2', (t) => (t.title = medium));
+    };
+    const gone = (set: TenderSet) => {
+      set.remove('T-1');
+      set.remove('T-2');
+    };
+    const set = new TenderSet(3);
+    rename(set);
+    expect((await watch(['w'], set.respond)).code).toBe(0);
+    gone(set);
+    const csv = await watch(['w', '-f', 'csv', '--columns', 'id,title'], set.respond);
+    expect(csv.stdout).toBe(`change,changedFields,id,title\ngone,,T-2,${medium}\ngone,,T-1,\n`);
+    dir = await mkdtemp(join(root, 'w-'));
+    const again = new TenderSet(3);
+    rename(again);
+    await watch(['w'], again.respond);
+    gone(again);
+    const nd = rows((await watch(['w', '-f', 'ndjson'], again.respond)).stdout);
+    expect(nd.map((row) => row.tender)).toEqual([
+      { id: 'T-2', title: medium, deadline: '2026-02-02T12:00:00Z' },
+      { id: 'T-1', deadline: '2026-02-01T12:00:00Z' },
+    ]);
+  });
+
   it('--columns picks the tender columns of CSV and projects the tender in NDJSON', async () => {
     const change = (set: TenderSet) => set.update('T-3', (t) => (t.title = 'new title'));
     const csv = await afterChanges(5, change, ['-f', 'csv', '--columns', 'id,buyer.id']);

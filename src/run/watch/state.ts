@@ -15,12 +15,15 @@ import { KnownTenders } from './known.js';
  *   {"end":{"lastRun":"...","tenders":1234,"newestPublicationDate":"...","fields":[["title"],...]}}
  *
  * One line per tender: its id as JSON (the key), its field hashes as base64url
- * of 32-bit little-endian slots, and, for `gone` rows, its title (cut to
- * TITLE_KEPT characters) and deadline as JSON (empty when absent). The last
- * line proves the file whole.
+ * of 32-bit little-endian slots, and, for `gone` rows, its title and deadline
+ * as JSON (empty when absent). A title is kept whole or not at all (longer
+ * than TITLE_KEPT characters): a gone row's cells are the service's text or
+ * empty, never an abbreviation. The last line proves the file whole.
  */
 export const STATE_FORMAT = 1;
-export const TITLE_KEPT = 200;
+export const TITLE_KEPT = 1000;
+/** What a state written before titles were kept whole holds of a long one: its first 199 characters and "…". */
+const OLD_CUT = 200;
 const TAB = 9;
 const NEWLINE = 10;
 
@@ -86,8 +89,7 @@ export function encodeSlots(slots: Uint32Array, length: number): string {
 
 /** A tender's line, with its fingerprint as the table last computed it. */
 export function tenderLine(key: string, table: FieldTable, tender: Record<string, unknown>): string {
-  let title = tender.title;
-  if (typeof title === 'string' && title.length > TITLE_KEPT) title = `${title.slice(0, TITLE_KEPT - 1)}…`;
+  const title = typeof tender.title === 'string' && tender.title.length > TITLE_KEPT ? undefined : tender.title;
   return `${key}\t${encodeSlots(table.slots, table.length)}\t${kept(title)}\t${kept(tender.deadline)}\n`;
 }
 
@@ -253,12 +255,13 @@ export async function* rangePieces(file: string, ranges: readonly (readonly [num
   }
 }
 
-/** What a `gone` row shows of a tender: its id, and its title and deadline when it had them. */
+/** What a `gone` row shows of a tender: its id, and its title and deadline when it had them (and they were kept). */
 export function keptTender(line: Buffer): Record<string, unknown> {
   const [id, , title, deadline] = line.toString('utf8').split('\t');
   // Every digit of a long number id, as the service wrote it.
   const tender: Record<string, unknown> = { id: parseExact(id!) };
   if (title) tender.title = parseExact(title);
+  if (typeof tender.title === 'string' && tender.title.length === OLD_CUT && tender.title.endsWith('…')) delete tender.title; // cut by an older tenders
   if (deadline) tender.deadline = parseExact(deadline);
   if (Object.values(tender).some(holdsRawNumber)) markHolder(tender); // so formats write those digits
   return tender;
