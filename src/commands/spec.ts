@@ -59,6 +59,8 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
   if (spec.argument) cmd.argument(`<${spec.argument.name}>`, spec.argument.description);
   spec.filters(cmd);
   if (spec.mode === 'search') cmd.addOption(cursorOption()).addOption(allOption());
+  // Habits from search, taken (unlisted) to say what export does instead.
+  if (spec.mode === 'export') cmd.addOption(cursorOption().hideHelp()).addOption(allOption().hideHelp());
   if (spec.pathFlag && spec.endpoint.envName) cmd.addOption(pathOption(spec.endpoint.envName, spec.endpoint.path));
   addOutputFlags(cmd, spec.mode === 'export' ? 'csv' : 'table on a terminal, else ndjson');
   if (spec.partitionable) cmd.addOption(parallelOption()).addOption(sortPathOption());
@@ -101,6 +103,10 @@ export function walkPlan<F>(
   const path = endpointPath(spec.endpoint, ctx.io.env, flags.path, id);
   const exporting = spec.mode === 'export';
   const defaultFormat: Format = exporting ? 'csv' : interactiveFormat(ctx.io, outputFile(flags));
+  if (exporting && flags.cursor !== undefined) {
+    throw new UsageError('export always fetches every page from the first: to start from a cursor, use search --cursor CURSOR --all (to continue a stopped export, export -o FILE --resume)');
+  }
+  if (exporting && flags.all) throw new UsageError('export always fetches every page: leave out --all');
   const parallel = parseParallel(flags.parallel);
   if (parallel > 1 && flags.cursor !== undefined) throw new UsageError('--cursor continues one cursor chain: leave out --parallel');
   if (parallel > 1 && !exporting && !flags.all && max === undefined) {
