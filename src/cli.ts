@@ -102,6 +102,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  quietExperimentalWarnings();
   // A reader that went away (`--help | head`) is not a crash; the output
   // target has its own listener and stops the run.
   process.stdout.on('error', () => undefined);
@@ -112,6 +113,20 @@ export async function main(argv: string[]): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * undici warns on stderr that its SOCKS5 proxy support is experimental, on
+ * every run through a socks5:// proxy: noise for a user who chose the proxy,
+ * and not a `tenders:` line. Other warnings still reach stderr.
+ */
+function quietExperimentalWarnings(): void {
+  const emit = process.emitWarning.bind(process) as (...args: unknown[]) => void;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const text = typeof warning === 'string' ? warning : warning.message;
+    if (/SOCKS5? proxy support is experimental/i.test(text)) return;
+    emit(warning, ...rest);
+  }) as typeof process.emitWarning;
 }
 
 /** One `tenders:` line for any failure, and its exit code. */

@@ -87,9 +87,9 @@ export class RetryAfterTooLongError extends RunError {
 /** The service handed back a cursor the walk has already followed: paging would never end. */
 export class CursorCycleError extends RunError {
   override name = 'CursorCycleError';
-  constructor(path: string, page: number, earlierPage: number) {
+  constructor(path: string, page: number, earlierPage: number, chain?: string) {
     super(
-      `the service sent a cursor already used on POST ${path}: page ${page} points back to page ${earlierPage} ` +
+      `the service sent a cursor already used on POST ${path}${chain ? ` in the chain of ${chain}` : ''}: page ${page} points back to page ${earlierPage} ` +
         `(a paging loop), so the walk stops after page ${page - 1}`,
     );
   }
