@@ -35,6 +35,8 @@ export const filterOption = () =>
   new Option('--filter <key=value>', 'extra request field; VALUE is parsed as JSON when valid (repeatable)').argParser(collect);
 export const cursorOption = () => new Option('--cursor <cursor>', 'start from this page (from a previous "Next page" hint)');
 export const allOption = () => new Option('--all', 'follow nextCursor to the last page');
+export const shownOption = () =>
+  new Option('--shown <n>', 'with --cursor: how many results the earlier pages showed (the next-page hint adds it), for "Showing 6–10"');
 export const resumeOption = () => new Option('--resume', 'with -o: continue an interrupted export of the same query');
 export const parallelOption = () =>
   described(

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ServiceError } from '../api/errors.js';
 import { UsageError } from '../errors.js';
 import { parseSortPaths, type SortPaths } from '../query/sort-paths.js';
+import { parseInteger } from '../query/validate.js';
 import type { Format } from '../output/formatter.js';
 import { endpointPath, PAGE_SIZE_MAX, type Endpoint } from '../query/endpoints.js';
 import type { WalkPlan } from '../run/plan.js';
@@ -16,6 +17,7 @@ import {
   pathOption,
   receiptOption,
   resumeOption,
+  shownOption,
   sortPathOption,
   type GlobalFlags,
   type OutputFlags,
@@ -24,7 +26,7 @@ import { connectionPlan, interactiveFormat, outputFile, outputPlan, parseMax, pa
 
 /** The flags of a paged command, as commander parsed them: its filters plus paging and output. */
 export type PagedFlags<F> = F &
-  OutputFlags & { all?: boolean; cursor?: string; path?: string; parallel?: string; sortPath?: string[]; receipt?: string };
+  OutputFlags & { all?: boolean; cursor?: string; shown?: string; path?: string; parallel?: string; sortPath?: string[]; receipt?: string };
 
 /**
  * A command that walks a search operation, declared rather than coded: adding
@@ -58,7 +60,7 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
   const cmd = parent.command(spec.name).summary(spec.summary).description(spec.description);
   if (spec.argument) cmd.argument(`<${spec.argument.name}>`, spec.argument.description);
   spec.filters(cmd);
-  if (spec.mode === 'search') cmd.addOption(cursorOption()).addOption(allOption());
+  if (spec.mode === 'search') cmd.addOption(cursorOption()).addOption(shownOption()).addOption(allOption());
   // Habits from search, taken (unlisted) to say what export does instead.
   if (spec.mode === 'export') cmd.addOption(cursorOption().hideHelp()).addOption(allOption().hideHelp());
   if (spec.pathFlag && spec.endpoint.envName) cmd.addOption(pathOption(spec.endpoint.envName, spec.endpoint.path));
@@ -118,6 +120,7 @@ export function walkPlan<F>(
     connection,
     query: { path, body, noun: spec.endpoint.noun, fieldsCommand: spec.endpoint.fieldsCommand },
     cursor: flags.cursor,
+    shown: parseShown(flags),
     all: exporting || Boolean(flags.all),
     max,
     hints: !exporting,
@@ -128,6 +131,13 @@ export function walkPlan<F>(
     receipt: flags.receipt !== undefined ? receiptPlan(flags.receipt, line) : undefined,
     output: { ...outputPlan(flags, defaultFormat), defaultColumns: spec.endpoint.columns, sortColumn: sortedBy(spec.endpoint, body, sortPaths) },
   };
+}
+
+/** --shown: the results before this page, known only from a next-page hint (so only with --cursor). */
+function parseShown(flags: { cursor?: string; shown?: string }): number | undefined {
+  if (flags.shown === undefined) return undefined;
+  if (flags.cursor === undefined) throw new UsageError('--shown numbers the results of a page reached by --cursor: use it with --cursor');
+  return parseInteger('--shown', flags.shown, 0, Number.MAX_SAFE_INTEGER);
 }
 
 /** The field a table of the results is sorted by, to keep in view. */

@@ -6,7 +6,7 @@ import { acquireLock } from '../output/lock.js';
 import { openOutput, resolveTarget, type Target } from '../output/target.js';
 import { displayOptions } from '../output/display.js';
 import { createFormatter, type Formatter } from '../output/formatter.js';
-import { formatCount, formatDuration, formatSize, formatTotal } from '../output/numbers.js';
+import { formatCount, formatCounted, formatDuration, formatSize, formatTotal } from '../output/numbers.js';
 import { createProgress } from '../output/progress.js';
 import { newFieldsWarning } from '../output/new-fields.js';
 import { createReporter, type Reporter } from '../output/reporter.js';
@@ -181,6 +181,8 @@ class WalkState {
   readonly #started = performance.now();
   /** Nothing more is wanted: the end, or --max, was reached. */
   #stopped = false;
+  /** --max ended the walk inside a page: the next cursor would skip the rest of it. */
+  #cut = false;
 
   constructor(
     private readonly plan: WalkPlan,
@@ -206,6 +208,7 @@ class WalkState {
     const items = max !== undefined && this.rows + pageItems.length > max ? pageItems.slice(0, max - this.rows) : pageItems;
     await this.write(this.formatter.page(items));
     this.rows += items.length;
+    this.#cut = items.length < pageItems.length;
     const end = this.source.complete;
     const done = end || (max !== undefined ? this.rows >= max : !all);
     this.#stopped = done && (end || max !== undefined);
@@ -228,7 +231,7 @@ class WalkState {
   reportFile(say: Reporter, file: string, bytes: number, resumedRows: number): void {
     const resumed = resumedRows > 0 ? `, continuing after ${formatCount(resumedRows)} written before` : '';
     const time = formatDuration(performance.now() - this.#started);
-    say.hint(`Wrote ${formatCount(this.rows)} ${this.plan.query.noun} to ${file} (${formatSize(bytes)}) in ${time}${resumed}.`);
+    say.hint(`Wrote ${formatCounted(this.rows, this.plan.query.noun)} to ${file} (${formatSize(bytes)}) in ${time}${resumed}.`);
   }
 
   report(say: Reporter): void {
@@ -237,16 +240,21 @@ class WalkState {
     for (const line of this.formatter.hints?.() ?? []) say.hint(line);
     const total = this.total;
     if (plan.hints) {
+      // Where this page starts is known on the first page, and after a hint that said it (--shown).
+      const before = plan.cursor === undefined ? 0 : plan.shown;
+      const range = before === undefined ? '' : `${formatCount(before + 1)}–${formatCount(before + this.rows)} `;
       if (this.rows === 0) say.hint(`No ${noun} match.`);
-      else if (total && plan.cursor === undefined) {
-        say.hint(`Showing 1–${formatCount(this.rows)} of ${formatTotal(total)} ${noun}.`);
-      } else say.hint(`Showing ${formatCount(this.rows)} ${noun}.`);
-      if (!this.#stopped && source.nextCursor) {
+      else if (total && plan.cursor === undefined) say.hint(`Showing ${range}of ${formatTotal(total)} ${total.count === 1 && !total.capped ? noun.replace(/s$/, '') : noun}.`);
+      else if (range) say.hint(`Showing ${range}${noun}.`);
+      else say.hint(`Showing ${formatCounted(this.rows, noun)}.`);
+      // After --max too, unless it ended inside a page (the next cursor would skip the rest of that page).
+      if ((!this.#stopped || (!source.complete && !this.#cut)) && source.nextCursor) {
+        const next = ['--cursor', source.nextCursor, ...(before === undefined ? [] : ['--shown', String(before + this.rows)])];
         // The command on a line of its own, never cut: a terminal only wraps it softly.
         if (plan.nextPageArgs) {
           say.hint('Next page:');
-          say.hint(shellLine(['tenders', ...plan.nextPageArgs, '--cursor', source.nextCursor]));
-        } else say.hint(`Next page: add --cursor ${source.nextCursor}`);
+          say.hint(shellLine(['tenders', ...plan.nextPageArgs, ...next]));
+        } else say.hint(`Next page: add ${next.join(' ')}`);
       }
     }
     if (source.complete && total && !total.capped && plan.max === undefined && plan.cursor === undefined && this.rows !== total.count) {
@@ -259,12 +267,12 @@ class WalkState {
     if (!say.verbose) return; // formatting numbers loads ICU data: only when shown
     const seconds = ((performance.now() - this.#started) / 1000).toFixed(1);
     const leftOut = left.length ? `, ${left.length} new fields left out of the CSV` : '';
-    say.debug(`${formatCount(this.rows)} ${noun} in ${this.pages} pages, ${source.dropped} duplicates dropped${leftOut}, ${seconds} s`);
+    say.debug(`${formatCounted(this.rows, noun)} in ${formatCounted(this.pages, 'pages')}, ${formatCounted(source.dropped, 'duplicates')} dropped${leftOut}, ${seconds} s`);
     const chains = source.chains();
     if (chains.length > 1) {
       for (const chain of chains) {
         const of = chain.total ? `${formatTotal(chain.total)} ${noun} counted` : 'no count';
-        say.debug(`  ${chain.value}: ${of}, ${chain.pages} pages${chain.complete ? '' : ', not finished'}`);
+        say.debug(`  ${chain.value}: ${of}, ${formatCounted(chain.pages, 'pages')}${chain.complete ? '' : ', not finished'}`);
       }
     }
   }

@@ -95,7 +95,7 @@ describe('the pager', () => {
     const r = await run(['search', '-n', '2'], terminal(80));
     expect(r.pager.launches).toEqual([{ command: 'less -FRX', env: expect.objectContaining({ LESS: 'FRX', LV: '-c' }) }]);
     expect(lines(r.out)).toHaveLength(3);
-    expect(r.err).toMatch(/^3 columns hidden[^\n]*\nShowing 1–2 of 40 tenders\.\nNext page:\ntenders search -n 2 --cursor c2\n$/);
+    expect(r.err).toMatch(/^3 columns hidden[^\n]*\nShowing 1–2 of 40 tenders\.\nNext page:\ntenders search -n 2 --cursor c2 --shown 2\n$/);
   });
 
   it('takes $TENDERS_PAGER over $PAGER, keeps the user\'s LESS, and none for cat or an empty one', async () => {

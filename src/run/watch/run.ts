@@ -6,7 +6,7 @@ import { OutputDigest } from '../../output/digest.js';
 import { displayOptions } from '../../output/display.js';
 import { nodeFs, type FileSystem } from '../../output/fs.js';
 import { acquireLock } from '../../output/lock.js';
-import { formatCount } from '../../output/numbers.js';
+import { formatCount, formatCounted } from '../../output/numbers.js';
 import { createProgress, silent } from '../../output/progress.js';
 import { createReporter, type Reporter } from '../../output/reporter.js';
 import { openOutput, resolveTarget, type Target } from '../../output/target.js';
@@ -352,7 +352,7 @@ function report(say: Reporter, plan: WatchPlan, mode: DiffMode, diff: WatchDiff,
   if (!say.verbose) return;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   say.debug(
-    `${name}: ${formatCount(walked)} tenders in ${source.fetched} pages${source.complete ? '' : ' (stopped early)'}, ` +
-      `${source.dropped + counts.repeated} duplicates dropped, ${seconds} s`,
+    `${name}: ${formatCounted(walked, 'tenders')} in ${formatCounted(source.fetched, 'pages')}${source.complete ? '' : ' (stopped early)'}, ` +
+      `${formatCounted(source.dropped + counts.repeated, 'duplicates')} dropped, ${seconds} s`,
   );
 }
