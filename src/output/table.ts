@@ -103,6 +103,7 @@ export class TableFormatter implements Formatter {
         header: stringWidth(column.header),
         data: Math.max(column.width ?? 0, ...items.map((item) => stringWidth(this.#cell(valueAt(item, paths[i]!), column.amount)))),
         cut: column.cut,
+        cutLast: column.cutLast,
         priority: column.priority,
       })),
       this.opts.width,

@@ -135,7 +135,7 @@ describe('a tender in two chains', () => {
     const r = await runCli(['export', '-f', 'ndjson', '-s', 'open,closed', '--parallel', '2', '-v'], url);
     expect(r.code).toBe(0);
     expect(ndjson(r.stdout).map((t) => (t as { id: string }).id)).toEqual(['T-5', 'T-4', 'T-3', 'T-2', 'T-1']);
-    expect(r.stderr).toContain('* 5 tenders in 4 pages, 1 duplicates dropped');
+    expect(r.stderr).toContain('* 5 tenders in 4 pages, 1 duplicate dropped');
     expect(r.stderr).toContain('tenders: warning: the service counted 6 tenders but 5 were written: the data changed while paging\n');
   });
 });

@@ -62,7 +62,7 @@ describe('watch: the first run', () => {
     expect(r.stderr).toContain('watch w: baseline of 1,234 tenders recorded; the next run shows what changed\n');
     const v = await watch(['v', '-v'], new TenderSet(3).respond);
     expect(v.stderr).toContain('watch v: baseline of 3 tenders recorded');
-    expect(v.stderr).toMatch(/\* watch v: 3 tenders in 1 pages, 0 duplicates dropped, [\d.]+ s\n$/);
+    expect(v.stderr).toMatch(/\* watch v: 3 tenders in 1 page, 0 duplicates dropped, [\d.]+ s\n$/);
   });
 
   it('--initial all prints every tender as new', async () => {
@@ -157,6 +157,21 @@ describe('watch: later runs', () => {
     ]);
   });
 
+  it('a table at 120 columns never cuts change or changedFields before the title', async () => {
+    const set = new TenderSet(5);
+    expect((await watch(['w'], set.respond)).code).toBe(0);
+    set.update('T-2', (t) => {
+      t.deadline = null;
+      t.title = `${t.title} ${'renamed '.repeat(20)}`;
+      (t as unknown as { estimatedValue: { amount: number } }).estimatedValue.amount = 1;
+    });
+    const r = await watch(['w', '-f', 'table'], set.respond, { stdoutTTY: true, columns: 120, env: { NO_COLOR: '1' } });
+    const row = r.stdout.split('\n').find((line) => line.startsWith('changed'))!;
+    expect(row).toContain('title;deadline;estimatedValue.amount  T-2');
+    expect(row).toContain('…'); // the title gave way
+    expect(Math.max(...r.stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(120);
+  });
+
   it('--columns picks the tender columns of CSV and projects the tender in NDJSON', async () => {
     const change = (set: TenderSet) => set.update('T-3', (t) => (t.title = 'new title'));
     const csv = await afterChanges(5, change, ['-f', 'csv', '--columns', 'id,buyer.id']);
@@ -214,10 +229,10 @@ describe('watch: later runs', () => {
     await watch(['w'], set.respond);
     const r = await watch(['w', '-v'], odd);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('tenders: warning: 1 tenders without an id were left out: a watch follows tenders by their id\n');
+    expect(r.stderr).toContain('tenders: warning: 1 tender without an id was left out: a watch follows tenders by their id\n');
     // The tender without an id counts as walked, as an export would write it.
     expect(r.stderr).toContain('tenders: warning: the service counted 3 tenders but the walk saw 4: the data changed while paging\n');
-    expect(r.stderr).toMatch(/watch w: 4 tenders in 1 pages, 1 duplicates dropped/);
+    expect(r.stderr).toMatch(/watch w: 4 tenders in 1 page, 1 duplicate dropped/);
   });
 });
 

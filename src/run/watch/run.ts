@@ -336,7 +336,7 @@ function nothingNewSince(page: Page, diff: WatchDiff, newest: string): boolean {
 function report(say: Reporter, plan: WatchPlan, mode: DiffMode, diff: WatchDiff, source: ResultSource, started: number): void {
   const { counts } = diff;
   const name = `watch ${plan.name}`;
-  if (counts.withoutId > 0) say.warn(`${formatCount(counts.withoutId)} tenders without an id were left out: a watch follows tenders by their id`);
+  if (counts.withoutId > 0) say.warn(`${formatCounted(counts.withoutId, 'tenders')} without an id ${counts.withoutId === 1 ? 'was' : 'were'} left out: a watch follows tenders by their id`);
   const { total } = source;
   const walked = counts.seen;
   if (mode !== 'new-only' && source.complete && total && !total.capped && walked !== total.count) {
