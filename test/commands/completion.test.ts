@@ -40,6 +40,9 @@ const CASES: [string[], string[]][] = [
   [['tenders', 'search', '-c', 'deu', '--dry'], ['--dry-run']],
   [['tenders', 'completion', ''], ['bash', 'zsh', 'fish']],
   [['tenders', 'help', 'e'], ['export', 'environment']],
+  [['tenders', 'help', 'orgs', ''], ['search', 'tenders', 'fields']],
+  [['tenders', 'help', 'orgs', 't'], ['tenders']],
+  [['tenders', 'orgs', 'help', ''], ['search', 'tenders', 'fields']],
   [['tenders', 'export', '-o', 'op'], ['open.csv']],
   [['tenders', 'search', '--cursor', ''], []],
 ];
