@@ -5,7 +5,8 @@ import { parseSortPaths, type SortPaths } from '../query/sort-paths.js';
 import { parseInteger } from '../query/validate.js';
 import type { Format } from '../output/formatter.js';
 import { endpointPath, PAGE_SIZE_MAX, type Endpoint } from '../query/endpoints.js';
-import type { WalkPlan } from '../run/plan.js';
+import { firstRequests } from '../run/partition.js';
+import type { RunDeps, WalkPlan } from '../run/plan.js';
 import { ResultOrder } from '../run/sort-order.js';
 import { withClient, withPager, type CommandContext } from './context.js';
 import {
@@ -76,9 +77,10 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
       name: commandName(command),
       argv: ctx.argv,
     });
-    const [{ runWalk }, { firstRequests }] = await Promise.all([import('../run/walk.js'), import('../run/source.js')]);
+    // The walk loads only when it runs: --dry-run needs the first requests alone.
+    const walk = async (deps: RunDeps) => (await import('../run/walk.js')).runWalk(plan, deps);
     await withPager(ctx, plan.connection, globals.pager && !plan.output.file, () =>
-      withClient(ctx, plan.connection, (deps) => runWalk(plan, deps), () => firstRequests(plan.query, plan.cursor, plan.parallel)),
+      withClient(ctx, plan.connection, walk, () => firstRequests(plan.query, plan.cursor, plan.parallel)),
     ).catch((err: unknown) => {
       // At a path of the user's own (--path, the variable) a 404 more likely says the path is wrong.
       const atDefault = plan.query.path === endpointPath({ ...spec.endpoint, envName: undefined }, ctx.io.env, undefined, id);

@@ -1,4 +1,5 @@
 import { COUNTRIES } from '../query/countries.js';
+import type { FirstRequest, QueryPlan } from './plan.js';
 
 /** What a query can be split by, and the request body field that holds its values. */
 export const DIMENSIONS = { country: 'buyerCountries', status: 'statuses' } as const;
@@ -54,4 +55,11 @@ export function splitBy(body: Record<string, unknown>, by: Dimension): Partition
   if (body[field] === undefined) return EVERY_VALUE[by].map((value) => ({ value, body: { ...body, [field]: [value] } }));
   const parts = partitionBy(body, by);
   return parts.length >= 2 ? parts : [];
+}
+
+/** The requests a walk starts with (what --dry-run shows): one per chain, split as openSource splits. */
+export function firstRequests(query: QueryPlan, cursor: string | undefined, parallel: number): FirstRequest[] {
+  const { by, partitions } = parallel > 1 ? partitionQuery(query.body) : { by: undefined, partitions: [] };
+  if (by) return partitions.map((partition) => ({ path: query.path, body: partition.body }));
+  return [{ path: query.path, body: cursor === undefined ? query.body : { ...query.body, cursor } }];
 }
