@@ -15,6 +15,7 @@ import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf }
 import { processIO, type ColorMode, type IO } from './io.js';
 import { releaseHeldLocksSync } from './output/lock.js';
 import { escapeControls } from './output/sanitize.js';
+import { wrapWords } from './output/wrap.js';
 import { OutputClosedError } from './output/sink.js';
 import { VERSION } from './version.js';
 
@@ -45,7 +46,7 @@ function buildProgram(ctx: CommandContext): Command {
       'tenders count --status open',
       'tenders orgs search --query hospital --country DEU',
       'tenders watch deu-open -c DEU -s open  # then daily: what is new, changed or gone',
-    ]) + "\nRun 'tenders <command> --help' for a command's flags, 'tenders help environment' for the variables it reads.\n",
+    ]) + `\n${wrapWords("Run 'tenders <command> --help' for a command's flags, 'tenders help environment' for the variables it reads.", 80).join('\n')}\n`,
   );
   registerPaged(program, searchSpec, ctx);
   registerPaged(program, exportSpec, ctx);

@@ -89,3 +89,13 @@ function* sourceFiles(dir: string): Generator<string> {
     } else if (entry.name.endsWith('.ts')) yield path;
   }
 }
+
+describe('help at 80 columns', () => {
+  it.each([[[]], [['search']], [['export']], [['count']], [['watch']], [['orgs', 'tenders']], [['completion']]])(
+    '%j --help has no line a terminal would break mid-word; a long example goes on after \\',
+    async (command) => {
+      const r = await runInProcess([...command, '--help'], pagedTenders(1), { columns: 80 });
+      for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    },
+  );
+});

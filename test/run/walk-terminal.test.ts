@@ -24,7 +24,7 @@ describe('the next-page hint', () => {
   it('is the command to run, on its own line, with the same flags and the next cursor', async () => {
     const r = await runInProcess(['search', '-n', '5', '--filter', 'query=st. josef', '-c', 'deu'], pagedTenders(30), terminal);
     expect(r.code).toBe(0);
-    expect(screen(r.stderr)).toBe("Showing 1–5 of 30 tenders.\nNext page:\ntenders search -n 5 --filter 'query=st. josef' -c deu --cursor c5");
+    expect(screen(r.stderr)).toBe("Showing 1–5 of 30 tenders.\nNext page:\ntenders search -n 5 --filter 'query=st. josef' -c deu --cursor c5 --shown 5");
   });
 
   it('replaces the --cursor it was given, in either spelling; orgs commands keep their words', async () => {
