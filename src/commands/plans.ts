@@ -104,7 +104,7 @@ export function redactArgv(argv: readonly string[]): string[] {
   return argv.map((arg) => arg.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1'));
 }
 
-/** A command line without its --cursor (`--cursor C` or `--cursor=C`), to repeat it from another page. */
+/** A command line without its --cursor and --shown (`--cursor C` or `--cursor=C`), to repeat it from another page. */
 export function withoutCursor(argv: readonly string[]): string[] {
   const kept: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -113,8 +113,8 @@ export function withoutCursor(argv: readonly string[]): string[] {
       kept.push(...argv.slice(i)); // operands from here on
       break;
     }
-    if (arg === '--cursor') i++;
-    else if (!arg.startsWith('--cursor=')) kept.push(arg);
+    if (arg === '--cursor' || arg === '--shown') i++;
+    else if (!arg.startsWith('--cursor=') && !arg.startsWith('--shown=')) kept.push(arg);
   }
   return kept;
 }

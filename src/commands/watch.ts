@@ -3,6 +3,7 @@ import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { createReporter } from '../output/reporter.js';
 import { recordFormats } from '../output/format-registry.js';
+import { wrapWords } from '../output/wrap.js';
 import { endpointPath, ORG_TENDERS, PAGE_SIZE_MAX, TENDERS } from '../query/endpoints.js';
 import { savedQueryBody } from '../query/tender-body.js';
 import { selectsTenders } from '../query/tender-filters.js';
@@ -66,7 +67,7 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
       'tenders watch deu-open -c DEU,AUT -s open --reset # follow other filters from a new baseline',
       'tenders watch --list',
       'tenders watch deu-open --forget',
-    ]) + '\nState: $TENDERS_STATE_DIR, else $XDG_STATE_HOME/tenders/watches, else ~/.local/state/tenders/watches.\n',
+    ]) + `\n${wrapWords('State: $TENDERS_STATE_DIR, else $XDG_STATE_HOME/tenders/watches, else ~/.local/state/tenders/watches.', 80).join('\n')}\n`,
   );
   cmd.action(async (name: string | undefined, flags: WatchFlags, command: Command) => {
     const globals = command.optsWithGlobals<GlobalFlags>();

@@ -1,4 +1,4 @@
-import { RunError } from '../errors.js';
+import { RunError, UsageError } from '../errors.js';
 
 /** A failed write said in words, with what to do: "disk full while writing out.csv.partial". */
 export function writeFailure(what: string, err: unknown): RunError {
@@ -14,4 +14,27 @@ export function writeFailure(what: string, err: unknown): RunError {
             ? `permission denied writing ${what}`
             : `cannot write ${what}: ${message}`;
   return new RunError(words, { cause: err });
+}
+
+/**
+ * A target that cannot be used, said with the user's own words: `named` is the
+ * flag and its file ("-o out.csv"), `where` what could not be used ("the
+ * directory /proc"), never a file of our own beside it.
+ */
+export function unusableTarget(named: string, where: string, err: NodeJS.ErrnoException): UsageError {
+  switch (err.code) {
+    case 'EACCES':
+    case 'EPERM':
+      return new UsageError(`cannot write ${named}: ${where} is not writable (permission denied)`);
+    case 'EROFS':
+      return new UsageError(`cannot write ${named}: ${where} is on a read-only file system`);
+    case 'ENOTDIR':
+      return new UsageError(`cannot write ${named}: a part of its path is not a directory`);
+    case 'ELOOP':
+      return new UsageError(`${named}: too many levels of symbolic links`);
+    case 'ENOENT':
+      return new UsageError(`cannot write ${named}: ${where} does not take new files`);
+    default:
+      return new UsageError(`cannot write ${named}: ${err.message}`);
+  }
 }

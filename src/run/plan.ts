@@ -63,6 +63,8 @@ export interface WalkPlan {
   query: QueryPlan;
   /** Start from this cursor (search --cursor). */
   cursor?: string;
+  /** --shown: how many results the pages before --cursor showed, for "Showing 6–10". */
+  shown?: number;
   /** Follow nextCursor past the first page. */
   all: boolean;
   /** Stop after this many results. */

@@ -13,10 +13,10 @@ const TABLE_FIRST_ROWS = 100;
 
 /** The leading columns of a watch's CSV and table rows. */
 export const CHANGE_COLUMNS = ['change', 'changedFields'];
-/** In a table they stay longest; the list of fields gives way like a title. */
+/** In a table they stay longest; the list of fields gives way only once the title is at its narrowest. */
 const CHANGE_SPECS: ColumnSpec[] = [
   { path: 'change', header: 'change', priority: 100, width: 'changed'.length },
-  { path: 'changedFields', header: 'changedFields', priority: 99, cut: 14 },
+  { path: 'changedFields', header: 'changedFields', priority: 99, cut: 14, cutLast: true },
 ];
 
 /**
