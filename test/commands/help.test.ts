@@ -45,7 +45,7 @@ describe('usage errors', () => {
     [['orgs', 'tenders'], "tenders: missing required argument 'ORG_ID' (see 'tenders orgs tenders --help')\n"],
     [['orgs', 'serch'], "tenders: unknown command 'serch' (Did you mean search?) (see 'tenders orgs --help')\n"],
     [['serch'], "tenders: unknown command 'serch' (Did you mean search?) (see 'tenders --help')\n"],
-    [['export', '-f', 'xml'], /^tenders: --format takes one of table, csv, ndjson, json, not 'xml' \(see 'tenders export --help'\)\n$/],
+    [['export', '-f', 'xml'], /^tenders: --format takes one of table, csv, ndjson, json, tsv, ics, atom, ocds, parquet, not 'xml' \(see 'tenders export --help'\)\n$/],
   ])('%j is one tenders: line pointing to the help of its command', async (argv, line) => {
     const r = await run(argv);
     expect(r.code).toBe(2);

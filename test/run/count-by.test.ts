@@ -83,10 +83,10 @@ describe('count --by', () => {
 });
 
 describe('renderCounts', () => {
-  it('leaves bars out when the terminal is too narrow for them, and draws none for zero', () => {
+  it('leaves bars out when the terminal is too narrow for them, and draws none for zero', async () => {
     const rows = [{ value: 'DEU', count: 0, capped: false }, { value: 'FRA', count: 3, capped: false }];
-    expect(renderCounts('country', rows, 'table', { width: 18, bars: true, color: false, grouped: true })).toBe('country  count\nDEU          0\nFRA          3\ntotal        3\n');
-    expect(renderCounts('country', rows, 'text', { width: 30, bars: true, color: false, grouped: true })).toContain(`FRA          3  ${'█'.repeat(14)}`);
+    expect(await renderCounts('country', rows, 'table', { width: 18, bars: true, color: false, grouped: true })).toBe('country  count\nDEU          0\nFRA          3\ntotal        3\n');
+    expect(await renderCounts('country', rows, 'text', { width: 30, bars: true, color: false, grouped: true })).toContain(`FRA          3  ${'█'.repeat(14)}`);
   });
 });
 
