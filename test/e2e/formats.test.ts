@@ -99,7 +99,7 @@ describe('the formats made for other tools, end to end against the sandbox', () 
     const before = sb.requests.length;
     const r = await inTerminal(sb.url, ['search', '-f', 'parquet'], { env: { TENDERS_PAGER: 'cat' } });
     expect(r.code).toBe(2);
-    expect(r.text).toContain('parquet is binary and not for a terminal');
+    expect(r.text).toContain('--format parquet writes binary data, which a terminal cannot show');
     expect(sb.requests.length).toBe(before);
   });
 });
