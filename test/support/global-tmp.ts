@@ -1,6 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stopPostgres } from './postgres.js';
 
 /**
  * One temporary directory for a whole test run: every test's mkdtemp(tmpdir())
@@ -11,5 +12,8 @@ export default function setup(): () => void {
   const root = mkdtempSync(join(tmpdir(), 'tenders-tests-'));
   chmodSync(root, 0o755); // as /tmp is reachable: tests that run the CLI as another user need it
   process.env.TMPDIR = root;
-  return () => rmSync(root, { recursive: true, force: true });
+  return () => {
+    stopPostgres(root); // the cluster a test started, if one did
+    rmSync(root, { recursive: true, force: true });
+  };
 }
