@@ -1,0 +1,81 @@
+/**
+ * The typed columns of a stored tender, taken from its document: what local
+ * queries filter and sort on, and what sqlite3/Datasette users read. Shared by
+ * both engines so they store the same values.
+ */
+
+import { isObject, RawNumber } from '../model/json.js';
+
+export interface TenderColumns {
+  id: string;
+  /** UTC ISO timestamps (a value that does not parse as a date is kept as sent). */
+  published: string | null;
+  deadline: string | null;
+  status: string | null;
+  buyerId: string | null;
+  buyerName: string | null;
+  buyerCountry: string | null;
+  title: string | null;
+  valueEur: number | null;
+}
+
+/** A tender's key: a string id as it is, a number id as its JSON text; undefined when it has none (not stored). */
+export function tenderId(tender: Record<string, unknown>): string | undefined {
+  const id = tender.id;
+  if (typeof id === 'string') return id === '' ? undefined : id;
+  if (id instanceof RawNumber) return id.text;
+  return typeof id === 'number' && Number.isFinite(id) ? JSON.stringify(id) : undefined;
+}
+
+export function tenderColumns(id: string, tender: Record<string, unknown>): TenderColumns {
+  const buyer = tender.buyer;
+  const value = tender.estimatedValue;
+  return {
+    id,
+    published: timestamp(tender.publicationDate),
+    deadline: timestamp(tender.deadline),
+    status: text(tender.status),
+    buyerId: text(isObject(buyer) ? buyer.id : undefined),
+    buyerName: text(isObject(buyer) ? buyer.name : undefined),
+    buyerCountry: text(isObject(buyer) ? buyer.country : undefined),
+    title: text(tender.title),
+    valueEur: number(isObject(value) ? value.amountEur : undefined),
+  };
+}
+
+/** The typed column a dot path is held in whole when the document's value is a string (count --by reads it, not the JSON). */
+export const STRING_COLUMNS: Record<string, keyof TenderColumns> = {
+  status: 'status',
+  title: 'title',
+  'buyer.id': 'buyerId',
+  'buyer.name': 'buyerName',
+  'buyer.country': 'buyerCountry',
+};
+
+/** The service's default order of each sort field (spec 3.2). */
+export const SORT_DEFAULT_ORDER = { publicationDate: 'desc', deadline: 'asc', estimatedValue: 'desc' } as const;
+
+/** A selection bound or a date field as the columns hold it: UTC ISO, or the text as it is when it is no date. */
+export function timestamp(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? value : new Date(ms).toISOString();
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function number(value: unknown): number | null {
+  if (value instanceof RawNumber) return Number.isFinite(Number(value.text)) ? Number(value.text) : null;
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/**
+ * The order of count rows both engines give: most frequent first, then by the
+ * value's JSON text in UTF-8 byte order (SQLite's BINARY, PostgreSQL's "C"),
+ * absent (null) first. Sorts [json text | null, count] pairs in place.
+ */
+export function sortCounts(rows: [string | null, number][]): void {
+  rows.sort(([va, na], [vb, nb]) => nb - na || (va === vb ? 0 : va === null ? -1 : vb === null ? 1 : Buffer.compare(Buffer.from(va), Buffer.from(vb))));
+}

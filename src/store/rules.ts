@@ -1,0 +1,39 @@
+/** The rules of what the store is given (sync names, dot paths, full-text queries), shared by both engines. */
+
+import { UsageError } from '../errors.js';
+
+/** A sync's name, as a watch's: up to 100 letters, digits, '-', '_' and '.', not starting with '.'. */
+const SYNC_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
+
+export function checkSyncName(name: string): string {
+  if (!SYNC_NAME.test(name)) {
+    throw new UsageError(`a sync name is up to 100 letters, digits, '-', '_' and '.', not starting with '.': '${name}' is not one`);
+  }
+  return name;
+}
+
+/** The keys of a dot path ("buyer.name" → buyer, name); UsageError for an empty key or a double quote. */
+export function dotPathKeys(path: string): string[] {
+  const keys = path.split('.');
+  if (keys.some((key) => key === '' || key.includes('"'))) {
+    throw new UsageError(`'${path}' is not a field path: keys joined by dots, none empty, as in buyer.name or estimatedValue.amountEur`);
+  }
+  return keys;
+}
+
+export const FTS_RULE =
+  'words must all match; "a phrase" in double quotes; prefix* matches words that start so; a OR b; a NOT b; ( ) to group; ' +
+  'a word with other characters than letters and digits goes in double quotes';
+
+/** A full-text query the engine refused: the engine's reason and the rule. */
+export function ftsError(words: string, reason: string): UsageError {
+  return new UsageError(`full-text query '${words}' is not valid (${reason}): ${FTS_RULE}`);
+}
+
+/** A sync's saved query or service that differs from this run's: refused unless reset. */
+export function definitionMismatch(name: string, what: 'query' | 'service', saved: string, given: string): UsageError {
+  return new UsageError(
+    `sync '${name}' was saved with ${what === 'query' ? 'the query' : 'the service'} ${saved}, not ${given}: ` +
+      `run it without filters to reuse the saved ${what}, or with --reset to replace it`,
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * The SQLite schema (docs/local-copy-schema.md) as migrations: MIGRATIONS[v]
+ * takes a database from version v to v + 1; version 0 is an empty file. Each
+ * upgrade runs in one transaction with the version it writes.
+ */
+
+import type { Database } from 'libsql';
+
+export type Migration = (db: Database) => void;
+
+/**
+ * The indexes of `tenders` beside its keys, all partial: local queries read the
+ * tenders some sync matches. A large run drops and rebuilds them (sqlite-run.ts).
+ */
+export const TENDER_INDEXES = [
+  'CREATE INDEX tenders_published ON tenders (published, id) WHERE gone_at IS NULL;',
+  'CREATE INDEX tenders_deadline ON tenders (deadline, id) WHERE gone_at IS NULL;',
+  'CREATE INDEX tenders_value_eur ON tenders (value_eur, id) WHERE gone_at IS NULL;',
+  'CREATE INDEX tenders_buyer_country ON tenders (buyer_country) WHERE gone_at IS NULL;',
+  'CREATE INDEX tenders_status ON tenders (status) WHERE gone_at IS NULL;',
+  'CREATE INDEX tenders_buyer_name ON tenders (buyer_name) WHERE gone_at IS NULL;',
+];
+
+const V1 = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE tenders (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  published TEXT,
+  deadline TEXT,
+  status TEXT,
+  buyer_id TEXT,
+  buyer_name TEXT,
+  buyer_country TEXT,
+  title TEXT,
+  value_eur REAL,
+  doc TEXT NOT NULL,
+  first_seen TEXT NOT NULL,
+  last_seen TEXT NOT NULL,
+  gone_at TEXT
+);
+${TENDER_INDEXES.join('\n')}
+
+CREATE VIRTUAL TABLE tenders_fts USING fts5(
+  title, buyer_name, content='tenders', content_rowid='seq', tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER tenders_fts_insert AFTER INSERT ON tenders BEGIN
+  INSERT INTO tenders_fts (rowid, title, buyer_name) VALUES (new.seq, new.title, new.buyer_name);
+END;
+CREATE TRIGGER tenders_fts_delete AFTER DELETE ON tenders BEGIN
+  INSERT INTO tenders_fts (tenders_fts, rowid, title, buyer_name) VALUES ('delete', old.seq, old.title, old.buyer_name);
+END;
+CREATE TRIGGER tenders_fts_update AFTER UPDATE OF title, buyer_name ON tenders
+WHEN old.title IS NOT new.title OR old.buyer_name IS NOT new.buyer_name BEGIN
+  INSERT INTO tenders_fts (tenders_fts, rowid, title, buyer_name) VALUES ('delete', old.seq, old.title, old.buyer_name);
+  INSERT INTO tenders_fts (rowid, title, buyer_name) VALUES (new.seq, new.title, new.buyer_name);
+END;
+
+CREATE TABLE syncs (
+  name TEXT PRIMARY KEY,
+  query TEXT NOT NULL,
+  service TEXT NOT NULL,
+  created TEXT NOT NULL,
+  last_run INTEGER,
+  last_complete TEXT
+);
+
+CREATE TABLE sync_tenders (
+  sync TEXT NOT NULL,
+  id TEXT NOT NULL,
+  first_seen TEXT NOT NULL,
+  last_seen TEXT NOT NULL,
+  gone_at TEXT,
+  PRIMARY KEY (sync, id)
+) WITHOUT ROWID;
+CREATE INDEX sync_tenders_id ON sync_tenders (id);
+
+CREATE TABLE runs (
+  run INTEGER PRIMARY KEY AUTOINCREMENT,
+  sync TEXT NOT NULL,
+  query TEXT NOT NULL,
+  service TEXT NOT NULL,
+  mode TEXT NOT NULL,
+  baseline INTEGER NOT NULL,
+  started TEXT NOT NULL,
+  ended TEXT NOT NULL,
+  complete INTEGER NOT NULL,
+  pages INTEGER NOT NULL,
+  requests INTEGER NOT NULL,
+  new INTEGER NOT NULL,
+  changed INTEGER NOT NULL,
+  gone INTEGER NOT NULL,
+  unchanged INTEGER NOT NULL,
+  seen INTEGER NOT NULL,
+  repeated INTEGER NOT NULL,
+  without_id INTEGER NOT NULL,
+  error TEXT
+);
+CREATE INDEX runs_sync ON runs (sync, run);
+
+CREATE TABLE changes (
+  seq INTEGER PRIMARY KEY,
+  run INTEGER NOT NULL,
+  sync TEXT NOT NULL,
+  id TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('new', 'changed', 'gone')),
+  field TEXT,
+  old TEXT,
+  new TEXT,
+  at TEXT NOT NULL
+);
+CREATE INDEX changes_id ON changes (id);
+CREATE INDEX changes_sync_at ON changes (sync, at);
+CREATE INDEX changes_at ON changes (at);
+`;
+
+export const MIGRATIONS: readonly Migration[] = [
+  (db) => {
+    db.exec(V1);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('created', ?)").run(new Date().toISOString());
+  },
+];
+
+/** The version a database is at: 0 without a meta table; undefined when it holds tables of another program. */
+export function schemaVersion(db: Database): number | undefined {
+  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").raw().all() as [string][];
+  if (tables.length === 0) return 0;
+  if (!tables.some(([name]) => name === 'meta')) return undefined;
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").raw().get() as [string] | undefined;
+  const version = Number(row?.[0]);
+  return Number.isInteger(version) && version > 0 ? version : undefined;
+}
+
+/** Upgrades from `from` to migrations.length, one transaction per step. */
+export function migrate(db: Database, from: number, migrations: readonly Migration[] = MIGRATIONS): void {
+  for (let version = from; version < migrations.length; version++) {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      migrations[version]!(db);
+      db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
+        String(version + 1),
+      );
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,469 @@
+/**
+ * The SQLite engine of the store: one file (WAL mode, so readers are never
+ * blocked by a sync), the schema of docs/local-copy-schema.md.
+ */
+
+import Database from 'libsql';
+import { parseJson } from '../api/json.js';
+import { RunError, UsageError } from '../errors.js';
+import { canonicalJson } from '../model/canonical-json.js';
+import type { JsonObject } from '../model/json.js';
+import type { LocalSelection } from '../model/local-selection.js';
+import { acquireLock } from '../output/lock.js';
+import { sortCounts, STRING_COLUMNS, timestamp } from './columns.js';
+import { checkDatabaseFile } from './sqlite-file.js';
+import { busyError, SqliteRun } from './sqlite-run.js';
+import { migrate, MIGRATIONS, schemaVersion } from './sqlite-schema.js';
+import { afterCondition, fromWhere, orderBy, orderOf, PROBE_FROM, type FtsPlan } from './sqlite-select.js';
+import { checkSyncName, definitionMismatch, dotPathKeys, ftsError } from './rules.js';
+import {
+  SCHEMA_VERSION,
+  type ChangeFilter,
+  type ChangeRecord,
+  type LocalCounts,
+  type OpenOptions,
+  type RunOptions,
+  type RunReceipt,
+  type SelectOptions,
+  type Store,
+  type StoreStatus,
+  type SyncInfo,
+  type SyncRun,
+} from './store.js';
+
+const BUSY_TIMEOUT_MS = 30_000;
+/** Tenders (or changes) handed on at a time by select and changes. */
+const BATCH = 256;
+
+export async function openSqliteStore(path: string, options: OpenOptions): Promise<Store> {
+  checkDatabaseFile(path, options.mode);
+  const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
+  let db: Database.Database;
+  try {
+    db = new Database(path);
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
+    // This SQLite keeps TEMP tables in memory by default: a run's stage goes to a file (in TMPDIR)
+    // instead, so memory does not grow with the size of a sync.
+    db.exec('PRAGMA temp_store = FILE');
+  } catch (err) {
+    throw new UsageError(`${path} cannot be opened as a tenders database: ${(err as Error).message}`);
+  }
+  try {
+    const version = readVersion(db, path);
+    if (version !== undefined && version > SCHEMA_VERSION) {
+      throw new UsageError(
+        `${path} was written by a newer tenders (schema version ${version}; this one knows up to ${SCHEMA_VERSION}): upgrade tenders to use it`,
+      );
+    }
+    if (options.mode === 'read' && version !== SCHEMA_VERSION) {
+      if (version === 0) throw new RunError(`no local copy in ${path} yet: run tenders sync first`);
+      throw new RunError(`${path} is a local copy of an older schema (version ${version}): run tenders sync to upgrade it`);
+    }
+    if (options.mode === 'write') {
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec('PRAGMA synchronous = NORMAL');
+      // Index pages a large run touches stay in memory (bounded: the same for every size of sync).
+      db.exec('PRAGMA cache_size = -65536');
+      // The WAL a large run fills is cut back to 64 MB once checkpointed.
+      db.exec('PRAGMA journal_size_limit = 67108864');
+      if (version! < MIGRATIONS.length) migrate(db, version!);
+    }
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return new SqliteStore(db, path, busyTimeoutMs);
+}
+
+/** The schema version, after making sure the file is a database of ours. */
+function readVersion(db: Database.Database, path: string): number | undefined {
+  let version: number | undefined;
+  try {
+    version = schemaVersion(db);
+  } catch (err) {
+    throw new UsageError(`${path} is not a usable SQLite database: ${(err as Error).message}`);
+  }
+  if (version === undefined) throw new UsageError(`${path} is a SQLite database of another program (it has no tenders tables): name another file`);
+  return version;
+}
+
+interface SyncRow {
+  name: string;
+  query: string;
+  service: string;
+  created: string;
+  last_run: number | null;
+  last_complete: string | null;
+}
+
+interface RunRow {
+  run: number;
+  sync: string;
+  query: string;
+  service: string;
+  mode: 'full' | 'new-only';
+  baseline: number;
+  started: string;
+  ended: string;
+  complete: number;
+  pages: number;
+  requests: number;
+  new: number;
+  changed: number;
+  gone: number;
+  unchanged: number;
+  seen: number;
+  repeated: number;
+  without_id: number;
+  error: string | null;
+}
+
+class SqliteStore implements Store {
+  #run: SqliteRun | undefined;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly path: string,
+    private readonly busyTimeoutMs: number,
+  ) {}
+
+  async beginRun(options: RunOptions): Promise<SyncRun> {
+    const { sync } = options;
+    checkSyncName(sync.name);
+    if (this.#run) throw new Error('one sync run at a time per store');
+    const saved = this.#syncRow(sync.name);
+    if (saved && !options.reset) {
+      if (canonicalJson(JSON.parse(saved.query)) !== canonicalJson(sync.query)) {
+        throw definitionMismatch(sync.name, 'query', saved.query, JSON.stringify(sync.query));
+      }
+      if (saved.service !== sync.service) throw definitionMismatch(sync.name, 'service', saved.service, sync.service);
+    }
+    const release = await this.#lock(sync.name);
+    try {
+      const run = new SqliteRun({
+        db: this.db,
+        sync,
+        mode: options.mode,
+        baseline: saved === undefined,
+        write: (work) => this.#write(work),
+        release: async () => {
+          this.#run = undefined;
+          await release();
+        },
+      });
+      this.#run = run;
+      return run;
+    } catch (err) {
+      await release();
+      throw err;
+    }
+  }
+
+  async *select(selection: LocalSelection, options: SelectOptions = {}): AsyncGenerator<Record<string, unknown>[]> {
+    const order = orderOf(selection);
+    const base = fromWhere(selection, true, this.#ftsPlan(selection));
+    let remaining = options.limit ?? Infinity;
+    let after: [unknown, string] | undefined;
+    if (options.after !== undefined) after = this.#sortKey(order.column, options.after);
+    // The order is found on row numbers alone, then only the page's documents are read: a full-text
+    // match of many tenders sorts small rows, not their documents.
+    const sql = (keyset: boolean) =>
+      `SELECT t.${order.column}, t.id, t.doc FROM tenders t WHERE t.seq IN (SELECT t.seq ${base.sql}${
+        keyset ? ` AND ${afterCondition(order)}` : ''
+      } ${orderBy(order)} LIMIT ?) ${orderBy(order)}`;
+    const first = this.db.prepare(sql(false)).raw();
+    const next = this.db.prepare(sql(true)).raw();
+    // One read transaction: every batch reads the same snapshot, whatever a sync commits meanwhile.
+    const own = !this.db.inTransaction;
+    if (own) this.db.exec('BEGIN');
+    try {
+      while (remaining > 0) {
+        const n = Math.min(BATCH, remaining);
+        const rows = this.#withFts(selection, () =>
+          (after ? next.all(...base.params, ...after, n) : first.all(...base.params, n)) as [unknown, string, string][],
+        );
+        if (rows.length === 0) return;
+        remaining -= rows.length;
+        const last = rows[rows.length - 1]!;
+        after = [last[0], last[1]];
+        yield rows.map((row) => parseJson(row[2]) as Record<string, unknown>);
+        if (rows.length < n) return;
+      }
+    } finally {
+      if (own && this.db.inTransaction) this.db.exec('COMMIT');
+    }
+  }
+
+  async count(selection: LocalSelection, byPath?: string): Promise<LocalCounts> {
+    const base = fromWhere(selection, false);
+    const total = this.#withFts(selection, () => (this.db.prepare(`SELECT count(*) ${base.sql}`).raw().get(...base.params) as [number])[0]);
+    if (byPath === undefined) return { total, rows: [] };
+    const path = jsonPath(byPath);
+    const column = STRING_COLUMNS[byPath];
+    const group = (value: string, where: string, params: unknown[]) =>
+      this.#withFts(
+        selection,
+        () => this.db.prepare(`SELECT ${value} AS v, count(*) ${base.sql}${where} GROUP BY v`).raw().all(...params) as [string | null, number][],
+      );
+    // A string field's typed column holds its value (read from an index, not from the JSON); the
+    // tenders whose field is no string (or absent) are counted from their documents.
+    const rows = column
+      ? [
+          ...group(`json_quote(t.${snake(column)})`, ` AND t.${snake(column)} IS NOT NULL`, base.params),
+          ...group('t.doc -> ?', ` AND t.${snake(column)} IS NULL`, [path, ...base.params]),
+        ]
+      : group('t.doc -> ?', '', [path, ...base.params]);
+    if (rows.every(([v]) => v === null) && !this.#anyHas(path) && this.#anyTender()) {
+      throw new UsageError(`no stored tender has a field '${byPath}': ${this.#fieldHint()}`);
+    }
+    sortCounts(rows);
+    return { total, rows: rows.map(([v, n]) => ({ value: v === null ? undefined : parseJson(v), count: n })) };
+  }
+
+  async *changes(filter: ChangeFilter = {}): AsyncGenerator<ChangeRecord[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.sync !== undefined) {
+      where.push(`(c.sync = ? OR (c.kind = 'changed' AND c.id IN (SELECT id FROM sync_tenders WHERE sync = ?)))`);
+      params.push(filter.sync, filter.sync);
+    }
+    if (filter.since !== undefined) {
+      where.push('c.at >= ?');
+      params.push(timestamp(filter.since));
+    }
+    if (filter.id !== undefined) {
+      where.push('c.id = ?');
+      params.push(filter.id);
+    }
+    const cond = where.length ? `AND ${where.join(' AND ')}` : '';
+    const read = this.db
+      .prepare(
+        `SELECT c.seq, c.run, c.sync, c.id, c.kind, c.field, c.old, c.new, c.at FROM changes c
+         WHERE (c.run, c.id, c.seq) > (?, ?, ?) ${cond} ORDER BY c.run, c.id, c.seq LIMIT ${BATCH}`,
+      )
+      .raw();
+    const own = !this.db.inTransaction;
+    if (own) this.db.exec('BEGIN');
+    try {
+      let after: [number, string, number] = [0, '', 0];
+      for (;;) {
+        const rows = read.all(...after, ...params) as [number, number, string, string, ChangeRecord['kind'], string | null, string | null, string | null, string][];
+        if (rows.length === 0) return;
+        yield rows.map(([, run, sync, id, kind, field, old, now, at]) => ({
+          run,
+          sync,
+          id,
+          kind,
+          field,
+          old: old === null ? undefined : parseJson(old),
+          new: now === null ? undefined : parseJson(now),
+          at,
+        }));
+        const last = rows[rows.length - 1]!;
+        after = [last[1], last[3], last[0]];
+        if (rows.length < BATCH) return;
+      }
+    } finally {
+      if (own && this.db.inTransaction) this.db.exec('COMMIT');
+    }
+  }
+
+  async listSyncs(): Promise<SyncInfo[]> {
+    const rows = this.db.prepare('SELECT * FROM syncs ORDER BY name').all() as SyncRow[];
+    return rows.map((row) => this.#syncInfo(row));
+  }
+
+  async getSync(name: string): Promise<SyncInfo | undefined> {
+    const row = this.#syncRow(name);
+    return row && this.#syncInfo(row);
+  }
+
+  async forget(name: string): Promise<{ tenders: number }> {
+    checkSyncName(name);
+    if (!this.#syncRow(name)) {
+      const known = (this.db.prepare('SELECT name FROM syncs ORDER BY name').raw().all() as [string][]).map(([n]) => n);
+      throw new UsageError(`no sync named '${name}' in ${this.path}${known.length ? ` (there are: ${known.join(', ')})` : ''}`);
+    }
+    const release = await this.#lock(name);
+    try {
+      return this.#write(() => {
+        const now = new Date().toISOString();
+        const others = 'SELECT 1 FROM sync_tenders o WHERE o.id = tenders.id AND o.sync <> ?';
+        const mine = 'SELECT id FROM sync_tenders WHERE sync = ?';
+        const removed = this.db.prepare(`DELETE FROM tenders WHERE id IN (${mine}) AND NOT EXISTS (${others})`).run(name, name).changes;
+        // Tenders other syncs keep only as gone: no sync matches them now.
+        this.db
+          .prepare(
+            `UPDATE tenders SET gone_at = ? WHERE gone_at IS NULL AND id IN (${mine})
+             AND NOT EXISTS (SELECT 1 FROM sync_tenders o WHERE o.id = tenders.id AND o.sync <> ? AND o.gone_at IS NULL)`,
+          )
+          .run(now, name, name);
+        for (const table of ['sync_tenders', 'changes', 'runs']) this.db.prepare(`DELETE FROM ${table} WHERE sync = ?`).run(name);
+        this.db.prepare('DELETE FROM syncs WHERE name = ?').run(name);
+        return { tenders: removed };
+      });
+    } finally {
+      await release();
+    }
+  }
+
+  async status(sync?: string): Promise<StoreStatus> {
+    const one = (sql: string, ...params: unknown[]) => (this.db.prepare(sql).raw().get(...params) as [unknown])[0];
+    return {
+      location: this.path,
+      schemaVersion: SCHEMA_VERSION,
+      syncs: one('SELECT count(*) FROM syncs') as number,
+      tenders: one('SELECT count(*) FROM tenders WHERE gone_at IS NULL') as number,
+      lastComplete: (sync === undefined
+        ? one('SELECT max(last_complete) FROM syncs')
+        : one('SELECT last_complete FROM syncs WHERE name = ?', sync) ?? null) as string | null,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.#run?.abort();
+    if (this.db.open) this.db.close();
+  }
+
+  /** The per-sync writer lock: a file beside the database, naming its holder. */
+  async #lock(name: string): Promise<() => Promise<void>> {
+    try {
+      return await acquireLock(`${this.path}.sync-${name}`);
+    } catch (err) {
+      if (err instanceof RunError) throw new RunError(`sync '${name}' is running already: ${err.message}`);
+      throw err;
+    }
+  }
+
+  /** `work` in one IMMEDIATE transaction; a writer that waited its bounded time is a RunError. */
+  #write<T>(work: () => T): T {
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+    } catch (err) {
+      if ((err as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw busyError(this.path, this.busyTimeoutMs);
+      throw err;
+    }
+    try {
+      const result = work();
+      this.db.exec('COMMIT');
+      return result;
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  /** Runs a query; an FTS5 refusal of the selection's words is a UsageError with the rule. */
+  #withFts<T>(selection: LocalSelection, query: () => T): T {
+    try {
+      return query();
+    } catch (err) {
+      const message = (err as Error).message;
+      if (selection.words !== undefined && /fts5|no such column|unterminated string|unknown special query/i.test(message)) {
+        throw ftsError(selection.words, message.replace(/^fts5: /, ''));
+      }
+      throw err;
+    }
+  }
+
+  /** The sort value and id of the tender `id`, where a next page starts after it. */
+  #sortKey(column: string, id: string): [unknown, string] {
+    const row = this.db.prepare(`SELECT ${column} FROM tenders WHERE id = ?`).raw().get(id) as [unknown] | undefined;
+    if (!row || row[0] === null) throw new UsageError(`no tender '${id}' in the local copy to continue after (in this order)`);
+    return [row[0], id];
+  }
+
+  /** Many matches: walk the order and probe; few: find them and sort (see FtsPlan). */
+  #ftsPlan(selection: LocalSelection): FtsPlan {
+    if (selection.words === undefined || selection.words.trim() === '') return 'matches';
+    const some = this.#withFts(selection, () =>
+      this.db
+        .prepare(`SELECT count(*) FROM (SELECT rowid FROM tenders_fts WHERE tenders_fts MATCH ? LIMIT ${PROBE_FROM})`)
+        .raw()
+        .get(selection.words),
+    ) as [number];
+    return some[0] >= PROBE_FROM ? 'probe' : 'matches';
+  }
+
+  #anyTender(): boolean {
+    return this.db.prepare('SELECT 1 FROM tenders LIMIT 1').raw().get() !== undefined;
+  }
+
+  #anyHas(path: string): boolean {
+    return this.db.prepare('SELECT 1 FROM tenders WHERE doc -> ? IS NOT NULL LIMIT 1').raw().get(path) !== undefined;
+  }
+
+  /** The field paths of one stored tender, as examples of what --by takes. */
+  #fieldHint(): string {
+    const row = this.db.prepare('SELECT doc FROM tenders WHERE gone_at IS NULL LIMIT 1').raw().get() as [string] | undefined;
+    const paths: string[] = [];
+    const walk = (value: unknown, prefix: string) => {
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+        for (const [key, child] of Object.entries(value)) walk(child, prefix ? `${prefix}.${key}` : key);
+      } else if (prefix) paths.push(prefix);
+    };
+    if (row) walk(JSON.parse(row[0]), '');
+    return paths.length ? `a dot path into the tenders, one of ${paths.slice(0, 20).join(', ')}` : 'a dot path into the tenders, as in buyer.name';
+  }
+
+  #syncRow(name: string): SyncRow | undefined {
+    return stripMetadata(this.db.prepare('SELECT * FROM syncs WHERE name = ?').get(name)) as SyncRow | undefined;
+  }
+
+  #syncInfo(row: SyncRow): SyncInfo {
+    const run = stripMetadata(this.db.prepare('SELECT * FROM runs WHERE run = ?').get(row.last_run)) as RunRow;
+    const tenders = (this.db.prepare('SELECT count(*) FROM sync_tenders WHERE sync = ? AND gone_at IS NULL').raw().get(row.name) as [number])[0];
+    return {
+      name: row.name,
+      query: JSON.parse(row.query) as JsonObject,
+      service: row.service,
+      created: row.created,
+      lastRun: receiptOf(run),
+      lastComplete: row.last_complete ?? row.created,
+      tenders,
+    };
+  }
+}
+
+function receiptOf(row: RunRow): RunReceipt {
+  return {
+    run: row.run,
+    sync: row.sync,
+    query: JSON.parse(row.query) as JsonObject,
+    service: row.service,
+    mode: row.mode,
+    baseline: row.baseline === 1,
+    startedAt: row.started,
+    endedAt: row.ended,
+    complete: row.complete === 1,
+    pages: row.pages,
+    requests: row.requests,
+    counts: {
+      new: row.new,
+      changed: row.changed,
+      gone: row.gone,
+      unchanged: row.unchanged,
+      seen: row.seen,
+      repeated: row.repeated,
+      withoutId: row.without_id,
+    },
+    error: row.error,
+  };
+}
+
+/** libsql adds `_metadata` to every object row. */
+function stripMetadata(row: unknown): unknown {
+  if (row && typeof row === 'object' && '_metadata' in row) delete (row as { _metadata?: unknown })._metadata;
+  return row;
+}
+
+/** A dot path as a SQLite JSON path: every key quoted, so a key may hold anything but a double quote. */
+function jsonPath(path: string): string {
+  return `$${dotPathKeys(path)
+    .map((key) => `."${key}"`)
+    .join('')}`;
+}
+
+function snake(column: string): string {
+  return column.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}

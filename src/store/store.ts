@@ -1,0 +1,210 @@
+/**
+ * The local copy `tenders sync` keeps and `--local` queries read: ONE
+ * interface, two engines (SQLite in ./sqlite.ts, PostgreSQL in ./postgres.ts
+ * exporting `openPostgresStore(url, options): Promise<Store>`), opened by
+ * `openStore(location, options)` in ./open.ts.
+ * The code that walks, diffs and records changes only sees this interface.
+ * The tables behind it are part of the product too: docs/local-copy-schema.md.
+ *
+ * Documents go in and come out as the online walk holds them: plain JSON
+ * values with RawNumbers for numbers a double cannot hold (model/json.ts).
+ * Each is stored as its JSON text (stringifyJson: every digit kept) and read
+ * back with api/json.ts parseJson, so a stored tender equals the fetched one.
+ */
+
+import type { JsonObject } from '../model/json.js';
+import type { LocalSelection } from '../model/local-selection.js';
+
+/** A change of one tender as a run (sync or watch) records it. `new` also when a gone tender comes back. */
+export type ChangeKind = 'new' | 'changed' | 'gone';
+
+/** What a sync is: a saved query against one service. */
+export interface SyncDefinition {
+  /** Up to 100 letters, digits, '-', '_' and '.', not starting with '.' (as a watch name); else UsageError. */
+  name: string;
+  /** The query as the sync command saves it (filters, sort, org...): compared as canonical JSON between runs. */
+  query: JsonObject;
+  /** The service's base URL, without credentials. */
+  service: string;
+}
+
+export interface SyncInfo extends SyncDefinition {
+  /** ISO timestamp of the first complete run (when the sync was created). */
+  created: string;
+  /** The receipt of the newest run, complete or not; null never (a sync exists once a run completed). */
+  lastRun: RunReceipt;
+  /** End of the newest complete run: how old this sync's copy is. */
+  lastComplete: string;
+  /** Tenders the sync holds now (matched by its last complete run, or added by --new-only runs since). */
+  tenders: number;
+}
+
+/**
+ * `full`: every tender of the query; after commit the sync holds exactly them,
+ * with new, changed (per field) and gone recorded. `new-only`: the walk may stop
+ * early (at the first page without a new tender, see SyncRun.known); only new
+ * tenders are recorded; a changed or gone tender is not seen until a full run.
+ */
+export type RunMode = 'full' | 'new-only';
+
+export interface RunCounts {
+  new: number;
+  changed: number;
+  gone: number;
+  /** Held before and equal now. */
+  unchanged: number;
+  /** Tenders added, repeats and tenders without an id included. */
+  seen: number;
+  /** The same id added twice in one run: the last one counts, once. */
+  repeated: number;
+  /** Tenders without a string or number `id`: not stored. */
+  withoutId: number;
+}
+
+/** What the walk reports when a run ends. */
+export interface RunFacts {
+  /** The walk reached the end of every chain. false: only the receipt is recorded, the copy stays as it was. */
+  complete: boolean;
+  pages: number;
+  requests: number;
+  /** Why an incomplete run stopped (one line), for the receipt. */
+  error?: string;
+}
+
+/** The `runs` row of one run: kept for every run, complete or not. */
+export interface RunReceipt {
+  run: number;
+  sync: string;
+  query: JsonObject;
+  service: string;
+  mode: RunMode;
+  /** The first run of a sync: its tenders are recorded, but no `new` change rows (the baseline). */
+  baseline: boolean;
+  startedAt: string;
+  endedAt: string;
+  complete: boolean;
+  pages: number;
+  requests: number;
+  counts: RunCounts;
+  error: string | null;
+}
+
+export interface RunOptions {
+  sync: SyncDefinition;
+  mode: RunMode;
+  /** Replace a saved query or service that differs (--reset): otherwise such a difference is a UsageError. */
+  reset?: boolean;
+}
+
+/**
+ * One sync run being written. Nothing of it is visible to readers (nor left
+ * behind by a killed process) until commit, which applies it in one
+ * transaction. Holds the sync's writer lock from beginRun to commit/abort.
+ */
+export interface SyncRun {
+  /** No complete run of this sync yet: this run records the baseline. */
+  readonly baseline: boolean;
+  /** Which of `ids` the sync holds now (before this run): --new-only pages until a page has no id outside. */
+  known(ids: readonly string[]): Promise<Set<string>>;
+  /** One page of the walk, in the walk's order; memory does not grow with the run. */
+  add(tenders: readonly Record<string, unknown>[]): Promise<void>;
+  /**
+   * Ends the run: when `facts.complete`, computes new/changed/gone against the
+   * sync's previous state, writes tenders, membership, changes and the receipt
+   * in one transaction; otherwise writes only the receipt. Releases the lock.
+   */
+  commit(facts: RunFacts): Promise<RunReceipt>;
+  /** Drops the run (interrupted, failed before any receipt makes sense): the database stays as it was. Idempotent. */
+  abort(): Promise<void>;
+}
+
+export interface SelectOptions {
+  /** At most this many tenders (default: all). */
+  limit?: number;
+  /** Continue after the tender with this id, in the selection's order (the next page); an id not in the selection is a UsageError. */
+  after?: string;
+}
+
+/** One value of `count(selection, byPath)`. */
+export interface LocalCount {
+  /** The field's JSON value (RawNumber kept); `undefined` for tenders without the field. */
+  value: unknown;
+  count: number;
+}
+
+export interface LocalCounts {
+  /** Tenders in the selection. */
+  total: number;
+  /** With byPath: one row per distinct value, most frequent first, then by the value's JSON text (absent first). */
+  rows: LocalCount[];
+}
+
+export interface ChangeFilter {
+  /** Changes of this sync's runs, and `changed` rows of tenders it holds recorded by another sync's run. */
+  sync?: string;
+  /** ISO timestamp, inclusive. */
+  since?: string;
+  /** One tender's history. */
+  id?: string;
+}
+
+/** One row of the `changes` table. Oldest first: by run, then tender id, then as recorded (a run records new, then changed fields, then gone). */
+export interface ChangeRecord {
+  run: number;
+  sync: string;
+  id: string;
+  kind: ChangeKind;
+  /** Dot path of the changed leaf field (`changed` only, else null). */
+  field: string | null;
+  /** The field's JSON value before and after (`undefined`: absent). */
+  old: unknown;
+  new: unknown;
+  /** ISO timestamp of the run's commit. */
+  at: string;
+}
+
+export interface StoreStatus {
+  /** Where the copy is: the file path, or the URL without password. */
+  location: string;
+  schemaVersion: number;
+  syncs: number;
+  /** Tenders not gone. */
+  tenders: number;
+  /** End of the newest complete run (of `sync` when given); null before any. */
+  lastComplete: string | null;
+}
+
+export interface Store {
+  /** Starts a run of `options.sync`. A second writer of the same name: RunError at once naming the holder (pid, host, since). */
+  beginRun(options: RunOptions): Promise<SyncRun>;
+  /** The selection's tenders in the service's order (spec 3.2, ties by id in the same direction), in batches. */
+  select(selection: LocalSelection, options?: SelectOptions): AsyncGenerator<Record<string, unknown>[]>;
+  /** Exact counts; `byPath` a dot path into the documents (buyer.name); a path no stored tender has is a UsageError. */
+  count(selection: LocalSelection, byPath?: string): Promise<LocalCounts>;
+  changes(filter?: ChangeFilter): AsyncGenerator<ChangeRecord[]>;
+  listSyncs(): Promise<SyncInfo[]>;
+  /** The saved definition of a sync, or undefined. */
+  getSync(name: string): Promise<SyncInfo | undefined>;
+  /** Removes the sync, its membership, runs and changes, and the tenders no other sync holds; UsageError for an unknown name. */
+  forget(name: string): Promise<{ tenders: number }>;
+  status(sync?: string): Promise<StoreStatus>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /**
+   * `read`: a missing copy is a RunError ("run tenders sync first") and nothing
+   * is created or upgraded; `write`: created (with its directory) or upgraded.
+   */
+  mode: 'read' | 'write';
+  /** How long a writer waits for another sync's commit before a RunError (ms; default 30 000). */
+  busyTimeoutMs?: number;
+}
+
+/** The schema version this build writes; a database with a newer one is refused (UsageError, file unchanged). */
+export const SCHEMA_VERSION = 1;
+
+/** A PostgreSQL URL (the rest is a SQLite path): what openStore (./open.ts) dispatches on. */
+export function isPostgresLocation(location: string): boolean {
+  return /^postgres(?:ql)?:\/\//i.test(location);
+}

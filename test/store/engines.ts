@@ -1,0 +1,30 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStore } from '../../src/store/open.js';
+import type { OpenOptions, Store } from '../../src/store/store.js';
+
+/**
+ * The engines the one store suite (store.test.ts) runs against. Each gives a
+ * fresh, empty location per test; `open` goes through openStore as the CLI does.
+ * The PostgreSQL task adds its engine to this list (a throwaway cluster).
+ */
+export interface Engine {
+  name: string;
+  /** A new empty location (file path or URL) and how to remove it. */
+  location(): Promise<{ location: string; cleanup: () => Promise<void> }>;
+}
+
+export const sqliteEngine: Engine = {
+  name: 'sqlite',
+  async location() {
+    const dir = mkdtempSync(join(tmpdir(), 'tenders-store-'));
+    return { location: join(dir, 'tenders.db'), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  },
+};
+
+export const engines: Engine[] = [sqliteEngine];
+
+export function open(location: string, mode: OpenOptions['mode'] = 'write', extra: Partial<OpenOptions> = {}): Promise<Store> {
+  return openStore(location, { mode, ...extra });
+}

@@ -1,0 +1,300 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import Database from 'libsql';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/api/json.js';
+import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
+import { Store as Sandbox } from '../../src/sandbox/store.js';
+import { migrate, MIGRATIONS, schemaVersion } from '../../src/store/sqlite-schema.js';
+import type { Store } from '../../src/store/store.js';
+import { open } from './engines.js';
+
+/** The sqlite3 shell's answer to `sql` (it must succeed). */
+function sqlite3(path: string, sql: string): string {
+  const result = spawnSync('sqlite3', [path, sql], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return result.stdout.trim();
+}
+
+const hash = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+/** Every table's rows, as the sqlite3 shell dumps them. */
+const dump = (path: string) => createHash('sha256').update(sqlite3(path, '.dump')).digest('hex');
+
+function docs(size: number, seed: number): Record<string, unknown>[] {
+  return [...new Sandbox(size, seed).rows()].map((row) => parseJson(row.json) as Record<string, unknown>);
+}
+
+async function sync(store: Store, name: string, tenders: Record<string, unknown>[]) {
+  const run = await store.beginRun({ sync: { name, query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+  for (let i = 0; i < tenders.length; i += 100) await run.add(tenders.slice(i, i + 100));
+  return run.commit({ complete: true, pages: 1, requests: 1 });
+}
+
+let dir: string;
+let db: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'tenders-sqlite-'));
+  db = join(dir, 'tenders.db');
+});
+afterEach(() => {
+  chmodSync(dir, 0o755);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function refusal(path: string, mode: 'read' | 'write' = 'write'): Promise<Error> {
+  const err = (await open(path, mode).then(
+    (store) => store.close().then(() => undefined),
+    (e: unknown) => e,
+  )) as Error | undefined;
+  expect(err, 'refused').toBeInstanceOf(Error);
+  return err!;
+}
+
+describe('opening a SQLite copy', () => {
+  it('creates the file and its directory, in WAL mode, at the schema version', async () => {
+    const path = join(dir, 'a', 'b', 'tenders.db');
+    await (await open(path)).close();
+    expect(sqlite3(path, 'PRAGMA journal_mode')).toBe('wal');
+    expect(sqlite3(path, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe('1');
+  });
+
+  it('refuses, as a usage error before touching anything: a directory, a file that is not a database, another program\'s database', async () => {
+    const cases: [string, RegExp][] = [];
+    mkdirSync(join(dir, 'd'));
+    cases.push([join(dir, 'd'), /is a directory/]);
+    writeFileSync(join(dir, 'notes.txt'), 'hello, this is not a database at all\n');
+    cases.push([join(dir, 'notes.txt'), /is not a SQLite database/]);
+    sqlite3(join(dir, 'other.db'), 'CREATE TABLE things (a)');
+    cases.push([join(dir, 'other.db'), /another program/]);
+    for (const [path, message] of cases) {
+      const before = existsSync(path) && !path.endsWith('d') ? hash(path) : undefined;
+      const err = await refusal(path);
+      expect(err, path).toBeInstanceOf(UsageError);
+      expect(exitCodeOf(err)).toBe(EXIT.usage);
+      expect(err.message).toMatch(message);
+      expect(err.message).not.toContain('\n');
+      if (before) expect(hash(path)).toBe(before);
+    }
+  });
+
+  it('refuses a read-only file for writing, and reads it', async () => {
+    await (await open(db)).close();
+    chmodSync(db, 0o444);
+    const before = hash(db);
+    const err = await refusal(db);
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toMatch(/is read-only/);
+    expect(hash(db)).toBe(before);
+    await (await open(db, 'read')).close();
+  });
+
+  it('refuses a database of a newer schema version, leaving the file unchanged', async () => {
+    await (await open(db)).close();
+    sqlite3(db, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+    const before = hash(db);
+    for (const mode of ['write', 'read'] as const) {
+      const err = await refusal(db, mode);
+      expect(err).toBeInstanceOf(UsageError);
+      expect(err.message).toMatch(/newer tenders \(schema version 2; this one knows up to 1\)/);
+    }
+    expect(hash(db)).toBe(before);
+  });
+
+  it('reading a copy that is not there is a run error saying to sync first, and creates nothing', async () => {
+    const err = await refusal(db, 'read');
+    expect(err).toBeInstanceOf(RunError);
+    expect(err.message).toMatch(/run tenders sync first/);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('upgrades an older database in place, one transaction per version, keeping its rows', () => {
+    const raw = new Database(db);
+    migrate(raw, 0, MIGRATIONS);
+    raw.prepare("INSERT INTO syncs (name, query, service, created) VALUES ('s', '{}', 'u', 'now')").run();
+    const next = [...MIGRATIONS, (d: Database.Database) => d.exec('ALTER TABLE syncs ADD COLUMN note TEXT')];
+    expect(schemaVersion(raw)).toBe(1);
+    migrate(raw, 1, next);
+    expect(schemaVersion(raw)).toBe(2);
+    expect(raw.prepare("SELECT name, note FROM syncs").raw().all()).toEqual([['s', null]]);
+    // A step that fails leaves the database at the version before it.
+    const failing = [...next, (d: Database.Database) => d.exec('ALTER TABLE syncs ADD COLUMN x TEXT; SELECT * FROM no_such_table')];
+    expect(() => migrate(raw, 2, failing)).toThrow();
+    expect(schemaVersion(raw)).toBe(2);
+    expect(raw.prepare('SELECT * FROM syncs').raw().all()).toEqual([['s', '{}', 'u', 'now', null, null, null]]);
+    raw.close();
+  });
+});
+
+describe('readers and writers', () => {
+  it('readers (the store and the sqlite3 shell) read the copy before a write while it is under way', async () => {
+    const store = await open(db);
+    await sync(store, 's', docs(50, 1));
+    const writer = new Database(db);
+    writer.exec("BEGIN IMMEDIATE; UPDATE tenders SET title = 'half-written'; DELETE FROM sync_tenders");
+    try {
+      expect((await store.count({})).total).toBe(50);
+      expect((await store.count({ words: 'half' })).total).toBe(0);
+      expect(sqlite3(db, 'SELECT count(*) FROM tenders WHERE title = \'half-written\'')).toBe('0');
+    } finally {
+      writer.exec('ROLLBACK');
+      writer.close();
+      await store.close();
+    }
+  });
+
+  it('a writer waits a bounded time for another sync\'s commit, then fails clearly, leaving the copy as it was', async () => {
+    const store = await open(db, 'write', { busyTimeoutMs: 50 });
+    await sync(store, 's', docs(20, 1));
+    const before = dump(db);
+    const run = await store.beginRun({ sync: { name: 't', query: {}, service: 'u' }, mode: 'full' });
+    await run.add(docs(20, 2));
+    const other = new Database(db);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const err = await run.commit({ complete: true, pages: 1, requests: 1 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RunError);
+      expect((err as Error).message).toMatch(/is busy: another sync has been writing it/);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect(dump(db)).toBe(before);
+    // The failed run released its lock.
+    await sync(store, 't', docs(20, 2));
+    await store.close();
+  });
+
+  it('staging a run takes no lock: another sync commits meanwhile', async () => {
+    const a = await open(db);
+    const b = await open(db, 'write', { busyTimeoutMs: 0 });
+    const run = await a.beginRun({ sync: { name: 'a', query: {}, service: 'u' }, mode: 'full' });
+    await run.add(docs(30, 1));
+    await sync(b, 'b', docs(30, 2));
+    await run.commit({ complete: true, pages: 1, requests: 1 });
+    expect((await b.count({})).total).toBe((await a.count({})).total);
+    await a.close();
+    await b.close();
+  });
+
+  it('other tools writing titles keep the full-text index in step (triggers)', async () => {
+    const store = await open(db);
+    await sync(store, 's', docs(30, 1));
+    sqlite3(db, "UPDATE tenders SET title = 'Zebra crossing repaint' WHERE rowid = (SELECT min(rowid) FROM tenders)");
+    expect((await store.count({ words: 'zebra' })).total).toBe(1);
+    sqlite3(db, "DELETE FROM tenders WHERE title LIKE 'Zebra%'");
+    expect((await store.count({ words: 'zebra' })).total).toBe(0);
+    expect(sqlite3(db, "INSERT INTO tenders_fts(tenders_fts) VALUES ('integrity-check'); SELECT 'ok'")).toBe('ok');
+    await store.close();
+  });
+});
+
+describe('full-text queries over many matches', () => {
+  it('walks the order and probes when many tenders match, finds and sorts when few do: the same rows in the same order', async () => {
+    const store = await open(db);
+    const tenders = Array.from({ length: 2600 }, (_, i) => ({
+      id: `T-${String(i).padStart(5, '0')}`,
+      title: i % 500 === 0 ? `Rare harbour dredging ${i}` : `Cleaning services lot ${i % 7}`,
+      publicationDate: `2026-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`,
+      deadline: i % 3 === 0 ? null : `2027-01-${String((i % 28) + 1).padStart(2, '0')}T12:00:00Z`,
+      buyer: { id: 'B', name: 'City', country: 'DEU' },
+    }));
+    await sync(store, 's', tenders);
+    const expected = (test: (t: (typeof tenders)[number]) => boolean, by: 'publicationDate' | 'deadline') =>
+      tenders
+        .filter((t) => test(t) && t[by] !== null)
+        .sort((a, b) => {
+          const [ka, kb] = [a[by]!, b[by]!];
+          const sign = by === 'deadline' ? 1 : -1;
+          return ka === kb ? sign * (a.id < b.id ? -1 : 1) : sign * (ka < kb ? -1 : 1);
+        })
+        .map((t) => t.id);
+    const ids = async (words: string, sortBy: 'publicationDate' | 'deadline', limit?: number, after?: string) => {
+      const out: unknown[] = [];
+      for await (const batch of store.select({ words, sortBy }, { limit, after })) out.push(...batch.map((t) => t.id));
+      return out;
+    };
+    expect(tenders.filter((t) => t.title.startsWith('Cleaning')).length).toBeGreaterThan(2000);
+    for (const sortBy of ['publicationDate', 'deadline'] as const) {
+      const many = expected((t) => t.title.startsWith('Cleaning'), sortBy);
+      expect(await ids('cleaning', sortBy, 20)).toEqual(many.slice(0, 20));
+      expect(await ids('cleaning', sortBy, 20, many[19])).toEqual(many.slice(20, 40));
+      expect(await ids('cleaning', sortBy)).toEqual(many);
+      expect(await ids('harbour', sortBy)).toEqual(expected((t) => t.title.startsWith('Rare'), sortBy));
+    }
+    await store.close();
+  });
+});
+
+describe('a run killed with SIGKILL', () => {
+  let child: string;
+  beforeAll(async () => {
+    const out = mkdtempSync(join(tmpdir(), 'tenders-killed-run-'));
+    child = join(out, 'killed-run.cjs');
+    await build({
+      entryPoints: [resolve('test/store/fixtures/killed-run.ts')],
+      outfile: child,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      external: ['libsql'],
+      logLevel: 'error',
+    });
+  });
+
+  /** Runs the child until it prints `phase`, then kills it with SIGKILL. */
+  function killAt(phase: 'stage' | 'commit', size: number, seed: number): Promise<void> {
+    return new Promise((done, fail) => {
+      const proc = spawn(process.execPath, [child, db, phase, String(size), String(seed)], {
+        env: { ...process.env, NODE_PATH: resolve('node_modules') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      proc.stdout.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes(phase)) proc.kill('SIGKILL');
+      });
+      proc.on('exit', (code, signal) => (signal === 'SIGKILL' ? done() : fail(new Error(`child ended ${code}: ${stderr}`))));
+    });
+  }
+
+  // Killed while staging, and inside the commit of a run so large that it rebuilds the indexes.
+  for (const [phase, size] of [
+    ['stage', 1200],
+    ['commit', 6000],
+  ] as const) {
+    it(`in its ${phase} leaves the database as it was, intact; the next run does the whole work once`, { timeout: 180_000 }, async () => {
+      const store = await open(db);
+      const first = docs(500, 5);
+      await sync(store, 'killed', first);
+      await store.close();
+      const before = dump(db);
+
+      // Tenders of another seed: the same ids with other content, and new ones.
+      await killAt(phase, size, 6);
+      // Killed inside its commit, the run had written (uncommitted) pages into the WAL.
+      if (phase === 'commit') expect(statSync(`${db}-wal`).size).toBeGreaterThan(0);
+
+      expect(sqlite3(db, 'PRAGMA integrity_check')).toBe('ok');
+      expect(dump(db)).toBe(before);
+      const reopened = await open(db);
+      expect((await reopened.count({})).total).toBe(500);
+      expect(await reopened.listSyncs().then((list) => list.map((s) => s.lastRun.run))).toHaveLength(1);
+      // The lock the killed process left is taken over; the run records its changes once.
+      const receipt = await sync(reopened, 'killed', docs(size, 6));
+      expect(receipt.counts).toMatchObject({ new: size - 500, changed: 500 });
+      let rows = 0;
+      for await (const batch of reopened.changes({ sync: 'killed' })) rows += batch.length;
+      expect(Number(sqlite3(db, 'SELECT count(*) FROM changes'))).toBe(rows);
+      expect(Number(sqlite3(db, "SELECT count(*) FROM changes WHERE kind = 'new'"))).toBe(size - 500);
+      expect(sqlite3(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'tenders\\_%' ESCAPE '\\'")).toBe('6');
+      expect(sqlite3(db, 'PRAGMA integrity_check')).toBe('ok');
+      await reopened.close();
+    });
+  }
+});

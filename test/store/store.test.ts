@@ -1,0 +1,341 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/api/json.js';
+import { RunError, UsageError } from '../../src/errors.js';
+import { stringifyJson } from '../../src/model/json.js';
+import type { LocalSelection } from '../../src/model/local-selection.js';
+import { Store as Sandbox, tenderMatcher } from '../../src/sandbox/store.js';
+import type { SortBy, SortOrder } from '../../src/sandbox/request.js';
+import type { ChangeRecord, RunMode, Store, SyncDefinition } from '../../src/store/store.js';
+import { engines, open } from './engines.js';
+
+/** The sandbox's tenders as the online walk yields them (parsed from the JSON the service sends). */
+function docs(sandbox: Sandbox): Record<string, unknown>[] {
+  return [...sandbox.rows()].map((row) => parseJson(row.json) as Record<string, unknown>);
+}
+
+const definition = (name: string, query: Record<string, unknown> = {}): SyncDefinition => ({
+  name,
+  query,
+  service: 'http://127.0.0.1:1/api',
+});
+
+/** One complete run of `name` over `tenders`, in pages of 50. */
+async function sync(store: Store, name: string, tenders: Record<string, unknown>[], mode: RunMode = 'full') {
+  const run = await store.beginRun({ sync: definition(name), mode });
+  for (let i = 0; i < tenders.length; i += 50) await run.add(tenders.slice(i, i + 50));
+  return run.commit({ complete: true, pages: Math.ceil(tenders.length / 50), requests: Math.ceil(tenders.length / 50) });
+}
+
+async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const batch of batches) out.push(...batch);
+  return out;
+}
+
+const ids = (tenders: Record<string, unknown>[]) => tenders.map((t) => t.id);
+
+describe.each(engines)('store ($name)', (engine) => {
+  let store: Store;
+  let location: string;
+  let cleanup: () => Promise<void>;
+
+  beforeEach(async () => {
+    ({ location, cleanup } = await engine.location());
+    store = await open(location);
+  });
+  afterEach(async () => {
+    await store.close();
+    await cleanup();
+  });
+
+  describe('faithful upserts', () => {
+    it('stores every tender once and gives back the documents the service sent, in its order for every sort', async () => {
+      const sandbox = new Sandbox(300, 7);
+      const receipt = await sync(store, 'all', docs(sandbox));
+      expect(receipt).toMatchObject({ complete: true, baseline: true, counts: { new: 300, changed: 0, gone: 0, seen: 300 } });
+      const byId = new Map(docs(sandbox).map((t) => [t.id, t]));
+      for (const sortBy of ['publicationDate', 'deadline', 'estimatedValue'] as SortBy[]) {
+        for (const sortOrder of ['asc', 'desc'] as SortOrder[]) {
+          const got = await all(store.select({ sortBy, sortOrder }));
+          const truth = sandbox.truth(sortBy, sortOrder, () => true);
+          expect(ids(got), `${sortBy} ${sortOrder}`).toEqual(truth.map((t) => t.id));
+          for (const t of got) expect(t).toEqual(byId.get(t.id));
+        }
+      }
+      // The default order is the service's default: publicationDate desc.
+      expect(ids(await all(store.select({})))).toEqual(sandbox.truth('publicationDate', 'desc', () => true).map((t) => t.id));
+    });
+
+    it('keeps numbers beyond double precision, key order and prototype-named keys exactly', async () => {
+      const text =
+        '{"id":"X-1","title":"Exotic","status":"open","publicationDate":"2026-01-02","deadline":null,' +
+        '"buyer":{"id":"B","name":"Buyer","country":"DEU"},"estimatedValue":{"amount":12345678901234567890,"currency":"EUR","amountEur":1.5},' +
+        '"precise":0.10000000000000000555,"toString":"plain","__proto__":{"polluted":true},"z":[1,{"a":9007199254740993}]}';
+      await sync(store, 'exotic', [parseJson(text) as Record<string, unknown>]);
+      const [got] = await all(store.select({}));
+      expect(stringifyJson(got)).toBe(text);
+      expect(Object.getPrototypeOf(got)).toBe(Object.prototype);
+    });
+
+    it('stores a tender two syncs match once, and forget removes only the tenders no other sync holds', async () => {
+      const sandbox = new Sandbox(120, 3);
+      const tenders = docs(sandbox);
+      await sync(store, 'a', tenders.slice(0, 80));
+      await sync(store, 'b', tenders.slice(40));
+      expect((await store.count({})).total).toBe(120);
+      expect((await store.count({ sync: 'a' })).total).toBe(80);
+      expect((await store.status()).tenders).toBe(120);
+      expect(await store.forget('a')).toEqual({ tenders: 40 });
+      expect((await store.count({})).total).toBe(80);
+      expect((await store.listSyncs()).map((s) => s.name)).toEqual(['b']);
+      await expect(store.forget('a')).rejects.toThrow(UsageError);
+    });
+
+    it('counts tenders without an id and repeats, storing the last of a repeated id', async () => {
+      const run = await store.beginRun({ sync: definition('r'), mode: 'full' });
+      await run.add([{ id: 'A', title: 'first', publicationDate: '2026-01-01' }, { title: 'no id' }]);
+      await run.add([{ id: 'A', title: 'second', publicationDate: '2026-01-01' }]);
+      const receipt = await run.commit({ complete: true, pages: 2, requests: 2 });
+      expect(receipt.counts).toMatchObject({ seen: 3, repeated: 1, withoutId: 1, new: 1 });
+      expect(await all(store.select({}))).toEqual([{ id: 'A', title: 'second', publicationDate: '2026-01-01' }]);
+    });
+  });
+
+  describe('changes', () => {
+    const base = (id: string, extra: Record<string, unknown> = {}) => ({
+      id,
+      title: `Tender ${id}`,
+      status: 'open',
+      publicationDate: '2026-03-01',
+      deadline: '2026-04-01T12:00:00Z',
+      buyer: { id: 'B1', name: 'City of Lyon', country: 'FRA' },
+      estimatedValue: { amount: 100, currency: 'EUR', amountEur: 100 },
+      ...extra,
+    });
+
+    it('records new, changed (each field, with old and new values) and gone exactly once', async () => {
+      const first = await sync(store, 's', [base('A'), base('B'), base('C')]);
+      expect(first.baseline).toBe(true);
+      expect(await all(store.changes())).toEqual([]);
+
+      const second = await sync(store, 's', [
+        base('A', { deadline: '2026-05-01T12:00:00Z', estimatedValue: { amount: 120, currency: 'EUR', amountEur: 120 } }),
+        base('B'),
+        base('D'),
+      ]);
+      expect(second.counts).toMatchObject({ new: 1, changed: 1, gone: 1, unchanged: 1 });
+      const rows = await all(store.changes());
+      const shape = (c: ChangeRecord) => [c.id, c.kind, c.field, c.old, c.new];
+      expect(rows.map(shape)).toEqual([
+        ['A', 'changed', 'deadline', '2026-04-01T12:00:00Z', '2026-05-01T12:00:00Z'],
+        ['A', 'changed', 'estimatedValue.amount', 100, 120],
+        ['A', 'changed', 'estimatedValue.amountEur', 100, 120],
+        ['C', 'gone', null, undefined, undefined],
+        ['D', 'new', null, undefined, undefined],
+      ]);
+      expect(new Set(rows.map((r) => r.run))).toEqual(new Set([second.run]));
+
+      // The same data again: nothing new is recorded.
+      const third = await sync(store, 's', [base('A', { deadline: '2026-05-01T12:00:00Z', estimatedValue: { amount: 120, currency: 'EUR', amountEur: 120 } }), base('B'), base('D')]);
+      expect(third.counts).toMatchObject({ new: 0, changed: 0, gone: 0, unchanged: 3 });
+      expect(await all(store.changes())).toHaveLength(5);
+      // A gone tender is not selected, and comes back as new.
+      expect(ids(await all(store.select({})))).toEqual(['D', 'B', 'A']);
+      const back = await sync(store, 's', [base('A', { deadline: '2026-05-01T12:00:00Z', estimatedValue: { amount: 120, currency: 'EUR', amountEur: 120 } }), base('B'), base('C', { title: 'Renamed' }), base('D')]);
+      expect(back.counts).toMatchObject({ new: 1, changed: 0, gone: 0 });
+      expect((await all(store.changes({ id: 'C' }))).map(shape)).toEqual([
+        ['C', 'gone', null, undefined, undefined],
+        ['C', 'new', null, undefined, undefined],
+        ['C', 'changed', 'title', 'Tender C', 'Renamed'],
+      ]);
+    });
+
+    it('names a field added, removed, or turned from an object into null', async () => {
+      await sync(store, 's', [base('A', { extra: 1 })]);
+      await sync(store, 's', [base('A', { estimatedValue: null, note: 'x' })]);
+      const rows = (await all(store.changes())).map((c) => [c.field, c.old, c.new]);
+      expect(rows).toEqual([
+        ['estimatedValue', { amount: 100, currency: 'EUR', amountEur: 100 }, null],
+        ['note', undefined, 'x'],
+        ['extra', 1, undefined],
+      ]);
+    });
+
+    it('filters the history by sync, time and tender', async () => {
+      await sync(store, 'a', [base('A')]);
+      await sync(store, 'b', [base('B')]);
+      await sync(store, 'a', [base('A', { status: 'closed' }), base('C')]);
+      await sync(store, 'b', [base('B'), base('A', { status: 'closed' })]);
+      expect((await all(store.changes({ sync: 'a' }))).map((c) => [c.id, c.kind])).toEqual([
+        ['A', 'changed'],
+        ['C', 'new'],
+      ]);
+      // b sees A as new to it; the change of A that a's run recorded shows for b too, once.
+      expect((await all(store.changes({ sync: 'b' }))).map((c) => [c.sync, c.id, c.kind])).toEqual([
+        ['a', 'A', 'changed'],
+        ['b', 'A', 'new'],
+      ]);
+      expect(await all(store.changes({ since: '2999-01-01' }))).toEqual([]);
+      expect((await all(store.changes({ id: 'C' }))).map((c) => c.kind)).toEqual(['new']);
+    });
+
+    it('--new-only records only new tenders and leaves held ones as they were', async () => {
+      await sync(store, 's', [base('A'), base('B')]);
+      const run = await store.beginRun({ sync: definition('s'), mode: 'new-only' });
+      expect(await run.known(['A', 'X'])).toEqual(new Set(['A']));
+      await run.add([base('X'), base('A', { title: 'changed' })]);
+      const receipt = await run.commit({ complete: true, pages: 1, requests: 1 });
+      expect(receipt.counts).toMatchObject({ new: 1, changed: 0, gone: 0 });
+      expect((await all(store.changes())).map((c) => [c.id, c.kind])).toEqual([['X', 'new']]);
+      expect((await all(store.select({}))).find((t) => t.id === 'A')?.title).toBe('Tender A');
+      expect((await store.count({ sync: 's' })).total).toBe(3);
+    });
+  });
+
+  describe('runs that do not complete', () => {
+    it('an incomplete run records its receipt and nothing else; an aborted one nothing at all', async () => {
+      const sandbox = new Sandbox(60, 2);
+      const tenders = docs(sandbox);
+      await sync(store, 's', tenders.slice(0, 30));
+      const before = ids(await all(store.select({})));
+      const run = await store.beginRun({ sync: definition('s'), mode: 'full' });
+      await run.add(tenders.slice(30));
+      const receipt = await run.commit({ complete: false, pages: 1, requests: 3, error: 'HTTP 503' });
+      expect(receipt).toMatchObject({ complete: false, error: 'HTTP 503' });
+      expect(ids(await all(store.select({})))).toEqual(before);
+      expect((await store.getSync('s'))?.lastRun).toMatchObject({ complete: false, run: receipt.run });
+
+      const aborted = await store.beginRun({ sync: definition('s'), mode: 'full' });
+      await aborted.add(tenders.slice(30));
+      await aborted.abort();
+      expect(ids(await all(store.select({})))).toEqual(before);
+      expect(await all(store.changes())).toEqual([]);
+      // The lock is released: the next run starts.
+      await (await store.beginRun({ sync: definition('s'), mode: 'full' })).abort();
+    });
+  });
+
+  describe('writers', () => {
+    it('a second writer of the same sync fails at once naming the holder', async () => {
+      const run = await store.beginRun({ sync: definition('s'), mode: 'full' });
+      const other = await open(location);
+      try {
+        const err = await other.beginRun({ sync: definition('s'), mode: 'full' }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(RunError);
+        expect((err as Error).message).toMatch(/sync 's' is running already.*pid \d+/);
+        // Another sync's writer is not held back.
+        await (await other.beginRun({ sync: definition('t'), mode: 'full' })).abort();
+      } finally {
+        await run.abort();
+        await other.close();
+      }
+    });
+
+    it('refuses a different query or service unless reset', async () => {
+      await sync(store, 's', []);
+      await expect(store.beginRun({ sync: { ...definition('s'), query: { statuses: ['open'] } }, mode: 'full' })).rejects.toThrow(/--reset/);
+      await expect(store.beginRun({ sync: { ...definition('s'), service: 'http://other' }, mode: 'full' })).rejects.toThrow(UsageError);
+      const run = await store.beginRun({ sync: { ...definition('s'), query: { statuses: ['open'] } }, mode: 'full', reset: true });
+      await run.commit({ complete: true, pages: 0, requests: 1 });
+      expect((await store.getSync('s'))?.query).toEqual({ statuses: ['open'] });
+      await expect(store.beginRun({ sync: definition('../x'), mode: 'full' })).rejects.toThrow(UsageError);
+    });
+
+    it('lists syncs with their last run and how old the copy is', async () => {
+      await sync(store, 'b', [{ id: 'A', publicationDate: '2026-01-01' }]);
+      await sync(store, 'a', []);
+      const list = await store.listSyncs();
+      expect(list.map((s) => [s.name, s.tenders, s.lastRun.complete])).toEqual([
+        ['a', 0, true],
+        ['b', 1, true],
+      ]);
+      const status = await store.status('b');
+      expect(status).toMatchObject({ syncs: 2, tenders: 1, schemaVersion: 1, lastComplete: list[1]!.lastComplete });
+    });
+  });
+
+  describe('local queries', () => {
+    const sandbox = new Sandbox(400, 11);
+    beforeEach(async () => {
+      await sync(store, 'all', docs(sandbox));
+    });
+
+    const truth = (selection: LocalSelection, filter: (t: ReturnType<typeof sandbox.truth>[number]) => boolean) =>
+      sandbox
+        .truth(selection.sortBy ?? 'publicationDate', selection.sortOrder ?? (selection.sortBy === 'deadline' ? 'asc' : 'desc'), () => true)
+        .filter(filter)
+        .map((t) => t.id);
+
+    it('filters by country, status, dates and values, in the service order', async () => {
+      const matcher = tenderMatcher({ buyerCountries: ['DEU', 'FRA'], statuses: ['open'] });
+      expect(ids(await all(store.select({ countries: ['DEU', 'FRA'], statuses: ['open'] })))).toEqual(truth({}, matcher));
+      const since = '2026-06-01T00:00:00.000Z';
+      const until = '2026-09-30T00:00:00.000Z';
+      expect(ids(await all(store.select({ publishedSince: since, publishedUntil: until })))).toEqual(
+        truth({}, (t) => t.publicationDate >= '2026-06-01' && t.publicationDate <= '2026-09-30'),
+      );
+      expect(ids(await all(store.select({ deadlineAfter: '2026-12-01T00:00:00Z', sortBy: 'deadline' })))).toEqual(
+        truth({ sortBy: 'deadline' }, (t) => t.deadline !== null && Date.parse(t.deadline) >= Date.parse('2026-12-01T00:00:00Z')),
+      );
+      expect(ids(await all(store.select({ minValueEur: 10_000, maxValueEur: 500_000 })))).toEqual(
+        truth({}, (t) => t.estimatedValue !== null && t.estimatedValue.amountEur >= 10_000 && t.estimatedValue.amountEur <= 500_000),
+      );
+    });
+
+    it('pages with limit and after, as the next page of the same order', async () => {
+      const order = truth({ sortBy: 'estimatedValue' }, () => true);
+      const first = ids(await all(store.select({ sortBy: 'estimatedValue' }, { limit: 10 })));
+      expect(first).toEqual(order.slice(0, 10));
+      const second = ids(await all(store.select({ sortBy: 'estimatedValue' }, { limit: 300, after: first[9] as string })));
+      expect(second).toEqual(order.slice(10, 310));
+      await expect(all(store.select({}, { after: 'NO-SUCH' }))).rejects.toThrow(UsageError);
+    });
+
+    it('full-text: words, phrases, prefixes, OR, NOT; a syntax error is a usage error with the rule', async () => {
+      const titles = docs(sandbox);
+      const has = (t: Record<string, unknown>, word: RegExp) => word.test(String(t.title)) || word.test(String((t.buyer as { name: string }).name));
+      const count = async (words: string) => (await store.count({ words })).total;
+      const expected = (test: (t: Record<string, unknown>) => boolean) => titles.filter(test).length;
+      expect(await count('cleaning')).toBe(expected((t) => has(t, /\bcleaning\b/i)));
+      expect(await count('cleaning')).toBeGreaterThan(0);
+      expect(await count('clean*')).toBe(expected((t) => has(t, /\bclean\w*/i)));
+      expect(await count('"road maintenance"')).toBe(expected((t) => has(t, /\broad maintenance\b/i)));
+      expect(await count('cleaning OR maintenance')).toBe(expected((t) => has(t, /\b(cleaning|maintenance)\b/i)));
+      expect(await count('services NOT cleaning')).toBe(expected((t) => has(t, /\bservices\b/i) && !has(t, /\bcleaning\b/i)));
+      const got = ids(await all(store.select({ words: 'cleaning' })));
+      expect(got).toEqual(truth({}, (t) => has(t as unknown as Record<string, unknown>, /\bcleaning\b/i)));
+      for (const bad of ['"unterminated', 'AND', 'cleaning (']) {
+        const err = await store.count({ words: bad }).catch((e: unknown) => e);
+        expect(err, bad).toBeInstanceOf(UsageError);
+        expect((err as Error).message).toContain('"a phrase"');
+      }
+    });
+
+    it('counts exactly, by any dot path', async () => {
+      const tenders = docs(sandbox);
+      expect((await store.count({})).total).toBe(400);
+      for (const path of ['buyer.name', 'buyer.country', 'status', 'estimatedValue.currency', 'procedure']) {
+        const { total, rows } = await store.count({}, path);
+        expect(total).toBe(400);
+        const expected = new Map<unknown, number>();
+        for (const t of tenders) {
+          const value = path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | null)?.[k], t);
+          expected.set(value, (expected.get(value) ?? 0) + 1);
+        }
+        expect(new Map(rows.map((r) => [r.value, r.count])), path).toEqual(expected);
+        expect(rows.map((r) => r.count)).toEqual([...rows.map((r) => r.count)].sort((a, b) => b - a));
+      }
+      const deu = await store.count({ countries: ['DEU'] }, 'buyer.country');
+      expect(deu.rows).toEqual([{ value: 'DEU', count: deu.total }]);
+      await expect(store.count({}, 'no.such.field')).rejects.toThrow(/no stored tender has a field 'no.such.field'.*buyer\.name/);
+      await expect(store.count({}, 'buyer..name')).rejects.toThrow(UsageError);
+    });
+
+    it('limits a query to one sync', async () => {
+      const few = docs(sandbox).slice(0, 5);
+      await sync(store, 'few', few);
+      expect((await store.count({ sync: 'few' })).total).toBe(5);
+      expect(ids(await all(store.select({ sync: 'few' })))).toEqual(truth({}, (t) => few.some((d) => d.id === t.id)));
+    });
+  });
+});
