@@ -80,8 +80,9 @@ const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNRE
  */
 export async function connect(target: Target, max: number, create: boolean): Promise<Connection> {
   const scrub = (message: string) => target.secrets.reduce((m, s) => (s ? m.split(s).join('***') : m), message);
-  const base = { connectionString: target.connectionString, types, application_name: 'tenders', connectionTimeoutMillis: 15_000 };
-  const first = await firstClient(base, target, scrub);
+  const base = { connectionString: target.connectionString, types, application_name: 'tenders' };
+  // Only the first connection has a time limit: the pool's wait for a free connection has none.
+  const first = await firstClient({ ...base, connectionTimeoutMillis: 15_000 }, target, scrub);
   let schema: string;
   try {
     if (target.schema !== undefined) {

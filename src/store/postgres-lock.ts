@@ -30,6 +30,7 @@ export async function lockSync(client: pg.ClientBase, schema: string, name: stri
   const got = (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key])).rows[0]!.ok;
   if (got) return key;
   const holder = await holderOf(client, key);
+  await client.query(`SELECT set_config('application_name', 'tenders', false)`);
   throw new RunError(
     `sync '${name}' is running already: ${
       holder ? `pid ${holder.pid} on ${holder.host}, since ${holder.since}` : 'another connection holds its lock'
@@ -37,8 +38,9 @@ export async function lockSync(client: pg.ClientBase, schema: string, name: stri
   );
 }
 
+/** Releases the sync lock; the connection goes back to the pool named as the others. */
 export async function unlockSync(client: pg.ClientBase, key: string): Promise<void> {
-  await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+  await client.query(`SELECT pg_advisory_unlock($1::bigint), set_config('application_name', 'tenders', false)`, [key]);
 }
 
 /** Who holds the advisory lock `key`, from the application_name its connection set. */
