@@ -20,6 +20,8 @@ import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition, SyncRun 
 
 /** Rows the change pass reads at a time: the transaction's memory stays flat. */
 const DIFF_BATCH = 500;
+/** Staged rows sent in one COPY: fewer round trips than one per page, memory still bounded. */
+const COPY_ROWS = 1000;
 const COLUMNS = 'id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, doc_text, tsv';
 
 export interface RunContext {
@@ -43,6 +45,11 @@ export class PostgresRun implements SyncRun {
   readonly #counts: RunCounts = { new: 0, changed: 0, gone: 0, unchanged: 0, seen: 0, repeated: 0, withoutId: 0 };
   #staged = 0;
   #ended = false;
+  /** Rows waiting for the next COPY. */
+  #buffer: string[] = [];
+  /** The COPY under way (one at a time: memory stays bounded), and the first that failed. */
+  #copying: Promise<void> = Promise.resolve();
+  #failed: unknown;
 
   private constructor(ctx: RunContext) {
     this.#ctx = ctx;
@@ -78,13 +85,28 @@ export class PostgresRun implements SyncRun {
       const row = [id, date(c.published), date(c.deadline), c.status, c.buyerId, c.buyerName, c.buyerCountry, c.title, c.valueEur, stringifyJson(tender)];
       lines.push(`${[...row, tsvectorText(c.title, c.buyerName)].map(copyField).join('\t')}\n`);
     }
-    if (lines.length === 0) return;
     this.#staged += lines.length;
-    await new Promise<void>((resolve, reject) => {
+    this.#buffer.push(...lines);
+    if (this.#buffer.length >= COPY_ROWS) await this.#flush();
+  }
+
+  /**
+   * Sends the buffered rows in one COPY, after the one under way: the walk
+   * fetches its next page while the server takes this one. A failure surfaces
+   * at commit.
+   */
+  async #flush(): Promise<void> {
+    await this.#copying;
+    if (this.#buffer.length === 0) return;
+    const text = this.#buffer.join('');
+    this.#buffer = [];
+    this.#copying = new Promise<void>((resolve, reject) => {
       const stream = this.#ctx.client.query(copyFrom(`COPY stage (${COLUMNS}) FROM STDIN`));
       stream.on('error', reject);
       stream.on('finish', resolve);
-      stream.end(lines.join(''));
+      stream.end(text);
+    }).catch((err: unknown) => {
+      this.#failed ??= err;
     });
   }
 
@@ -93,6 +115,9 @@ export class PostgresRun implements SyncRun {
     const { client } = this.#ctx;
     let broken = false;
     try {
+      await this.#flush();
+      await this.#copying;
+      if (this.#failed) throw this.#failed;
       if (facts.complete) await this.#dedupe();
       await client.query('BEGIN');
       try {
@@ -121,6 +146,7 @@ export class PostgresRun implements SyncRun {
     if (this.#ended) return;
     this.#ended = true;
     let failed = broken;
+    await this.#copying;
     if (!failed) await this.#ctx.client.query('DROP TABLE IF EXISTS stage; DROP TABLE IF EXISTS stage_final').catch(() => (failed = true));
     await this.#ctx.release(failed);
   }
@@ -140,7 +166,6 @@ export class PostgresRun implements SyncRun {
     const { client } = this.#ctx;
     await client.query(`CREATE TEMP TABLE stage_final AS SELECT DISTINCT ON (id) ${COLUMNS} FROM stage ORDER BY id, n DESC`);
     await client.query('ALTER TABLE stage_final ADD PRIMARY KEY (id)');
-    await client.query('ANALYZE stage_final');
     const distinct = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM stage_final')).rows[0]!.n);
     this.#counts.repeated = this.#staged - distinct;
   }
