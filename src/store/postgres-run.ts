@@ -34,6 +34,8 @@ export interface RunContext {
   busyTimeoutMs: number;
   /** Says what the copy is, for the busy error. */
   location: string;
+  /** A failure of the server as one line naming the copy (password-free); RunError and UsageError as they are. */
+  fail(err: unknown): Error;
   /** Gives the connection back (its sync lock released, or the connection closed on `broken`). */
   release(broken: boolean): Promise<void>;
 }
@@ -133,6 +135,8 @@ export class PostgresRun implements SyncRun {
         await client.query('ROLLBACK').catch(() => (broken = true));
         throw err;
       }
+    } catch (err) {
+      throw this.#ctx.fail(err);
     } finally {
       await this.#end(broken);
     }

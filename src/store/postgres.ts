@@ -37,6 +37,8 @@ const BUSY_TIMEOUT_MS = 30_000;
 const CONNECTIONS = 4;
 /** Tenders (or changes) handed on at a time by select and changes. */
 const BATCH = 256;
+/** Pool connections given an error listener. */
+const quiet = new WeakSet<pg.PoolClient>();
 
 export async function openPostgresStore(url: string, options: OpenOptions): Promise<Store> {
   const target = parseTarget(url, options.schema);
@@ -122,6 +124,7 @@ class PostgresStore implements Store {
         commitKey: lockKey(this.#schema, 'commit'),
         busyTimeoutMs: this.busyTimeoutMs,
         location: this.target.location,
+        fail: (err) => this.#failure(err),
         release: async (broken) => {
           this.#run = undefined;
           if (!broken) await unlockSync(client, key).catch(() => (broken = true));
@@ -272,11 +275,18 @@ class PostgresStore implements Store {
   }
 
   async #connect(): Promise<pg.PoolClient> {
+    let client: pg.PoolClient;
     try {
-      return await this.#pool.connect();
+      client = await this.#pool.connect();
     } catch (err) {
       throw this.#failure(err);
     }
+    // A connection lost while checked out fails its query; the event itself must not end the process.
+    if (!quiet.has(client)) {
+      quiet.add(client);
+      client.on('error', () => undefined);
+    }
+    return client;
   }
 
   #failure(err: unknown): Error {

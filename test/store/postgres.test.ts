@@ -328,6 +328,21 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       });
     }
 
+    it('a document PostgreSQL cannot hold (a NUL character) fails its run as one line, leaving the copy as it was', async () => {
+      const url = await server.createDatabase('nul');
+      const store = await open(url);
+      await sync(store, 's', docs(20, 1));
+      const before = dump(url);
+      const err = await sync(store, 's', [...docs(20, 1), { id: 'NUL', title: 'a\u0000b', publicationDate: '2026-01-01' }]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RunError);
+      expect((err as Error).message).toMatch(/^postgres:\/\/tenders_test@127\.0\.0\.1:\d+\/\w+: /);
+      expect((err as Error).message).not.toContain('\n');
+      expect(dump(url)).toBe(before);
+      // The failed run released its lock and its connection.
+      await sync(store, 's', docs(20, 2));
+      await store.close();
+    });
+
     it('readers see the committed copy while another transaction writes', async () => {
       const url = await server.createDatabase('readers');
       const store = await open(url);
