@@ -152,27 +152,31 @@ class PostgresStore implements Store {
   }
 
   async count(selection: LocalSelection, byPath?: string): Promise<LocalCounts> {
-    const params = new Params();
-    const base = fromWhere(selection, false, params);
-    const total = Number((await this.#query<{ n: string }>(`SELECT count(*) AS n ${base}`, params.values, selection)).rows[0]!.n);
-    if (byPath === undefined) return { total, rows: [] };
-    const keys = dotPathKeys(byPath);
-    const column = STRING_COLUMNS[byPath];
-    const group = async (value: string, where: string) => {
-      const p = new Params();
-      const sql = fromWhere(selection, false, p);
-      const v = value.includes('$PATH') ? value.replace('$PATH', p.add(keys)) : value;
-      const { rows } = await this.#query<{ v: string | null; n: string }>(`SELECT ${v} AS v, count(*) AS n ${sql}${where} GROUP BY 1`, p.values, selection);
-      return rows.map((r) => [r.v, Number(r.n)] as [string | null, number]);
-    };
-    // A string field's typed column holds its value; the others are read from the document's exact text (json keeps it).
-    const fromDoc = '(t.doc_text::json #> $PATH::text[])::text';
-    const rows = column
-      ? [
-          ...(await group(`to_json(t.${snake(column)})::text`, ` AND t.${snake(column)} IS NOT NULL`)),
-          ...(await group(fromDoc, ` AND t.${snake(column)} IS NULL`)),
-        ]
-      : await group(fromDoc, '');
+    const keys = byPath === undefined ? undefined : dotPathKeys(byPath);
+    const column = byPath === undefined ? undefined : STRING_COLUMNS[byPath];
+    // The total and every group from one snapshot: they add up whatever a sync commits meanwhile.
+    const { total, rows } = await this.#snapshot(async (query) => {
+      const count = async (value: string | undefined, where: string) => {
+        const p = new Params();
+        const sql = fromWhere(selection, false, p);
+        const v = value?.includes('$PATH') ? value.replace('$PATH', p.add(keys)) : value;
+        const q = v === undefined ? `SELECT NULL AS v, count(*) AS n ${sql}` : `SELECT ${v} AS v, count(*) AS n ${sql}${where} GROUP BY 1`;
+        const result = await query<{ v: string | null; n: string }>(q, p.values, selection);
+        return result.rows.map((r) => [r.v, Number(r.n)] as [string | null, number]);
+      };
+      const all = (await count(undefined, ''))[0]![1];
+      if (keys === undefined) return { total: all, rows: [] };
+      // A string field's typed column holds its value; the others are read from the document's exact text (json keeps it).
+      const fromDoc = '(t.doc_text::json #> $PATH::text[])::text';
+      const groups = column
+        ? [
+            ...(await count(`to_json(t.${snake(column)})::text`, ` AND t.${snake(column)} IS NOT NULL`)),
+            ...(await count(fromDoc, ` AND t.${snake(column)} IS NULL`)),
+          ]
+        : await count(fromDoc, '');
+      return { total: all, rows: groups };
+    });
+    if (keys === undefined) return { total, rows: [] };
     if (rows.every(([v]) => v === null) && !(await this.#anyHas(keys)) && (await this.#anyTender())) {
       throw new UsageError(`no stored tender has a field '${byPath}': ${await this.#fieldHint()}`);
     }
@@ -298,6 +302,27 @@ class PostgresStore implements Store {
       return await this.#pool.query<R>(sql, params);
     } catch (err) {
       throw this.#queryError(err, selection);
+    }
+  }
+
+  /** `work`'s queries in one read-only snapshot. */
+  async #snapshot<T>(
+    work: (query: <R extends pg.QueryResultRow>(sql: string, params: unknown[], selection?: LocalSelection) => Promise<pg.QueryResult<R>>) => Promise<T>,
+  ): Promise<T> {
+    const client = await this.#connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      return await work(async <R extends pg.QueryResultRow>(sql: string, params: unknown[], selection?: LocalSelection) => {
+        try {
+          return await client.query<R>(sql, params);
+        } catch (err) {
+          throw this.#queryError(err, selection);
+        }
+      });
+    } finally {
+      await client.query('ROLLBACK').catch(() => (broken = true));
+      client.release(broken);
     }
   }
 

@@ -9,6 +9,8 @@ import { parseJson } from '../../src/api/json.js';
 import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
 import type { LocalSelection } from '../../src/model/local-selection.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
+import { lockKey } from '../../src/store/postgres-lock.js';
+import { migrate, MIGRATIONS, schemaVersion, type Migration } from '../../src/store/postgres-schema.js';
 import type { Store } from '../../src/store/store.js';
 import { postgres, postgresBin, POSTGRES_MISSING, type PostgresServer } from '../support/postgres.js';
 import { open, sqliteEngine } from './engines.js';
@@ -147,6 +149,28 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       const other = await server.createDatabase('other');
       psql(other, 'CREATE TABLE things (a int)');
       expect((await refusal(other)).message).toMatch(/tables of another program/);
+    });
+
+    it('upgrades older tables in place, one transaction per version, keeping their rows', async () => {
+      const url = await server.createDatabase('upgrade');
+      const store = await open(url);
+      await sync(store, 's', docs(5, 1));
+      await store.close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const next: Migration[] = [...MIGRATIONS, async (c) => void (await c.query('ALTER TABLE syncs ADD COLUMN note text'))];
+        await migrate(client, 'public', lockKey('public', 'migrate'), next);
+        expect(await schemaVersion(client, 'public')).toBe(2);
+        // A step that fails leaves the tables at the version before it.
+        const failing: Migration[] = [...next, async (c) => void (await c.query('ALTER TABLE syncs ADD COLUMN x text; SELECT * FROM no_such_table'))];
+        await expect(migrate(client, 'public', lockKey('public', 'migrate'), failing)).rejects.toThrow(/no_such_table/);
+        expect(await schemaVersion(client, 'public')).toBe(2);
+        expect(psql(url, "SELECT name, note FROM syncs")).toBe('s|');
+        expect(psql(url, "SELECT count(*) FROM information_schema.columns WHERE table_name = 'syncs' AND column_name = 'x'")).toBe('0');
+      } finally {
+        await client.end();
+      }
     });
 
     it('opens at most `connections` connections at once', async () => {
