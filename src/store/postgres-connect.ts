@@ -10,6 +10,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import pgpass from 'pgpass';
 import { RunError, UsageError } from '../errors.js';
 
 export interface Target {
@@ -61,6 +62,22 @@ const types = {
   },
 };
 
+/**
+ * A pg Client that reads ~/.pgpass ($PGPASSFILE) itself when neither the URL
+ * nor PGPASSWORD gives a password: pg's own reading of it prints a deprecation
+ * warning on stderr.
+ */
+class Client extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super(config);
+    const self = this as unknown as { password: unknown; host: string; port: number; database: string; user: string };
+    if (self.password === null || self.password === undefined) {
+      self.password = () =>
+        new Promise<string | undefined>((resolve) => pgpass({ host: self.host, port: self.port, database: self.database, user: self.user }, resolve));
+    }
+  }
+}
+
 export interface Connection {
   pool: pg.Pool;
   /** The schema the tables are in (search_path of every connection). */
@@ -98,7 +115,7 @@ export async function connect(target: Target, max: number, create: boolean): Pro
   } finally {
     await first.end().catch(() => undefined);
   }
-  const pool = new pg.Pool({ ...base, max, options: `-c search_path=${ident(schema).replace(/\\/g, '\\\\').replace(/ /g, '\\ ')}` });
+  const pool = new pg.Pool({ ...base, Client, max, options: `-c search_path=${ident(schema).replace(/\\/g, '\\\\').replace(/ /g, '\\ ')}` });
   // An idle connection the server drops is not this process's failure.
   pool.on('error', () => undefined);
   return { pool, schema, scrub };
@@ -106,7 +123,7 @@ export async function connect(target: Target, max: number, create: boolean): Pro
 
 async function firstClient(config: pg.ClientConfig, target: Target, scrub: (m: string) => string): Promise<pg.Client> {
   for (let attempt = 1; ; attempt++) {
-    const client = new pg.Client(config);
+    const client = new Client(config);
     client.on('error', () => undefined);
     try {
       await client.connect();

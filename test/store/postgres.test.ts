@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -91,24 +91,48 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       expect((await refusal(cases[1]![0])).message).not.toMatch(/attempts/);
     });
 
-    it('takes the user and password from PGUSER and PGPASSWORD when the URL has none', async () => {
-      const url = await server.createDatabase('env');
-      const bare = url.replace(/\/\/[^@]+@/, '//');
-      const saved = { PGUSER: process.env.PGUSER, PGPASSWORD: process.env.PGPASSWORD };
-      process.env.PGUSER = server.user;
-      process.env.PGPASSWORD = server.password;
+    /** Runs `work` with these environment variables set, then puts them back. */
+    async function withEnv(vars: Record<string, string>, work: () => Promise<void>): Promise<void> {
+      const saved = Object.fromEntries(Object.keys(vars).map((key) => [key, process.env[key]]));
+      Object.assign(process.env, vars);
       try {
-        const store = await open(bare);
-        await sync(store, 's', docs(5, 1));
-        expect((await store.status()).location).toBe(bare);
-        await store.close();
+        await work();
       } finally {
         for (const [key, value] of Object.entries(saved)) {
           if (value === undefined) delete process.env[key];
           else process.env[key] = value;
         }
       }
+    }
+
+    it('takes the user and password from PGUSER and PGPASSWORD when the URL has none', async () => {
+      const url = await server.createDatabase('env');
+      const bare = url.replace(/\/\/[^@]+@/, '//');
+      await withEnv({ PGUSER: server.user, PGPASSWORD: server.password }, async () => {
+        const store = await open(bare);
+        await sync(store, 's', docs(5, 1));
+        expect((await store.status()).location).toBe(bare);
+        await store.close();
+      });
       expect(psql(url, 'SELECT count(*) FROM tenders')).toBe('5');
+    });
+
+    it('takes everything from PGHOST, PGPORT, PGDATABASE, PGUSER and a password file (PGPASSFILE, as ~/.pgpass)', async () => {
+      const url = await server.createDatabase('pgpass');
+      const database = new URL(url).pathname.slice(1);
+      const passfile = join(mkdtempSync(join(tmpdir(), 'tenders-pgpass-')), 'pgpass');
+      writeFileSync(passfile, `127.0.0.1:${server.port}:${database}:${server.user}:${server.password.replace(/[:\\]/g, '\\$&')}\n`, { mode: 0o600 });
+      const warnings: Error[] = [];
+      const warned = (warning: Error) => warnings.push(warning);
+      process.on('warning', warned);
+      await withEnv({ PGHOST: '127.0.0.1', PGPORT: String(server.port), PGDATABASE: database, PGUSER: server.user, PGPASSFILE: passfile }, async () => {
+        const store = await open('postgres://');
+        await sync(store, 's', docs(3, 1));
+        await store.close();
+      }).finally(() => process.off('warning', warned));
+      // pg's own reading of the file prints a deprecation warning on stderr; ours does not.
+      expect(warnings.map((w) => w.message)).toEqual([]);
+      expect(psql(url, 'SELECT count(*) FROM tenders')).toBe('3');
     });
 
     it('keeps its tables only in the schema ?schema= (or the option) names, creating it; reading creates nothing', async () => {
