@@ -255,6 +255,11 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       { words: 'lot_2' },
       { words: 'clean* NOT services' },
       { words: '(road OR cleaning) AND lyon' },
+      { words: 'road AND (maintenance OR cleaning) NOT lyon' },
+      { words: '"road maintenance"*' },
+      { words: 'road + maintenance' },
+      { words: 'Ärztliche zürich OR ROAD' },
+      { words: 'lyon mairie' },
       { countries: ['FRA', 'DEU'], statuses: ['open'], minValueEur: 1000 },
       { publishedSince: '2026-02-01T00:00:00.000Z', publishedUntil: '2026-06-01T00:00:00.000Z', sortBy: 'publicationDate', sortOrder: 'asc' },
     ];
