@@ -13,7 +13,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { parseJson } from '../model/json-parse.js';
 import { RunError } from '../errors.js';
 import { stringifyJson, type JsonObject } from '../model/exact-json.js';
-import { tenderColumns, tenderId } from './columns.js';
+import { jsonOrNull, tenderColumns, tenderId } from './columns.js';
+import { runReceipt } from './run-receipt.js';
 import { fieldChanges } from './diff.js';
 import { tsvectorText } from './postgres-fts.js';
 import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition, SyncRun } from './store.js';
@@ -308,21 +309,7 @@ export class PostgresRun implements SyncRun {
 
   #receipt(facts: RunFacts, ended: string, complete: boolean): RunReceipt {
     const { sync, mode } = this.#ctx;
-    return {
-      run: 0,
-      sync: sync.name,
-      query: sync.query,
-      service: sync.service,
-      mode,
-      baseline: this.baseline && complete,
-      startedAt: this.#started,
-      endedAt: ended,
-      complete,
-      pages: facts.pages,
-      requests: facts.requests,
-      counts: { ...this.#counts },
-      error: facts.error ?? null,
-    };
+    return runReceipt({ sync, mode, baseline: this.baseline, startedAt: this.#started, counts: this.#counts }, facts, ended, complete);
   }
 
   async #insertRun(r: RunReceipt): Promise<number> {
@@ -354,10 +341,6 @@ export class PostgresRun implements SyncRun {
     );
     return rows[0]!.run;
   }
-}
-
-function jsonOrNull(value: unknown): string | null {
-  return value === undefined ? null : stringifyJson(value);
 }
 
 /** A date column's value PostgreSQL takes: an ISO timestamp; a date that did not parse is NULL here (SQLite keeps its text). */

@@ -12,7 +12,7 @@ import { RunError, UsageError } from '../errors.js';
 import { canonicalJson } from '../model/canonical-json.js';
 import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
-import { sortCounts, STRING_COLUMNS, timestamp } from './columns.js';
+import { snake, sortCounts, STRING_COLUMNS, timestamp } from './columns.js';
 import { connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
 import { lockKey, lockSync, unlockSync } from './postgres-lock.js';
 import { PostgresRun } from './postgres-run.js';
@@ -20,6 +20,7 @@ import { migrate, MIGRATIONS, schemaVersion } from './postgres-schema.js';
 import { afterCondition, fromWhere, orderBy, orderOf, Params } from './postgres-select.js';
 import { checkSyncName, definitionMismatch, dotPathKeys, ftsError } from './rules.js';
 import {
+  DEFAULT_BUSY_TIMEOUT_MS,
   SCHEMA_VERSION,
   type ChangeFilter,
   type ChangeRecord,
@@ -34,7 +35,6 @@ import {
   type SyncRun,
 } from './store.js';
 
-const BUSY_TIMEOUT_MS = 30_000;
 const CONNECTIONS = 4;
 /** Tenders (or changes) handed on at a time by select and changes. */
 const BATCH = 256;
@@ -55,7 +55,7 @@ export async function openPostgresStore(url: string, options: OpenOptions): Prom
     await connection.pool.end().catch(() => undefined);
     throw failure(err, target, connection.scrub);
   }
-  return new PostgresStore(connection, target, options.busyTimeoutMs ?? BUSY_TIMEOUT_MS);
+  return new PostgresStore(connection, target, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
 }
 
 async function checkVersion(client: pg.PoolClient, target: Target, connection: Connection, mode: OpenOptions['mode']): Promise<void> {
@@ -428,8 +428,4 @@ function receiptOf(row: Record<string, unknown>): RunReceipt {
     },
     error: row.error as string | null,
   };
-}
-
-function snake(column: string): string {
-  return column.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }

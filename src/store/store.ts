@@ -208,6 +208,9 @@ export interface OpenOptions {
   connections?: number;
 }
 
+/** How long a writer waits for another sync's commit unless OpenOptions says (ms). */
+export const DEFAULT_BUSY_TIMEOUT_MS = 30_000;
+
 /** The schema version this build writes; a database with a newer one is refused (UsageError, file unchanged). */
 export const SCHEMA_VERSION = 1;
 
