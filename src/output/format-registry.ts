@@ -36,7 +36,7 @@ export function recordFormats(): Format[] {
   return FORMAT_DEFINITIONS.filter((d) => d.traits.anyRecords).map((d) => d.name);
 }
 
-/** Every file name ending that implies a format, as -o's help lists them: ".csv, .ndjson, .jsonl, .json". */
+/** Every file name ending that implies a format, as -o's help lists them (".csv, .ndjson, .jsonl, .json, .tsv, ..."). */
 export function fileExtensions(): string[] {
   return FORMAT_DEFINITIONS.flatMap((d) => d.extensions);
 }

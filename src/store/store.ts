@@ -7,9 +7,9 @@
  * The tables behind it are part of the product too: docs/local-copy-schema.md.
  *
  * Documents go in and come out as the online walk holds them: plain JSON
- * values with RawNumbers for numbers a double cannot hold (model/json.ts).
+ * values with RawNumbers for numbers a double cannot hold (model/exact-json.ts).
  * Each is stored as its JSON text (stringifyJson: every digit kept) and read
- * back with api/json.ts parseJson, so a stored tender equals the fetched one.
+ * back with model/json-parse.ts parseJson, so a stored tender equals the fetched one.
  */
 
 import type { JsonObject } from '../model/exact-json.js';
