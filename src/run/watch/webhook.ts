@@ -69,7 +69,8 @@ const KIND_NAMES: Record<ChangeKind, string> = { new: 'New', changed: 'Changed',
 function describeChange({ change, changedFields, tender }: WatchChange): string {
   const text = (value: unknown) => (typeof value === 'string' ? plain(value) : undefined);
   const title = text(tender.title);
-  const cut = title && title.length > TEXT_TITLE_CHARS ? `${title.slice(0, TEXT_TITLE_CHARS - 1)}…` : title;
+  const chars = title === undefined ? [] : [...title]; // code points: an emoji is never cut in half
+  const cut = chars.length > TEXT_TITLE_CHARS ? `${chars.slice(0, TEXT_TITLE_CHARS - 1).join('').trimEnd()}…` : title;
   const buyer = text((tender.buyer as Record<string, unknown> | undefined)?.name);
   const deadline = text(tender.deadline)?.slice(0, 10);
   const facts =
