@@ -161,7 +161,7 @@ export function watchPlan(name: string | undefined, flags: WatchFlags, globals: 
     receipt: flags.receipt !== undefined ? receiptPlan(flags.receipt, { name: 'watch', argv: withoutSecrets(argv, flags.webhook ?? []) }) : undefined,
     output: { ...outputPlan(flags, interactiveFormat(io, outputFile(flags))), defaultColumns: TENDERS.columns },
     // --webhook replaces TENDERS_WEBHOOK, as flags win over the environment.
-    webhooks: (flags.webhook ?? webhooksFromEnv(io.env.TENDERS_WEBHOOK)).map(parseWebhook),
+    webhooks: flags.webhook ? flags.webhook.map((url) => parseWebhook(url)) : webhooksFromEnv(io.env.TENDERS_WEBHOOK).map((url) => parseWebhook(url, 'TENDERS_WEBHOOK')),
     webhookChanges: parseInteger('--webhook-changes', flags.webhookChanges, 0, 1000),
     feed: flags.feed,
     feedSize: parseInteger('--feed-size', flags.feedSize, 1, 100_000),

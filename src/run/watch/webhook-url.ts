@@ -8,11 +8,11 @@ export interface Webhook {
 }
 
 /** A --webhook (or TENDERS_WEBHOOK) URL: http(s) only; a UsageError never prints more than its host. */
-export function parseWebhook(text: string): Webhook {
+export function parseWebhook(text: string, source = '--webhook'): Webhook {
   const url = URL.canParse(text) ? new URL(text) : undefined;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
     const host = url ? `${url.protocol}//${url.host}` : 'a text that is not a URL';
-    throw new UsageError(`--webhook takes an http:// or https:// URL, not ${host}`);
+    throw new UsageError(`${source} takes an http:// or https:// URL, not ${host}`);
   }
   return { url, shown: redactWebhook(url) };
 }
