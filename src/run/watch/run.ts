@@ -111,7 +111,8 @@ async function walkAndCommit(plan: WatchPlan, session: Session, files: WatchFile
   const progress = await session.showProgress({ untilData: true });
   const { terminal: _terminal, ...display } = session.formatOptions();
   // A change's feed entry id names the run it is since: the previous one (the same change, reported again, keeps its id).
-  let feedInfo: WatchFeedInfo = { name: plan.name, since: previous?.summary.lastRun ?? header.created };
+  const feedOf = (): WatchFeedInfo => ({ name: plan.name, since: previous?.summary.lastRun ?? header.created });
+  let feedInfo = feedOf();
   const changes = new ChangeOutput(plan.output, out.write, { width: display.width, color: display.color, terminal: out.terminal }, () => feedInfo);
   const found = (list: WatchChange[]) => {
     if (mode !== 'baseline') deliveries.add(list, feedInfo); // a baseline posts and adds nothing
@@ -136,7 +137,7 @@ async function walkAndCommit(plan: WatchPlan, session: Session, files: WatchFile
     // A full run loads what it knew while the service sends its first pages.
     let early: Record<string, unknown>[][] = [];
     if (mode === 'full') [previous, early] = await pullWhileLoading(loading!, pages);
-    feedInfo = { name: plan.name, since: previous?.summary.lastRun ?? header.created };
+    feedInfo = feedOf();
     const table = previous?.table ?? new FieldTable();
     diff = new WatchDiff(mode, previous?.known, table, mode !== 'baseline' || plan.initial === 'all', newest);
     let first = true;
