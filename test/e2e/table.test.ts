@@ -134,6 +134,18 @@ describe.skipIf(!hasScript)('the pager', () => {
     expect(r.text).not.toMatch(/tenders:|Error/);
     expect(sb.requests.length - before).toBeLessThan(500);
   });
+
+  it('after the pager closes early, the hint says how far it got, not the whole range', async () => {
+    // A pager that reads 30 lines and quits, as a user pressing q on a long search.
+    const r = await inTerminal(sb.url, ['search', '--all', '-n', '10', '-c', 'DEU'], { cols: 80, env: { PAGER: 'head -n 30' } });
+    expect(r.code).toBe(0);
+    const total = sb.truth(PATH, { buyerCountries: ['DEU'] }).length;
+    expect(r.text).not.toMatch(/Showing|tenders:/);
+    const [, last] = /The pager closed after 1–(\d+) of ([\d,]+) tenders\./.exec(r.text) ?? [];
+    expect(Number(last)).toBeGreaterThanOrEqual(29);
+    expect(Number(last)).toBeLessThan(total);
+    expect(r.text).toContain(`of ${total.toLocaleString('en-US')} tenders`);
+  });
 });
 
 describe('tenders fields', () => {
