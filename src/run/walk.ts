@@ -202,7 +202,7 @@ class WalkState {
    * most what the user saw), never the range the walk would have reached.
    */
   reportPagerClosed(say: Reporter): void {
-    if (!this.plan.hints) return;
+    if (!this.plan.hints || this.rows === 0) return; // closed before the first page: nothing to say
     const total = this.total;
     const of = total && this.plan.cursor === undefined ? `of ${formatTotal(total)} ` : '';
     const sent = this.#range ? `${this.#range}${of}${this.plan.query.noun}` : formatCounted(this.rows, this.plan.query.noun);
