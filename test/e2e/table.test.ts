@@ -84,6 +84,18 @@ describe.skipIf(!hasScript)('numbers', () => {
   });
 });
 
+describe.skipIf(!hasScript)('--columns at 80 columns', () => {
+  it('a URL that fits is whole: the title gives way first, and no header is cut', async () => {
+    const r = await inTerminal(sb.url, ['search', '-n', '5', '--no-pager', '--columns', 'title,url,status'], { cols: 80 });
+    expect(r.code).toBe(0);
+    const lines = r.text.split('\n').filter((line) => /^(title|\S.*https:)/.test(line));
+    expect(lines[0]).toMatch(/^title\s+url\s+status$/);
+    const urls = (sb.truth(PATH, {}).slice(0, 5) as (Tender & { url: string })[]).map((t) => t.url);
+    expect(lines.slice(1).map((line) => /https:\S+/.exec(line)![0])).toEqual(urls);
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+  });
+});
+
 describe.skipIf(!hasScript)('the pager', () => {
   it('takes the terminal output when on, not when --no-pager; the hints stay on the terminal', async () => {
     const paged = join(testDir(), 'paged.txt');
