@@ -20,8 +20,11 @@ await build({
   platform: 'node',
   target: 'node20.18',
   packages: 'bundle',
-  // Bundled CommonJS (undici, commander) calls require(): give ESM one.
-  banner: { js: "import { createRequire as __tendersRequire } from 'node:module'; const require = __tendersRequire(import.meta.url);" },
+  // Bundled CommonJS (undici, commander) calls require(): give ESM one, made on its first call
+  // (most chunks never call it, and making one per chunk costs every start-up).
+  banner: {
+    js: "import { createRequire as __tendersRequire } from 'node:module'; let __tendersReq; const require = (id) => (__tendersReq ??= __tendersRequire(import.meta.url))(id);",
+  },
   // Chunks beside cli.js, so code in them finds ../package.json as src/ does.
   chunkNames: '[name]-[hash]',
   define: { __TENDERS_VERSION__: JSON.stringify(version) },

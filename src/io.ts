@@ -48,6 +48,8 @@ export interface IO {
   startPager(): Promise<string | undefined>;
   /** Ends the pager's input, waits until the user quits it, then writes what stderr held. */
   stopPager(): Promise<void>;
+  /** Whether stdout goes to a pager now. */
+  readonly paging: boolean;
 }
 
 /** A stream as Node gives it for a terminal: `isTTY` and `columns` when it is one. */
@@ -83,6 +85,9 @@ export function createIO(parts: IOParts): IO {
     },
     get stderr() {
       return pager?.stderr ?? stderr;
+    },
+    get paging() {
+      return pager !== undefined;
     },
     env,
     stdoutIsTTY,

@@ -10,7 +10,7 @@ export interface TableColumn extends ColumnSpec {
   numeric: boolean;
 }
 
-/** Text longer than this, or with spaces in it, is prose that may be cut; shorter tokens (ids, dates, codes) are not. */
+/** Text with spaces in it is prose that may be cut; a token (id, date, code, URL) longer than this may be cut last; shorter ones never. */
 const TOKEN_MAX = 30;
 const PROSE_CUT = 12;
 /** Without defaults the data has, a table shows this many of the first page's fields. */
@@ -48,20 +48,21 @@ export function tableColumns(items: readonly Record<string, unknown>[], choice: 
     const path = compilePaths([spec.path])[0]!;
     const values = items.map((item) => valueAt(item, path));
     const numeric = values.some((v) => typeof v === 'number') && values.every((v) => v === null || v === undefined || typeof v === 'number');
-    const prose = !numeric && spec.cut === undefined && values.some((v) => isProse(cellText(v)));
+    const texts = numeric || spec.cut !== undefined ? [] : values.map((v) => cellText(v));
+    const prose = texts.some((text) => /\s/.test(text));
+    // A long token (a URL, a long id) is cut only once the prose is at its narrowest: cut, it is useless.
+    const longToken = !prose && texts.some((text) => text.length > TOKEN_MAX);
     return {
       ...spec,
       header: (labelled && spec.header) || paths[i]!,
       priority: spec.path === choice.sortColumn && spec.priority < top ? top - 0.5 : spec.priority,
-      cut: spec.cut ?? (prose ? PROSE_CUT : undefined),
+      cut: spec.cut ?? (prose || longToken ? PROSE_CUT : undefined),
+      cutLast: spec.cutLast ?? (longToken || undefined),
       numeric,
     };
   });
 }
 
-function isProse(text: string): boolean {
-  return text.length > TOKEN_MAX || /\s/.test(text);
-}
 
 /** A cell's text: numbers grouped (amounts in whole units) on a terminal, raw elsewhere. */
 export function cellFor(value: unknown, amount: boolean | undefined, terminal: boolean): string {

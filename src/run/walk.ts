@@ -2,6 +2,7 @@ import type { Total } from '../model/total.js';
 import { partialPath } from '../output/atomic-file.js';
 import { traitsOf } from '../output/format-registry.js';
 import type { Chunk, Formatter } from '../output/formatter.js';
+import { OutputClosedError } from '../output/sink.js';
 import type { FileSystem } from '../files/fs.js';
 import { formatCount, formatCounted, formatDuration, formatSize, formatTotal } from '../model/numbers.js';
 import { newFieldsWarning } from '../output/new-fields.js';
@@ -36,7 +37,7 @@ async function walkInto(plan: WalkPlan, session: Session): Promise<void> {
   session.keepPartial = resumable && checkpointed;
   // Rows a --resume keeps: those of the last checkpoint, not a page written after it.
   let kept = saved?.formatter.rows ?? 0;
-  let walk: WalkState;
+  let walk: WalkState | undefined;
   let unknown: UnknownColumns | undefined;
   // Rows of an interrupted run count, but not in the rate.
   const progress = await session.showProgress({ resumedRows: saved?.formatter.rows });
@@ -86,13 +87,15 @@ async function walkInto(plan: WalkPlan, session: Session): Promise<void> {
     await out.write(formatter.end());
     await session.commit();
   } catch (err) {
+    // The user quit the pager before the end: say how far it got, not the range asked for.
+    if (err instanceof OutputClosedError && session.io.paging) walk?.reportPagerClosed(say);
     if (resumable && checkpointed) {
       (err as Error).message += `; the ${formatCount(kept)} ${query.noun} written so far are kept in ${partialPath(file)}: run the same command with --resume to continue`;
     }
     throw err;
   }
   for (const line of unknown?.warnings(query.fieldsCommand ?? 'tenders fields') ?? []) say.warn(line);
-  walk.report(session);
+  walk!.report(session);
   if (out.kind === 'file') walk.reportFile(say, plan.output.file!, out.bytes, saved?.formatter.rows ?? 0);
 }
 
@@ -183,6 +186,29 @@ class WalkState {
     say.hint(`Wrote ${formatCounted(this.rows, this.plan.query.noun)} to ${file} (${formatSize(bytes)}) in ${time}${resumed}.`);
   }
 
+  /** Where this page starts: known on the first page, and after a hint that said it (--shown). */
+  get #before(): number | undefined {
+    return this.plan.cursor === undefined ? 0 : this.plan.shown;
+  }
+
+  /** `6–10 `, or '' when the start is not known. */
+  get #range(): string {
+    const before = this.#before;
+    return before === undefined ? '' : `${formatCount(before + 1)}–${formatCount(before + this.rows)} `;
+  }
+
+  /**
+   * The pager was closed while the walk still wrote: the rows it was sent (at
+   * most what the user saw), never the range the walk would have reached.
+   */
+  reportPagerClosed(say: Reporter): void {
+    if (!this.plan.hints || this.rows === 0) return; // closed before the first page: nothing to say
+    const total = this.total;
+    const of = total && this.plan.cursor === undefined ? `of ${formatTotal(total)} ` : '';
+    const sent = this.#range ? `${this.#range}${of}${this.plan.query.noun}` : formatCounted(this.rows, this.plan.query.noun);
+    say.hint(`The pager closed after ${sent}.`);
+  }
+
   report(session: Session): void {
     const { plan, source } = this;
     const { say } = session;
@@ -190,9 +216,8 @@ class WalkState {
     for (const line of this.formatter.hints?.() ?? []) say.hint(line);
     const total = this.total;
     if (plan.hints) {
-      // Where this page starts is known on the first page, and after a hint that said it (--shown).
-      const before = plan.cursor === undefined ? 0 : plan.shown;
-      const range = before === undefined ? '' : `${formatCount(before + 1)}–${formatCount(before + this.rows)} `;
+      const before = this.#before;
+      const range = this.#range;
       if (this.rows === 0) say.hint(`No ${noun} match.`);
       else if (total && plan.cursor === undefined) say.hint(`Showing ${range}of ${formatTotal(total)} ${total.count === 1 && !total.capped ? noun.replace(/s$/, '') : noun}.`);
       else if (range) say.hint(`Showing ${range}${noun}.`);

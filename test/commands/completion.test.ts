@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { completionModel } from '../../src/commands/completion.js';
+import { completionModel } from '../../src/commands/completion-model.js';
 import { requireTool } from '../support/tools.js';
 import { bashCompletions, fishCompletions, zshCompletions } from '../support/completion.js';
 import { pagedTenders } from '../support/fake-client.js';

@@ -29,4 +29,11 @@ describe('start-up loads only what the command needs', () => {
     expect(modules.filter((m) => /^(walk|client|source|ora)-/.test(m))).toEqual([]);
     expect(modules.filter((m) => ['node:crypto', 'node:net', 'node:tty', 'node:http'].includes(m))).toEqual([]);
   });
+
+  it('--dry-run search loads no completion, manual page or help topic text', () => {
+    const modules = loaded(['--dry-run', 'search', '-c', 'DEU']);
+    expect(modules.filter((m) => /^(completion-model|manual|bash|zsh|fish)-/.test(m))).toEqual([]);
+    // The completion command still works, loading them when it runs.
+    expect(loaded(['completion', 'bash'])).toEqual(expect.arrayContaining([expect.stringMatching(/^completion-model-/), expect.stringMatching(/^bash-/)]));
+  });
 });

@@ -84,6 +84,18 @@ describe.skipIf(!hasScript)('numbers', () => {
   });
 });
 
+describe.skipIf(!hasScript)('--columns at 80 columns', () => {
+  it('a URL that fits is whole: the title gives way first, and no header is cut', async () => {
+    const r = await inTerminal(sb.url, ['search', '-n', '5', '--no-pager', '--columns', 'title,url,status'], { cols: 80 });
+    expect(r.code).toBe(0);
+    const lines = r.text.split('\n').filter((line) => /^(title|\S.*https:)/.test(line));
+    expect(lines[0]).toMatch(/^title\s+url\s+status$/);
+    const urls = (sb.truth(PATH, {}).slice(0, 5) as (Tender & { url: string })[]).map((t) => t.url);
+    expect(lines.slice(1).map((line) => /https:\S+/.exec(line)![0])).toEqual(urls);
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+  });
+});
+
 describe.skipIf(!hasScript)('the pager', () => {
   it('takes the terminal output when on, not when --no-pager; the hints stay on the terminal', async () => {
     const paged = join(testDir(), 'paged.txt');
@@ -133,6 +145,18 @@ describe.skipIf(!hasScript)('the pager', () => {
     expect(r.code).toBe(0);
     expect(r.text).not.toMatch(/tenders:|Error/);
     expect(sb.requests.length - before).toBeLessThan(500);
+  });
+
+  it('after the pager closes early, the hint says how far it got, not the whole range', async () => {
+    // A pager that reads 30 lines and quits, as a user pressing q on a long search.
+    const r = await inTerminal(sb.url, ['search', '--all', '-n', '10', '-c', 'DEU'], { cols: 80, env: { PAGER: 'head -n 30' } });
+    expect(r.code).toBe(0);
+    const total = sb.truth(PATH, { buyerCountries: ['DEU'] }).length;
+    expect(r.text).not.toMatch(/Showing|tenders:/);
+    const [, last] = /The pager closed after 1–(\d+) of ([\d,]+) tenders\./.exec(r.text) ?? [];
+    expect(Number(last)).toBeGreaterThanOrEqual(29);
+    expect(Number(last)).toBeLessThan(total);
+    expect(r.text).toContain(`of ${total.toLocaleString('en-US')} tenders`);
   });
 });
 
