@@ -22,6 +22,7 @@ export const exportSpec: PagedCommandSpec<TenderFilterFlags> = {
   body: tenderBody,
   mode: 'export',
   partitionable: true,
+  local: true,
   // Exports ask for the largest page the service allows: fewer round trips.
   pageSize: PAGE_SIZE_MAX,
 };

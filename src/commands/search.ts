@@ -19,4 +19,5 @@ export const searchSpec: PagedCommandSpec<TenderFilterFlags> = {
   body: tenderBody,
   mode: 'search',
   partitionable: true,
+  local: true,
 };

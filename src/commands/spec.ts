@@ -7,10 +7,15 @@ import { endpointPath, PAGE_SIZE_MAX, type Endpoint } from '../query/endpoints.j
 import type { WalkPlan } from '../run/plan.js';
 import { ResultOrder } from '../run/sort-order.js';
 import { withClient, withPager, type CommandContext } from './context.js';
+import { localWalkPlan, type LocalFlags } from './local-plan.js';
 import {
+  addLocalFilters,
   addOutputFlags,
   allOption,
   cursorOption,
+  dbOption,
+  localFilterFlags,
+  localOption,
   examples,
   parallelOption,
   pathOption,
@@ -52,12 +57,18 @@ export interface PagedCommandSpec<F> {
   notFound?: string;
   /** Whether --parallel may split the query (tender queries: by country or status). */
   partitionable?: boolean;
+  /** Whether --local may ask the copy tenders sync keeps instead (tender queries); adds WORDS and the local filters. */
+  local?: boolean;
 }
 
 export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx: CommandContext): Command {
   const cmd = parent.command(spec.name).summary(spec.summary).description(spec.description);
   if (spec.argument) cmd.argument(`<${spec.argument.name}>`, spec.argument.description);
   spec.filters(cmd);
+  if (spec.local) {
+    addLocalFilters(cmd);
+    cmd.addOption(localOption()).addOption(dbOption());
+  }
   if (spec.mode === 'search') cmd.addOption(cursorOption()).addOption(allOption());
   if (spec.pathFlag && spec.endpoint.envName) cmd.addOption(pathOption(spec.endpoint.envName, spec.endpoint.path));
   addOutputFlags(cmd, spec.mode === 'export' ? 'csv' : 'table on a terminal, else ndjson');
@@ -68,11 +79,15 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
     const command = args[args.length - 1] as Command;
     const id = spec.argument ? (args[0] as string) : undefined;
     const globals = command.optsWithGlobals<GlobalFlags>();
-    const plan = walkPlan(spec, command.opts<PagedFlags<F>>(), globals, id, ctx, {
-      name: commandName(command),
-      argv: ctx.argv,
-      invocation: ctx.invocation,
-    });
+    const line = { name: commandName(command), argv: ctx.argv, invocation: ctx.invocation };
+    if (spec.local && command.opts<LocalFlags>().local) {
+      const { plan, local } = localWalkPlan(command, spec.mode, spec.endpoint, ctx.io, line, new Date());
+      const { runLocalWalk } = await import('../run/local-walk.js');
+      return withPager(ctx, plan.connection, globals.pager && !plan.output.file, () => runLocalWalk(plan, local, { io: ctx.io, signal: ctx.signal, fs: ctx.fs }));
+    }
+    // The local-only filters are on the command for --local; tenderBody refuses them without it.
+    const flags = spec.local ? (localFilterFlags(command) as PagedFlags<F>) : command.opts<PagedFlags<F>>();
+    const plan = walkPlan(spec, flags, globals, id, ctx, line);
     const [{ runWalk }, { firstRequests }] = await Promise.all([import('../run/walk.js'), import('../run/source.js')]);
     await withPager(ctx, plan.connection, globals.pager && !plan.output.file, () =>
       withClient(ctx, plan.connection, (deps) => runWalk(plan, deps), () => firstRequests(plan.query, plan.cursor, plan.parallel)),

@@ -1,0 +1,192 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { execute } from '../../src/cli.js';
+import { parseJson } from '../../src/model/json-parse.js';
+import type { SortBy, SortOrder } from '../../src/sandbox/request.js';
+import { filledCopy, syncInto } from '../support/local-copy.js';
+import { memoryIO, type MemoryIOOptions } from '../support/io.js';
+import { testDir } from '../support/test-context.js';
+
+/** Runs the CLI in-process with no service at all: a client asked for fails the test. */
+async function run(argv: string[], opts: MemoryIOOptions = {}) {
+  const t = memoryIO({ ...opts, env: { HOME: testDir(), ...opts.env } });
+  const code = await execute(argv, t.io, {
+    createClient: async () => {
+      throw new Error('a local query made a client');
+    },
+  });
+  return { code, stdout: t.stdout.text, stderr: t.stderr.text };
+}
+
+const ndjsonIds = (text: string) => text.trim().split('\n').filter(Boolean).map((line) => (parseJson(line) as { id: string }).id);
+
+/** Tenders written for the full-text tests: each word chosen to tell the operators apart. */
+const crafted = [
+  { id: 'W-1', title: 'Hospital cleaning services', buyer: { name: 'City Hospital', country: 'DEU' }, status: 'open', publicationDate: '2026-03-05', deadline: '2026-04-01T12:00:00Z', estimatedValue: { amountEur: 1_500_000 } },
+  { id: 'W-2', title: 'Cleaning of hospital wards', buyer: { name: 'Regional Health', country: 'AUT' }, status: 'open', publicationDate: '2026-03-10', deadline: '2026-03-20T12:00:00Z', estimatedValue: { amountEur: 250_000 } },
+  { id: 'W-3', title: 'School cleaning', buyer: { name: 'Town of Lyon', country: 'FRA' }, status: 'closed', publicationDate: '2026-02-01', deadline: null, estimatedValue: { amountEur: 90_000 } },
+  { id: 'W-4', title: 'Hospital catering', buyer: { name: 'City Hospital', country: 'DEU' }, status: 'open', publicationDate: '2026-04-02', deadline: '2026-05-01T12:00:00Z', estimatedValue: null },
+  { id: 'W-5', title: 'Waste collection and recycling', buyer: { name: 'Dublin City', country: 'IRL' }, status: 'open', publicationDate: '2026-01-15', deadline: '2026-02-15T12:00:00Z', estimatedValue: { amountEur: 5_000_000 } },
+  { id: 'W-6', title: 'Recycled paper supply', buyer: { name: 'Cork County', country: 'IRL' }, status: 'awarded', publicationDate: '2025-12-01', deadline: '2026-01-10T12:00:00Z', estimatedValue: { amountEur: 12_000 } },
+];
+
+async function craftedCopy(): Promise<string> {
+  const db = join(testDir(), 'crafted.db');
+  await syncInto(db, 'crafted', crafted);
+  return db;
+}
+
+describe('search --local and export --local', () => {
+  it('needs no service: no base URL, no client, the same ids in the same order as the sandbox gives for every sort', async () => {
+    const { db, sandbox } = await filledCopy(150);
+    for (const sortBy of ['publicationDate', 'deadline', 'estimatedValue'] as SortBy[]) {
+      for (const order of ['asc', 'desc'] as SortOrder[]) {
+        const truth = sandbox.truth(sortBy, order, () => true).map((t) => t.id);
+        const search = await run(['search', '--local', '--all', '--db', db, '--sort', sortBy, '--order', order]);
+        expect(search.code, search.stderr).toBe(0);
+        expect(ndjsonIds(search.stdout), `search ${sortBy} ${order}`).toEqual(truth);
+        const exported = await run(['export', '--local', '-f', 'ndjson', '--db', db, '--sort', sortBy, '--order', order]);
+        expect(ndjsonIds(exported.stdout), `export ${sortBy} ${order}`).toEqual(truth);
+      }
+    }
+  });
+
+  it('prints one page and a next-page hint whose local cursor continues exactly after it', async () => {
+    const { db, sandbox } = await filledCopy(60);
+    const truth = sandbox.truth('publicationDate', 'desc', () => true).map((t) => t.id);
+    const first = await run(['search', '--local', '-n', '20', '--db', db], { stderrTTY: true });
+    expect(first.code, first.stderr).toBe(0);
+    expect(ndjsonIds(first.stdout)).toEqual(truth.slice(0, 20));
+    const cursor = /--cursor (L1\.\S+)/.exec(first.stderr)?.[1];
+    expect(first.stderr).toContain('Next page:');
+    const second = await run(['search', '--local', '-n', '20', '--db', db, '--cursor', cursor!], { stderrTTY: true });
+    expect(ndjsonIds(second.stdout)).toEqual(truth.slice(20, 40));
+    const third = await run(['search', '--local', '-n', '20', '--db', db, '--cursor', /--cursor (L1\.\S+)/.exec(second.stderr)![1]!], { stderrTTY: true });
+    expect(ndjsonIds(third.stdout)).toEqual(truth.slice(40, 60));
+    expect(third.stderr).not.toContain('Next page');
+  });
+
+  it('refuses a cursor of the online service, or of another selection (exit 2, one line)', async () => {
+    const { db } = await filledCopy(30);
+    const online = await run(['search', '--local', '--db', db, '--cursor', 'eyJ2IjoxfQ']);
+    expect(online.code).toBe(2);
+    expect(online.stderr).toMatch(/^tenders: --cursor: this is not a cursor of a local query.*\n$/);
+    const first = await run(['search', '--local', '-n', '5', '--db', db], { stderrTTY: true });
+    const cursor = /--cursor (L1\.\S+)/.exec(first.stderr)![1]!;
+    const other = await run(['search', '--local', '--sort', 'deadline', '--db', db, '--cursor', cursor]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/^tenders: --cursor belongs to a local query with other filters/);
+  });
+
+  it('selects with full-text words, "phrases", prefix*, OR and NOT', async () => {
+    const db = await craftedCopy();
+    const ids = async (...words: string[]) => {
+      const r = await run(['search', '--local', '--all', '--db', db, '--sort', 'publicationDate', '--order', 'asc', ...words]);
+      expect(r.code, r.stderr).toBe(0);
+      return ndjsonIds(r.stdout);
+    };
+    expect(await ids('hospital', 'cleaning')).toEqual(['W-1', 'W-2']);
+    expect(await ids('"hospital cleaning"')).toEqual(['W-1']);
+    expect(await ids('recycl*')).toEqual(['W-6', 'W-5']);
+    expect(await ids('catering OR school')).toEqual(['W-3', 'W-4']);
+    expect(await ids('hospital NOT cleaning')).toEqual(['W-4']);
+    // The buyer's name is searched too.
+    expect(await ids('dublin')).toEqual(['W-5']);
+  });
+
+  it('selects by date and value ranges, country, status and sync', async () => {
+    const db = await craftedCopy();
+    const ids = async (...flags: string[]) => ndjsonIds((await run(['search', '--local', '--all', '--db', db, '--sort', 'publicationDate', '--order', 'asc', ...flags])).stdout);
+    expect(await ids('--since', '2026-03-01', '--until', '2026-03-31')).toEqual(['W-1', 'W-2']);
+    expect(await ids('--deadline-after', '2026-03-01', '--deadline-before', '2026-03-31')).toEqual(['W-2']);
+    expect(await ids('--min-value', '250000', '--max-value', '1.5e6')).toEqual(['W-2', 'W-1']);
+    expect(await ids('-c', 'IRL', '-s', 'open')).toEqual(['W-5']);
+    expect(await ids('--sync', 'crafted', '-c', 'deu')).toEqual(['W-1', 'W-4']);
+  });
+
+  it('says how old the copy is on a terminal, never into the data or a pipe', async () => {
+    const db = await craftedCopy();
+    const tty = await run(['search', '--local', '--db', db], { stdoutTTY: true, stderrTTY: true, columns: 100 });
+    expect(tty.code, tty.stderr).toBe(0);
+    expect(tty.stderr).toMatch(/Local copy, synced \d+ s ago\./);
+    expect(tty.stdout).toContain('W-1');
+    expect(tty.stdout).not.toContain('synced');
+    const piped = await run(['search', '--local', '--db', db]);
+    expect(piped.stderr).toBe('');
+  });
+
+  it('writes every format, and -o FILE appears only complete', async () => {
+    const db = await craftedCopy();
+    const dir = testDir();
+    for (const [format, check] of [
+      ['csv', (text: string) => expect(text.split('\n')[0]).toContain('id')],
+      ['ndjson', (text: string) => expect(ndjsonIds(text)).toHaveLength(6)],
+      ['json', (text: string) => expect((JSON.parse(text) as unknown[]).length).toBe(6)],
+      ['table', (text: string) => expect(text).toContain('W-6')],
+    ] as const) {
+      const file = join(dir, `out.${format}`);
+      const r = await run(['export', '--local', '--db', db, '-f', format, '-o', file]);
+      expect(r.code, r.stderr).toBe(0);
+      check(readFileSync(file, 'utf8'));
+    }
+    expect(readdirSync(dir).filter((name) => name.includes('.partial') || name.includes('.lock'))).toEqual([]);
+  });
+
+  it('writes a receipt that names the copy rather than a service', async () => {
+    const db = await craftedCopy();
+    const receipt = join(testDir(), 'r.json');
+    const r = await run(['export', '--local', '--db', db, '-f', 'ndjson', '-o', join(testDir(), 'x.ndjson'), '--receipt', receipt]);
+    expect(r.code, r.stderr).toBe(0);
+    const json = JSON.parse(readFileSync(receipt, 'utf8')) as Record<string, any>;
+    expect(json).toMatchObject({ command: 'export', rowsWritten: 6, complete: true, requests: null, output: { committed: true } });
+    expect(json.query.baseUrl).toMatch(/^file:\/\/.*crafted\.db$/);
+  });
+
+  it('before any sync: exit 1 saying to run tenders sync first, and creates nothing', async () => {
+    const db = join(testDir(), 'none', 'tenders.db');
+    const r = await run(['search', '--local', '--db', db]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^tenders: .*run tenders sync first.*\n$/);
+    expect(existsSync(join(testDir(), 'none'))).toBe(false);
+    const out = join(testDir(), 'out.csv');
+    expect((await run(['export', '--local', '--db', db, '-o', out])).code).toBe(1);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('finds the copy through TENDERS_DB and XDG_DATA_HOME', async () => {
+    const db = await craftedCopy();
+    expect(ndjsonIds((await run(['search', '--local', '-n', '2'], { env: { TENDERS_DB: db } })).stdout)).toEqual(['W-4', 'W-2']);
+    const xdg = join(testDir(), 'xdg');
+    await syncInto(join(xdg, 'tenders', 'tenders.db'), 'x', crafted.slice(0, 1));
+    expect(ndjsonIds((await run(['search', '--local'], { env: { XDG_DATA_HOME: xdg } })).stdout)).toEqual(['W-1']);
+  });
+
+  it('bad input is one tenders: line and exit 2', async () => {
+    const db = await craftedCopy();
+    const cases: [string[], RegExp][] = [
+      [['search', '--local', '"unbalanced'], /^tenders: .*full-text/i],
+      [['search', '--local', '--since', 'yesterday'], /^tenders: --since takes/],
+      [['search', '--local', '--min-value', '1,000'], /^tenders: --min-value takes/],
+      [['search', '--local', '--sync', 'nope'], /^tenders: no sync named 'nope' in .*: the syncs are crafted\n$/],
+      [['search', '--local', '--filter', 'a=1'], /^tenders: --filter sends a field to the service/],
+      [['export', '--local', '--parallel', '2'], /^tenders: --parallel is for queries of the service/],
+      [['export', '--local', '-o', join(testDir(), 'a.csv'), '--resume'], /^tenders: --resume is for queries of the service/],
+      [['search', '--local', '--dry-run'], /^tenders: --dry-run is for queries of the service/],
+      [['search', 'hospital'], /^tenders: WORDS \('hospital'\) search the local copy.*add --local/],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await run([...argv, '--db', db], { env: { TENDERS_BASE_URL: 'http://service.test' } });
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).toMatch(message);
+      expect(r.stderr.trim().split('\n'), argv.join(' ')).toHaveLength(1);
+    }
+  });
+
+  it('ignores the connection flags: --base-url, --rate, --timeout change nothing', async () => {
+    const db = await craftedCopy();
+    const r = await run(['search', '--local', '--db', db, '--base-url', 'http://nowhere.invalid', '--rate', '1', '--timeout', '5', '-n', '1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(ndjsonIds(r.stdout)).toEqual(['W-4']);
+  });
+});
