@@ -100,7 +100,7 @@ describe('search --local and export --local', () => {
     const ids = async (...flags: string[]) => ndjsonIds((await run(['search', '--local', '--all', '--db', db, '--sort', 'publicationDate', '--order', 'asc', ...flags])).stdout);
     expect(await ids('--since', '2026-03-01', '--until', '2026-03-31')).toEqual(['W-1', 'W-2']);
     expect(await ids('--deadline-after', '2026-03-01', '--deadline-before', '2026-03-31')).toEqual(['W-2']);
-    expect(await ids('--min-value', '250000', '--max-value', '1.5e6')).toEqual(['W-2', 'W-1']);
+    expect(await ids('--min-value', '250000', '--max-value', '1.5e6')).toEqual(['W-1', 'W-2']);
     expect(await ids('-c', 'IRL', '-s', 'open')).toEqual(['W-5']);
     expect(await ids('--sync', 'crafted', '-c', 'deu')).toEqual(['W-1', 'W-4']);
   });
