@@ -190,3 +190,58 @@ describe('search --local and export --local', () => {
     expect(ndjsonIds(r.stdout)).toEqual(['W-4']);
   });
 });
+
+describe('count --local', () => {
+  it('counts exactly, per value of any dot path, and equals counting the export', async () => {
+    const { db, docs } = await filledCopy(400);
+    const total = await run(['count', '--local', '--db', db]);
+    expect(total).toMatchObject({ code: 0, stdout: '400\n' });
+    expect((await run(['count', '--local', '--db', db, '-f', 'json'])).stdout).toBe('{"count":400,"capped":false}\n');
+    const exported = (await run(['export', '--local', '--db', db, '-f', 'ndjson'])).stdout;
+    const byBuyer = new Map<string, number>();
+    for (const line of exported.trim().split('\n')) {
+      const name = (JSON.parse(line) as { buyer: { name: string } }).buyer.name;
+      byBuyer.set(name, (byBuyer.get(name) ?? 0) + 1);
+    }
+    const counted = await run(['count', '--local', '--by', 'buyer.name', '--db', db, '-f', 'ndjson']);
+    expect(counted.code, counted.stderr).toBe(0);
+    const rows = counted.stdout.trim().split('\n').map((line) => JSON.parse(line) as { buyer: { name: string }; count: number; capped: boolean });
+    expect(new Map(rows.map((row) => [row.buyer.name, row.count]))).toEqual(byBuyer);
+    expect(rows.every((row) => row.capped === false)).toBe(true);
+    // Most frequent first.
+    expect(rows.map((row) => row.count)).toEqual([...rows.map((row) => row.count)].sort((a, b) => b - a));
+    expect(docs).toHaveLength(400);
+  });
+
+  it('renders every count format: a plain table into a pipe, CSV with the dot path as header, JSON with the sum', async () => {
+    const db = await craftedCopy();
+    const text = await run(['count', '--local', '--by', 'buyer.country', '--db', db]);
+    expect(text.stdout).toBe(['buyer.country  count', 'DEU                2', 'IRL                2', 'AUT                1', 'FRA                1', 'total              6', ''].join('\n'));
+    const csv = await run(['count', '--local', '--by', 'buyer.country', '--db', db, '-f', 'csv']);
+    expect(csv.stdout.split('\n').slice(0, 2)).toEqual(['buyer.country,count,capped', 'DEU,2,false']);
+    const json = JSON.parse((await run(['count', '--local', '--by', 'status', '--db', db, '-f', 'json'])).stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ by: 'status', count: 6, capped: false, partitions: [{ status: 'open', count: 4, capped: false }, {}, {}] });
+    // A field some tenders lack: counted as absent, shown as (none).
+    const values = await run(['count', '--local', '--by', 'estimatedValue.amountEur', '--db', db]);
+    expect(values.stdout).toContain('(none)');
+  });
+
+  it('takes the same selection as search --local', async () => {
+    const db = await craftedCopy();
+    expect((await run(['count', '--local', 'hospital', '--db', db])).stdout).toBe('3\n');
+    expect((await run(['count', '--local', '-c', 'IRL', '--since', '2026-01-01', '--db', db])).stdout).toBe('1\n');
+  });
+
+  it('bad input is exit 2 with the rule; no copy is exit 1', async () => {
+    const db = await craftedCopy();
+    const unknown = await run(['count', '--local', '--by', 'nosuch.field', '--db', db]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^tenders: no stored tender has a field 'nosuch.field'/);
+    expect((await run(['count', '--local', '--parallel', '2', '--by', 'status', '--db', db])).code).toBe(2);
+    expect((await run(['count', '--local', '-f', 'csv', '--db', db])).stderr).toMatch(/add --by FIELD/);
+    const online = await run(['count', '--by', 'buyer.name', '-c', 'DEU'], { env: { TENDERS_BASE_URL: 'http://service.test' } });
+    expect(online.code).toBe(2);
+    expect(online.stderr).toMatch(/add --local to count any field/);
+    expect((await run(['count', '--local', '--db', join(testDir(), 'missing.db')])).code).toBe(1);
+  });
+});
