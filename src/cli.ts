@@ -1,4 +1,5 @@
 import { Command, CommanderError, type Option } from 'commander';
+import { registerChanges } from './commands/changes.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerCount } from './commands/count.js';
 import { orgFieldsSpec, registerFields, tenderFieldsSpec } from './commands/fields.js';
@@ -57,6 +58,7 @@ function buildProgram(ctx: CommandContext): Command {
   registerPaged(orgs, orgTendersSpec, ctx);
   registerFields(orgs, orgFieldsSpec, ctx);
   registerWatch(program, ctx);
+  registerChanges(program, ctx);
   registerCompletion(program, ctx);
   finishHelp(program, ctx);
   return program;

@@ -245,3 +245,66 @@ describe('count --local', () => {
     expect((await run(['count', '--local', '--db', join(testDir(), 'missing.db')])).code).toBe(1);
   });
 });
+
+describe('changes', () => {
+  async function mutated(): Promise<string> {
+    const db = await craftedCopy();
+    const next = crafted
+      .filter((t) => t.id !== 'W-3')
+      .map((t) => (t.id === 'W-2' ? { ...t, deadline: '2026-03-27T12:00:00Z' } : t));
+    await syncInto(db, 'crafted', [...next, { ...crafted[0]!, id: 'W-7', title: 'New hospital wing' }]);
+    return db;
+  }
+
+  it('shows new, changed (field, old → new) and gone once each, oldest first, as NDJSON into a pipe', async () => {
+    const db = await mutated();
+    const r = await run(['changes', '--db', db]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(rows.map(({ at: _at, ...rest }) => rest)).toEqual([
+      { sync: 'crafted', id: 'W-2', kind: 'changed', field: 'deadline', old: '2026-03-20T12:00:00Z', new: '2026-03-27T12:00:00Z' },
+      { sync: 'crafted', id: 'W-3', kind: 'gone', field: null },
+      { sync: 'crafted', id: 'W-7', kind: 'new', field: null },
+    ]);
+    expect(rows.every((row) => typeof row.at === 'string' && !Number.isNaN(Date.parse(row.at as string)))).toBe(true);
+    // The sync's NAME, a tender's id, --since: the same history, narrowed.
+    expect((await run(['changes', 'crafted', '--db', db])).stdout).toBe(r.stdout);
+    expect((await run(['changes', '--id', 'W-2', '--db', db])).stdout.trim().split('\n')).toHaveLength(1);
+    expect((await run(['changes', '--since', '1h', '--db', db])).stdout).toBe(r.stdout);
+    expect((await run(['changes', '--since', '+1h', '--db', db])).stdout).toBe('');
+  });
+
+  it('writes every record format, CSV with every column even when the first rows have no field', async () => {
+    const db = await mutated();
+    const csv = await run(['changes', '--db', db, '-f', 'csv']);
+    const lines = csv.stdout.trim().split('\n');
+    expect(lines[0]).toBe('at,sync,id,kind,field,old,new');
+    expect(lines[1]).toMatch(/^[^,]+,crafted,W-2,changed,deadline,2026-03-20T12:00:00Z,2026-03-27T12:00:00Z$/);
+    expect(JSON.parse((await run(['changes', '--db', db, '-f', 'json'])).stdout)).toHaveLength(3);
+    const file = join(testDir(), 'changes.tsv.csv');
+    expect((await run(['changes', '--db', db, '-o', file])).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(csv.stdout);
+  });
+
+  it('fits a table in 80 columns without cutting the kind or the field', async () => {
+    const db = await mutated();
+    const r = await run(['changes', '--db', db], { stdoutTTY: true, stderrTTY: true, columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(line.replace(/\x1b\[[0-9;]*m/g, '').length).toBeLessThanOrEqual(80);
+    expect(r.stdout).toContain('changed');
+    expect(r.stdout).toContain('deadline');
+    expect(r.stdout).toContain('gone');
+  });
+
+  it('an unknown sync is exit 2 naming the syncs; no copy is exit 1; a bad --since is exit 2', async () => {
+    const db = await mutated();
+    const unknown = await run(['changes', 'nope', '--db', db]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^tenders: no sync named 'nope' in .*: the syncs are crafted\n$/);
+    expect((await run(['changes', '--db', join(testDir(), 'missing.db')])).code).toBe(1);
+    const since = await run(['changes', '--since', 'last week', '--db', db]);
+    expect(since.code).toBe(2);
+    expect(since.stderr).toMatch(/^tenders: --since takes/);
+  });
+});
