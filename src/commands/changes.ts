@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { traitsOf } from '../output/format-registry.js';
+import { recordFormats, traitsOf } from '../output/format-registry.js';
 import { parseInstant } from '../query/local-values.js';
 import { parseSavedName } from '../query/validate.js';
 import type { ColumnSpec } from '../model/column-spec.js';
@@ -57,7 +57,7 @@ export function registerChanges(program: Command, ctx: CommandContext): void {
     const globals = command.optsWithGlobals<GlobalFlags>();
     const location = storeLocation(flags.db, ctx.io.env);
     const output = outputPlan(flags, interactiveFormat(ctx.io, outputFile(flags)));
-    if (!traitsOf(output.format).anyRecords) throw new UsageError(`changes --format ${output.format} writes tenders only: choose a format that writes any records`);
+    if (!traitsOf(output.format).anyRecords) throw new UsageError(`changes --format ${output.format} writes tenders only: choose ${recordFormats().join(', ')}`);
     const filter = {
       ...(name !== undefined ? { sync: parseSavedName('sync', name) } : {}),
       ...(flags.since !== undefined ? { since: parseInstant('--since', flags.since, new Date(), 'start') } : {}),
