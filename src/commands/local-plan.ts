@@ -11,7 +11,7 @@ import type { WalkPlan } from '../run/plan.js';
 import { ResultOrder } from '../run/sort-order.js';
 import { storeLocation } from '../store/location.js';
 import { localFilterFlags, type GlobalFlags, type LocalFilterFlags, type TenderFilterFlags } from './flags.js';
-import { interactiveFormat, localConnectionPlan, outputFile, outputPlan, parseMax, receiptPlan, withoutCursor } from './plans.js';
+import { interactiveFormat, localConnectionPlan, outputFile, outputPlan, parseMax, parseShown, receiptPlan, withoutCursor } from './plans.js';
 import type { PagedFlags } from './spec.js';
 
 /** The flags a command with --local adds: --local itself and where the copy is. */
@@ -71,6 +71,7 @@ export function localWalkPlan(
     connection,
     query: { path: '', body: { ...selection }, noun: endpoint.noun, fieldsCommand: endpoint.fieldsCommand },
     cursor: paged.cursor,
+    shown: parseShown(paged),
     all: exporting || Boolean(paged.all),
     max: parseMax(paged),
     hints: !exporting,

@@ -55,6 +55,13 @@ export function localConnectionPlan(flags: GlobalFlags, location: string): Conne
   };
 }
 
+/** --shown: the results before this page, known only from a next-page hint (so only with --cursor). */
+export function parseShown(flags: { cursor?: string; shown?: string }): number | undefined {
+  if (flags.shown === undefined) return undefined;
+  if (flags.cursor === undefined) throw new UsageError('--shown numbers the results of a page reached by --cursor: use it with --cursor');
+  return parseInteger('--shown', flags.shown, 0, Number.MAX_SAFE_INTEGER);
+}
+
 /** The file -o names; `-o -` is stdout, as in curl and tar. */
 export function outputFile(flags: OutputFlags): string | undefined {
   return flags.output === '-' ? undefined : flags.output;

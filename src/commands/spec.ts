@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { ServiceError } from '../api/errors.js';
 import { UsageError } from '../errors.js';
 import { parseSortPaths, type SortPaths } from '../query/sort-paths.js';
-import { parseInteger } from '../query/validate.js';
 import type { Format } from '../output/format-registry.js';
 import { endpointPath, PAGE_SIZE_MAX, type Endpoint } from '../query/endpoints.js';
 import { firstRequests } from '../run/partition.js';
@@ -28,7 +27,7 @@ import {
   type GlobalFlags,
   type OutputFlags,
 } from './flags.js';
-import { connectionPlan, interactiveFormat, outputFile, outputPlan, parseMax, parseParallel, receiptPlan, withoutCursor } from './plans.js';
+import { connectionPlan, interactiveFormat, parseShown, outputFile, outputPlan, parseMax, parseParallel, receiptPlan, withoutCursor } from './plans.js';
 
 /** The flags of a paged command, as commander parsed them: its filters plus paging and output. */
 export type PagedFlags<F> = F &
@@ -149,13 +148,6 @@ export function walkPlan<F>(
     receipt: flags.receipt !== undefined ? receiptPlan(flags.receipt, line) : undefined,
     output: { ...outputPlan(flags, defaultFormat), defaultColumns: spec.endpoint.columns, sortColumn: sortedBy(spec.endpoint, body, sortPaths) },
   };
-}
-
-/** --shown: the results before this page, known only from a next-page hint (so only with --cursor). */
-function parseShown(flags: { cursor?: string; shown?: string }): number | undefined {
-  if (flags.shown === undefined) return undefined;
-  if (flags.cursor === undefined) throw new UsageError('--shown numbers the results of a page reached by --cursor: use it with --cursor');
-  return parseInteger('--shown', flags.shown, 0, Number.MAX_SAFE_INTEGER);
 }
 
 /** The field a table of the results is sorted by, to keep in view. */

@@ -60,7 +60,9 @@ describe('search --local and export --local', () => {
     expect(ndjsonIds(first.stdout)).toEqual(truth.slice(0, 20));
     const cursor = /--cursor (L1\.\S+)/.exec(first.stderr)?.[1];
     expect(first.stderr).toContain('Next page:');
-    const second = await run(['search', '--local', '-n', '20', '--db', db, '--cursor', cursor!], { stderrTTY: true });
+    expect(first.stderr).toContain('--shown 20');
+    const second = await run(['search', '--local', '-n', '20', '--db', db, '--cursor', cursor!, '--shown', '20'], { stderrTTY: true });
+    expect(second.stderr).toMatch(/Showing 21–40/);
     expect(ndjsonIds(second.stdout)).toEqual(truth.slice(20, 40));
     const third = await run(['search', '--local', '-n', '20', '--db', db, '--cursor', /--cursor (L1\.\S+)/.exec(second.stderr)![1]!], { stderrTTY: true });
     expect(ndjsonIds(third.stdout)).toEqual(truth.slice(40, 60));
