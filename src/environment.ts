@@ -18,6 +18,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   { names: ['TENDERS_ORG_TENDERS_PATH'], description: "the path of an organisation's tenders, {id} for its id (default /api/v1/organisations/{id}/tenders/search)" },
   { names: ['TENDERS_SORT_PATHS'], description: 'with --parallel: where results hold their sort values, FIELD=PATH,... as --sort-path takes them' },
   { names: ['TENDERS_STATE_DIR'], description: 'where watches keep their state (default $XDG_STATE_HOME/tenders/watches)' },
+  { names: ['TENDERS_WEBHOOK'], description: 'watch: the webhook URLs to POST changes to when --webhook is not given, separated by spaces' },
   { names: ['XDG_STATE_HOME'], description: 'the base of the default state directory (default ~/.local/state)' },
   { names: ['TENDERS_DB'], description: 'the local copy when --db is not given: a SQLite file, or a postgres:// URL (default $XDG_DATA_HOME/tenders/tenders.db)' },
   { names: ['TENDERS_DB_SCHEMA'], description: 'with a postgres:// copy: the schema its tables live in (a ?schema= in the URL wins)' },

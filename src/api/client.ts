@@ -33,6 +33,12 @@ export interface ClientOptions {
   /** Tests: a MockAgent instead of the network; a clock of their own for waits and pace. */
   dispatcher?: Dispatcher;
   clock?: Clock;
+  /** How log lines and errors name a request instead of its path (a webhook's URL without its secrets). */
+  name?: string;
+  /** `any`: a 2xx answer's body is not read as JSON (a webhook answers "ok"); default `json`. */
+  answer?: 'json' | 'any';
+  /** Sent with every request besides the JSON ones (a webhook URL's credentials as Basic authorization). */
+  headers?: Record<string, string>;
 }
 
 /** What a client did, for --verbose summaries and receipts. */
@@ -107,6 +113,7 @@ export class ApiClient implements Client {
 
   /** POST a JSON body (already serialised) and return the parsed JSON answer, retrying what can be retried. */
   async post(path: string, body: string, signal?: AbortSignal): Promise<{ status: number; json: unknown }> {
+    const shown = this.opts.name ?? path;
     for (let attempt = 1; ; attempt++) {
       const turn = this.#rate.acquire(signal);
       if (turn) await turn;
@@ -122,15 +129,15 @@ export class ApiClient implements Client {
       }
       const decision = decideRetry(attempt, this.opts, failure.retryAfterMs);
       if (decision.kind === 'too-long') {
-        throw new RetryAfterTooLongError(failure.status!, path, decision.waitMs, this.opts.maxWaitMs);
+        throw new RetryAfterTooLongError(failure.status!, shown, decision.waitMs, this.opts.maxWaitMs);
       }
       if (failure.retryAfterMs !== undefined) this.#rate.pause(failure.retryAfterMs);
       else if (failure.status === 429) this.#rate.slowDown(sentAt);
-      if (decision.kind === 'give-up') throw this.#gaveUp(failure, path);
+      if (decision.kind === 'give-up') throw this.#gaveUp(failure, shown);
 
       this.stats.retries[failure.kind] = (this.stats.retries[failure.kind] ?? 0) + 1;
       this.opts.log?.(
-        `POST ${path} ${failure.why}: retry ${attempt}/${this.opts.retries} in ${decision.waitMs} ms` +
+        `POST ${shown} ${failure.why}: retry ${attempt}/${this.opts.retries} in ${decision.waitMs} ms` +
           (failure.retryAfterMs !== undefined ? ` (Retry-After ${Math.round(failure.retryAfterMs / 1000)} s)` : ''),
       );
       await this.#clock.sleep(decision.waitMs, signal);
@@ -141,7 +148,8 @@ export class ApiClient implements Client {
    * One request, from sending it to the last byte of its answer, within
    * --timeout as a whole. Throws Retryable for what another attempt may cure.
    */
-  async #attempt(path: string, body: string, signal: AbortSignal | undefined): Promise<{ status: number; json: unknown }> {
+  async #attempt(requestPath: string, body: string, signal: AbortSignal | undefined): Promise<{ status: number; json: unknown }> {
+    const path = this.opts.name ?? requestPath;
     const started = performance.now();
     this.stats.requests++;
     // A signal of its own for each attempt: undici leaves a listener on the
@@ -161,9 +169,9 @@ export class ApiClient implements Client {
       try {
         res = await this.#dispatcher.request({
           origin: this.#origin,
-          path: this.#prefix + path,
+          path: this.#prefix + requestPath,
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'tenders-cli' },
+          headers: { ...this.opts.headers, 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'tenders-cli' },
           body,
           signal: request.signal,
         });
@@ -201,6 +209,7 @@ export class ApiClient implements Client {
         throw new Retryable(String(status), String(status), { status, retryAfterMs: retryAfterMs(res.headers['retry-after']) });
       }
       if (status < 200 || status >= 300) throw errorFromStatus(status, path, text, this.opts.baseUrl);
+      if (this.opts.answer === 'any') return { status, json: undefined };
       try {
         const json = parseJson(text);
         this.#answeredJson = true;

@@ -5,7 +5,7 @@ import type { PagedCommandSpec } from './spec.js';
 
 export const exportSpec: PagedCommandSpec<TenderFilterFlags> = {
   name: 'export',
-  summary: 'stream every matching tender as CSV, NDJSON or JSON',
+  summary: 'stream every matching tender as CSV, NDJSON, Parquet, a calendar, a feed...',
   description:
     'Export every matching tender, page after page, streamed as it arrives. With -o FILE the file appears only ' +
     'when the export is complete; an interrupted export continues with --resume.',

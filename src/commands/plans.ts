@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 import { isPostgresLocation } from '../store/store.js';
 import type { IO } from '../io.js';
 import { createReporter } from '../output/reporter.js';
-import { formatOfFile, traitsOf } from '../output/format-registry.js';
+import { checkFormatFlag, formatOfFile, traitsOf } from '../output/format-registry.js';
 import { parseReminders } from '../output/reminders.js';
 import type { Format } from '../output/format-registry.js';
 import type { HeaderStyle } from '../output/header-style.js';
@@ -75,8 +75,8 @@ export function outputPlan(flags: OutputFlags, defaultFormat: Format): OutputPla
   if (flags.resume && !traitsOf(format).resumable) {
     throw new UsageError(`--resume cannot continue a ${format} file (its footer indexes everything written): run the export again without --resume`);
   }
-  if (flags.remind !== undefined && format !== 'ics') throw new UsageError(`--remind sets the reminders of the ics format, not ${format}: add -f ics`);
-  if (flags.ocidPrefix !== undefined && format !== 'ocds') throw new UsageError(`--ocid-prefix is for the ocds format, not ${format}: add -f ocds`);
+  checkFormatFlag('--remind', flags.remind !== undefined, format);
+  checkFormatFlag('--ocid-prefix', flags.ocidPrefix !== undefined, format);
   return {
     format,
     columns: flags.columns !== undefined ? parseColumns(flags.columns) : undefined,

@@ -8,9 +8,10 @@ import { endpointPath, ORG_TENDERS, PAGE_SIZE_MAX, TENDERS } from '../query/endp
 import { savedQueryBody } from '../query/tender-body.js';
 import { selectsTenders } from '../query/tender-filters.js';
 import { parseSortPaths } from '../query/sort-paths.js';
-import { parseLimit } from '../query/validate.js';
+import { parseInteger, parseLimit } from '../query/validate.js';
 import type { OutputPlan, WatchPlan } from '../run/plan.js';
 import { parseWatchName, watchDir } from '../run/watch/location.js';
+import { parseWebhook, redactWebhook, webhooksFromEnv } from '../run/watch/webhook-url.js';
 import { withClient, type CommandContext } from './context.js';
 import {
   addOutputFlags,
@@ -35,6 +36,10 @@ export interface WatchFlags extends TenderFilterFlags, OutputFlags {
   reset?: boolean;
   list?: boolean;
   forget?: boolean;
+  webhook?: string[];
+  webhookChanges: string;
+  feed?: string;
+  feedSize: string;
 }
 
 export function registerWatch(program: Command, ctx: CommandContext): Command {
@@ -56,6 +61,15 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
     .option('--list', 'list the saved watches: name, query, last run, tenders known')
     .option('--forget', 'delete the watch NAME');
   addOutputFlags(cmd, 'table on a terminal, else ndjson', { max: false, tenders: true });
+  cmd
+    .option(
+      '--webhook <url>',
+      'after a run with changes, POST them as JSON with a one-paragraph text (Slack, Mattermost, Teams); repeatable; default $TENDERS_WEBHOOK',
+      (url: string, urls: string[] = []) => [...urls, url],
+    )
+    .option('--webhook-changes <n>', 'the changes a webhook document holds at most (the text counts the rest); 0: the text and counts only', '25')
+    .option('--feed <file>', 'keep FILE as a rolling Atom feed of the changes: each run adds its changes, the newest --feed-size kept')
+    .option('--feed-size <n>', 'the entries --feed keeps', '200');
   cmd.addOption(parallelOption()).addOption(sortPathOption()).addOption(receiptOption());
   cmd.addHelpText(
     'after',
@@ -65,6 +79,10 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
       'tenders watch deu-open --new-only -f csv         # only new ones, paging only as far as they go',
       'tenders watch big-buyer --org ORG-DEU-0007 --initial all',
       'tenders watch deu-open -c DEU,AUT -s open --reset # follow other filters from a new baseline',
+      '# after each run with changes, a message in a Slack channel',
+      'tenders watch deu-open --webhook https://hooks.slack.com/services/T000/B000/XXXX',
+      '# a feed for a reader, served by a web server',
+      'tenders watch deu-open -q --feed /var/www/feeds/deu-open.atom',
       'tenders watch --list',
       'tenders watch deu-open --forget',
     ]) + `\n${wrapWords('State: $TENDERS_STATE_DIR, else $XDG_STATE_HOME/tenders/watches, else ~/.local/state/tenders/watches.', 80).join('\n')}\n`,
@@ -95,8 +113,8 @@ const filtersGiven = (flags: WatchFlags) => selectsTenders(flags) || flags.org !
 function checkAlone(name: string | undefined, flags: WatchFlags): void {
   if (flags.list && flags.forget) throw new UsageError('--list and --forget contradict each other: choose one');
   const what = flags.list ? '--list' : '--forget';
-  if (filtersGiven(flags) || flags.limit !== undefined || flags.reset || flags.newOnly || flags.parallel || flags.receipt) {
-    throw new UsageError(`${what} takes no filters, --reset, --new-only, --parallel or --receipt`);
+  if (filtersGiven(flags) || flags.limit !== undefined || flags.reset || flags.newOnly || flags.parallel || flags.receipt || flags.webhook || flags.feed) {
+    throw new UsageError(`${what} takes no filters, --reset, --new-only, --parallel, --receipt, --webhook or --feed`);
   }
   if (flags.list && name !== undefined) throw new UsageError('--list lists every watch: leave the NAME out');
   if (flags.forget && name === undefined) throw new UsageError('--forget needs the NAME of the watch to delete');
@@ -108,6 +126,15 @@ function listPlan(flags: WatchFlags, io: IO): OutputPlan {
   const formats = recordFormats();
   if (!formats.includes(plan.format)) throw new UsageError(`--list prints ${formats.join(', ')}: ${plan.format} is for tenders`);
   return plan;
+}
+
+/** The command line as a receipt records it: each --webhook URL as scheme://host/… only (its path and query are its secret). */
+function withoutSecrets(argv: readonly string[], webhooks: readonly string[]): string[] {
+  const shown = (url: string) => (URL.canParse(url) ? redactWebhook(new URL(url)) : '…');
+  return argv.map((arg) => {
+    const hook = webhooks.find((url) => arg === url || arg === `--webhook=${url}`);
+    return hook === undefined ? arg : arg.replace(hook, shown(hook));
+  });
 }
 
 /** Flags → the plan of one watch run, checked before any request (UsageError: exit 2). */
@@ -131,7 +158,12 @@ export function watchPlan(name: string | undefined, flags: WatchFlags, globals: 
     reset: Boolean(flags.reset),
     parallel: parseParallel(flags.parallel),
     sortPaths: parseSortPaths(flags.sortPath, io.env),
-    receipt: flags.receipt !== undefined ? receiptPlan(flags.receipt, { name: 'watch', argv }) : undefined,
+    receipt: flags.receipt !== undefined ? receiptPlan(flags.receipt, { name: 'watch', argv: withoutSecrets(argv, flags.webhook ?? []) }) : undefined,
     output: { ...outputPlan(flags, interactiveFormat(io, outputFile(flags))), defaultColumns: TENDERS.columns },
+    // --webhook replaces TENDERS_WEBHOOK, as flags win over the environment.
+    webhooks: flags.webhook ? flags.webhook.map((url) => parseWebhook(url)) : webhooksFromEnv(io.env.TENDERS_WEBHOOK).map((url) => parseWebhook(url, 'TENDERS_WEBHOOK')),
+    webhookChanges: parseInteger('--webhook-changes', flags.webhookChanges, 0, 1000),
+    feed: flags.feed,
+    feedSize: parseInteger('--feed-size', flags.feedSize, 1, 100_000),
   };
 }

@@ -4,7 +4,14 @@ import type { Total } from './total.js';
 
 export function formatCount(n: number): string {
   // Not toLocaleString: loading ICU's data for it costs a run tens of milliseconds.
-  return Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : n.toLocaleString('en-US');
+  return Number.isSafeInteger(n) ? groupDigits(String(n)) : n.toLocaleString('en-US');
+}
+
+/** "1234567.5" → "1,234,567.5": a number's own digits, the whole part grouped; an exponent form is left alone. */
+export function groupDigits(text: string): string {
+  const match = /^(-?)(\d+)(\.\d+)?$/.exec(text);
+  if (!match) return text;
+  return match[1]! + match[2]!.replace(/\B(?=(\d{3})+$)/g, ',') + (match[3] ?? '');
 }
 
 /** "1 tender", "2,400 tenders", "1 page": a count and its noun, singular for one (`plural` ends in s). */

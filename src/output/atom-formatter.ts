@@ -44,9 +44,13 @@ export class AtomFormatter implements Formatter {
   #rows: number;
   readonly #now = new Date();
   readonly #serialize: (item: Record<string, unknown>) => string;
+  readonly #watch: WatchFeedInfo | undefined;
+  readonly #feed: (updated: Date) => AtomFeed;
 
   constructor(opts: FormatOptions, resume?: FormatterState) {
     this.#rows = resume?.rows ?? 0;
+    this.#watch = opts.watch;
+    this.#feed = opts.watch ? (updated) => watchFeed(opts.watch!.name, updated) : (updated) => ({ ...DEFAULT_FEED, updated });
     const paths = opts.columns && compilePaths(opts.columns);
     // DEL and C1 controls as JSON escapes: the JSON parses to the exact text, and no reader mangles them.
     const json = (item: Record<string, unknown>) => neutralizeForTerminal(stringifyJson(item), true);
@@ -55,14 +59,14 @@ export class AtomFormatter implements Formatter {
 
   page(items: readonly Record<string, unknown>[]): string {
     if (items.length === 0) return '';
-    let out = this.#rows === 0 ? atomHead({ ...DEFAULT_FEED, updated: this.#now }) : '';
+    let out = this.#rows === 0 ? atomHead(this.#feed(this.#now)) : '';
     for (const item of items) out += atomEntry(this.#entry(item));
     this.#rows += items.length;
     return out;
   }
 
   end(): string {
-    return (this.#rows === 0 ? atomHead({ ...DEFAULT_FEED, updated: this.#now }) : '') + atomFoot();
+    return (this.#rows === 0 ? atomHead(this.#feed(this.#now)) : '') + atomFoot();
   }
 
   state(): FormatterState {
@@ -70,24 +74,75 @@ export class AtomFormatter implements Formatter {
   }
 
   #entry(item: Record<string, unknown>): AtomEntry {
-    const t = tenderFacts(item);
-    const published = parseInstant(t.publicationDate)?.date;
-    const deadline = parseInstant(t.deadline);
-    const summary = [
-      t.buyerName && `Buyer: ${t.buyerName}${t.country ? ` (${t.country})` : ''}`,
-      `Deadline: ${deadline ? t.deadline : 'none'}`,
-      t.valueEur !== undefined && `Estimated value: ${valueText(t.valueEur)}`,
-    ];
-    return {
-      id: tenderEntryId(t.id ?? ''),
-      title: t.title ?? t.id ?? '(untitled)',
-      updated: published ?? this.#now,
-      published,
-      summary: summary.filter(Boolean).join('; '),
-      content: this.#serialize(item),
-      link: t.url,
-    };
+    const watch = this.#watch;
+    if (!watch) return tenderEntry(item, this.#now, this.#serialize(item));
+    // A watch's row: the tender with its change beside (changedFields `;`-joined).
+    const { change, changedFields, ...tender } = item;
+    const fields = typeof changedFields === 'string' && changedFields !== '' ? changedFields.split(';') : [];
+    return changeEntry({ change: String(change), changedFields: fields, tender }, watch, this.#now, this.#serialize(tender));
   }
+}
+
+/** An entry per tender: updated at its publication (else `now`), its summary buyer, deadline and value. */
+function tenderEntry(item: Record<string, unknown>, now: Date, content: string): AtomEntry {
+  const t = tenderFacts(item);
+  const published = parseInstant(t.publicationDate)?.date;
+  const deadline = parseInstant(t.deadline);
+  const summary = [
+    t.buyerName && `Buyer: ${t.buyerName}${t.country ? ` (${t.country})` : ''}`,
+    `Deadline: ${deadline ? t.deadline : 'none'}`,
+    t.valueEur !== undefined && `Estimated value: ${valueText(t.valueEur)}`,
+  ];
+  return {
+    id: tenderEntryId(t.id ?? ''),
+    title: t.title ?? t.id ?? '(untitled)',
+    updated: published ?? now,
+    published,
+    summary: summary.filter(Boolean).join('; '),
+    content,
+    link: t.url,
+  };
+}
+
+/** Which watch's changes a feed holds, and since when (the previous run's time: the same change keeps its id). */
+export interface WatchFeedInfo {
+  name: string;
+  /** An ISO time (the characters of a URN as they are). */
+  since: string;
+}
+
+/** A watch's change as a feed entry names it. */
+export interface ChangeItem {
+  change: string;
+  changedFields: readonly string[];
+  tender: Record<string, unknown>;
+}
+
+const CHANGE_TITLES: Readonly<Record<string, string>> = { new: 'New', changed: 'Changed', gone: 'Gone' };
+
+/**
+ * An entry per change of a watch: id `urn:tenders:watch:NAME:SINCE:CHANGE:ID`
+ * (the same change, reported again after a failed delivery, keeps its id),
+ * updated at the run, its title the change and the tender's title, its
+ * content the tender.
+ */
+export function changeEntry(item: ChangeItem, watch: WatchFeedInfo, now: Date, content: string): AtomEntry {
+  const base = tenderEntry(item.tender, now, content);
+  const id = String(item.tender.id ?? '');
+  const kind = CHANGE_TITLES[item.change] ?? item.change;
+  const fields = item.changedFields.length > 0 ? ` (${item.changedFields.join(', ')})` : '';
+  return {
+    ...base,
+    id: `urn:tenders:watch:${encodeURIComponent(watch.name)}:${watch.since}:${encodeURIComponent(item.change)}:${encodeURIComponent(id)}`,
+    title: `${kind}${fields}: ${base.title}`,
+    updated: now,
+    summary: `${kind}${fields}. ${base.summary}`,
+  };
+}
+
+/** A watch's feed: its id names the watch. */
+export function watchFeed(name: string, updated: Date): AtomFeed {
+  return { id: `urn:tenders:watch:${encodeURIComponent(name)}`, title: `tenders watch ${name}`, updated };
 }
 
 /** The entry id of a tender: `urn:tenders:T-0004569`. */

@@ -45,6 +45,8 @@ export interface FormatDefinition<Name extends string = string> {
   /** One line for help and docs. */
   readonly description: string;
   readonly traits: FormatTraits;
+  /** Flags of its own (`--remind` for ics): given with another format, they are a usage error. */
+  readonly flags?: readonly string[];
   load(): Promise<FormatterFactory>;
 }
 

@@ -36,7 +36,7 @@ export function recordFormats(): Format[] {
   return FORMAT_DEFINITIONS.filter((d) => d.traits.anyRecords).map((d) => d.name);
 }
 
-/** Every file name ending that implies a format, as -o's help lists them: ".csv, .ndjson, .jsonl, .json". */
+/** Every file name ending that implies a format, as -o's help lists them (".csv, .ndjson, .jsonl, .json, .tsv, ..."). */
 export function fileExtensions(): string[] {
   return FORMAT_DEFINITIONS.flatMap((d) => d.extensions);
 }
@@ -56,4 +56,11 @@ export function refuseOnTerminal(definition: Pick<FormatDefinition, 'name' | 'tr
   if (terminal && definition.traits.binary) {
     throw new UsageError(`--format ${definition.name} writes binary data, which a terminal cannot show: write it to a file with -o FILE, or into a pipe`);
   }
+}
+
+/** A format's own flag given with another format: a usage error naming the format(s) that take it. */
+export function checkFormatFlag(flag: string, given: boolean, format: Format): void {
+  if (!given || formatDefinition(format).flags?.includes(flag)) return;
+  const takers = FORMAT_DEFINITIONS.filter((d) => (d.flags as readonly string[] | undefined)?.includes(flag)).map((d) => d.name);
+  throw new UsageError(`${flag} is for the ${takers.join(', ')} format, not ${format}: add -f ${takers[0]}`);
 }

@@ -1,3 +1,4 @@
+import type { WatchFeedInfo } from './atom-formatter.js';
 import { formatDefinition, type Format } from './format-registry.js';
 import type { HeaderStyle } from './header-style.js';
 import type { ColumnSpec } from '../model/column-spec.js';
@@ -61,6 +62,8 @@ export interface FormatOptions extends FormatChoice {
   color: boolean;
   /** The output is a terminal: control characters in the data must not reach it raw; the table groups thousands. */
   terminal?: boolean;
+  /** Rows are a watch's changes (atom: an entry per change, ids stable per change). */
+  watch?: WatchFeedInfo;
 }
 
 /**

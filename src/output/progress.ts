@@ -1,6 +1,6 @@
 import type { IO } from '../io.js';
 import type { Total } from '../model/total.js';
-import { formatCount, formatTotal } from '../model/numbers.js';
+import { formatCount, formatCounted, formatTotal } from '../model/numbers.js';
 
 export interface ProgressCounts {
   pages: number;
@@ -56,5 +56,5 @@ export async function createProgress(io: IO, enabled: boolean, noun: string, res
 export function progressLine({ pages, rows, total }: ProgressCounts, noun: string, rowsThisRun: number, seconds: number): string {
   const rate = seconds > 0 ? Math.round(rowsThisRun / seconds) : 0;
   const counted = !total ? `${formatCount(rows)} ${noun}` : total.capped ? `${formatCount(rows)} ${noun} (${formatTotal(total)} match)` : `${formatCount(rows)} of ${formatTotal(total)} ${noun}`;
-  return `${counted}, ${pages} pages, ${formatCount(rate)}/s`;
+  return `${counted}, ${formatCounted(pages, 'pages')}, ${formatCount(rate)}/s`;
 }

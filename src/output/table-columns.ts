@@ -1,5 +1,6 @@
 import { headerNames, type HeaderStyle } from './header-style.js';
 import type { ColumnSpec } from '../model/column-spec.js';
+import { groupDigits } from '../model/numbers.js';
 import { cellText, discoverPaths, valueAt, compilePaths } from './paths.js';
 
 /** A column of one table, as its first page settled it. */
@@ -65,13 +66,7 @@ function isProse(text: string): boolean {
 /** A cell's text: numbers grouped (amounts in whole units) on a terminal, raw elsewhere. */
 export function cellFor(value: unknown, amount: boolean | undefined, terminal: boolean): string {
   if (typeof value !== 'number' || !terminal) return cellText(value);
-  return groupThousands(amount ? Math.round(value) : value);
+  return groupDigits(String(amount ? Math.round(value) : value));
 }
 
-/** 1234567.5 → "1,234,567.5": the digits JavaScript prints, grouped; exponents left alone. */
-export function groupThousands(n: number): string {
-  const text = String(n);
-  const match = /^(-?)(\d+)(\.\d+)?$/.exec(text);
-  if (!match) return text;
-  return match[1]! + match[2]!.replace(/\B(?=(\d{3})+$)/g, ',') + (match[3] ?? '');
-}
+

@@ -1,4 +1,5 @@
 import { isObject, RawNumber, type JsonObject } from '../model/exact-json.js';
+import { groupDigits } from '../model/numbers.js';
 
 /**
  * The fields of a tender that calendar, feed and OCDS output speak of, read
@@ -60,6 +61,5 @@ export function parseInstant(value: string | undefined): { date: Date; dateOnly:
 
 /** "15,686,802.17 EUR": a value for a person, grouped, with the service's digits. */
 export function valueText(amount: number | RawNumber): string {
-  const [whole, fraction] = String(amount).split('.');
-  return `${whole!.replace(/\B(?=(\d{3})+$)/g, ',')}${fraction ? `.${fraction}` : ''} EUR`;
+  return `${groupDigits(String(amount))} EUR`;
 }

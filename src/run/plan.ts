@@ -6,6 +6,7 @@ import type { FormatChoice } from '../output/formatter.js';
 import type { SortPaths } from '../query/sort-paths.js';
 import type { ReceiptPlan } from './receipt.js';
 import type { SavedQuery } from './watch/state.js';
+import type { Webhook } from './watch/webhook-url.js';
 
 /** What a run is given rather than builds: the terminal, the service, the stop signal. */
 export interface RunDeps {
@@ -107,4 +108,12 @@ export interface WatchPlan {
   sortPaths?: SortPaths;
   receipt?: ReceiptPlan;
   output: OutputPlan;
+  /** --webhook (or TENDERS_WEBHOOK): POSTed the changes of a run that has any. */
+  webhooks: readonly Webhook[];
+  /** --webhook-changes: the changes a webhook's document holds at most. */
+  webhookChanges: number;
+  /** --feed FILE: the rolling Atom feed of the watch's changes. */
+  feed?: string;
+  /** --feed-size: the entries the feed keeps. */
+  feedSize: number;
 }

@@ -4,7 +4,7 @@
  * both engines so they store the same values.
  */
 
-import { isObject, RawNumber } from '../model/exact-json.js';
+import { isObject, RawNumber, stringifyJson } from '../model/exact-json.js';
 
 export interface TenderColumns {
   id: string;
@@ -78,4 +78,14 @@ function number(value: unknown): number | null {
  */
 export function sortCounts(rows: [string | null, number][]): void {
   rows.sort(([va, na], [vb, nb]) => nb - na || (va === vb ? 0 : va === null ? -1 : vb === null ? 1 : Buffer.compare(Buffer.from(va), Buffer.from(vb))));
+}
+
+/** A column's name for a document field: `buyerName` → `buyer_name`. */
+export function snake(column: string): string {
+  return column.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** A value as JSON text (every digit kept), or NULL for an absent one. */
+export function jsonOrNull(value: unknown): string | null {
+  return value === undefined ? null : stringifyJson(value);
 }

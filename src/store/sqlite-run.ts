@@ -10,7 +10,8 @@ import type { Database, Statement } from 'libsql';
 import { parseJson } from '../model/json-parse.js';
 import { RunError } from '../errors.js';
 import { stringifyJson, type JsonObject } from '../model/exact-json.js';
-import { tenderColumns, tenderId } from './columns.js';
+import { jsonOrNull, tenderColumns, tenderId } from './columns.js';
+import { runReceipt } from './run-receipt.js';
 import { fieldChanges } from './diff.js';
 import { TENDER_INDEXES } from './sqlite-schema.js';
 import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition, SyncRun } from './store.js';
@@ -254,21 +255,7 @@ export class SqliteRun implements SyncRun {
 
   #receipt(facts: RunFacts, ended: string, complete: boolean): RunReceipt {
     const { sync, mode } = this.#ctx;
-    return {
-      run: 0,
-      sync: sync.name,
-      query: sync.query,
-      service: sync.service,
-      mode,
-      baseline: this.baseline && complete,
-      startedAt: this.#started,
-      endedAt: ended,
-      complete,
-      pages: facts.pages,
-      requests: facts.requests,
-      counts: { ...this.#counts },
-      error: facts.error ?? null,
-    };
+    return runReceipt({ sync, mode, baseline: this.baseline, startedAt: this.#started, counts: this.#counts }, facts, ended, complete);
   }
 
   #insertRun(r: RunReceipt): number {
@@ -300,10 +287,6 @@ export class SqliteRun implements SyncRun {
       );
     return Number(result.lastInsertRowid);
   }
-}
-
-function jsonOrNull(value: unknown): string | null {
-  return value === undefined ? null : stringifyJson(value);
 }
 
 /** A commit that waited its bounded time for another sync's. */

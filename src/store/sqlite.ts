@@ -10,13 +10,14 @@ import { canonicalJson } from '../model/canonical-json.js';
 import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { acquireLock } from '../files/lock.js';
-import { sortCounts, STRING_COLUMNS, timestamp } from './columns.js';
+import { snake, sortCounts, STRING_COLUMNS, timestamp } from './columns.js';
 import { checkDatabaseFile } from './sqlite-file.js';
 import { busyError, SqliteRun } from './sqlite-run.js';
 import { migrate, MIGRATIONS, schemaVersion } from './sqlite-schema.js';
 import { afterCondition, fromWhere, orderBy, orderOf, PROBE_DENSITY, PROBE_FROM, type FtsPlan } from './sqlite-select.js';
 import { checkSyncName, definitionMismatch, dotPathKeys, ftsError } from './rules.js';
 import {
+  DEFAULT_BUSY_TIMEOUT_MS,
   SCHEMA_VERSION,
   type ChangeFilter,
   type ChangeRecord,
@@ -31,13 +32,12 @@ import {
   type SyncRun,
 } from './store.js';
 
-const BUSY_TIMEOUT_MS = 30_000;
 /** Tenders (or changes) handed on at a time by select and changes. */
 const BATCH = 256;
 
 export async function openSqliteStore(path: string, options: OpenOptions): Promise<Store> {
   checkDatabaseFile(path, options.mode);
-  const busyTimeoutMs = options.busyTimeoutMs ?? BUSY_TIMEOUT_MS;
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   let db: Database.Database;
   try {
     db = new Database(path);
@@ -465,8 +465,4 @@ function jsonPath(path: string): string {
   return `$${dotPathKeys(path)
     .map((key) => `."${key}"`)
     .join('')}`;
-}
-
-function snake(column: string): string {
-  return column.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }

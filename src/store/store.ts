@@ -7,9 +7,9 @@
  * The tables behind it are part of the product too: docs/local-copy-schema.md.
  *
  * Documents go in and come out as the online walk holds them: plain JSON
- * values with RawNumbers for numbers a double cannot hold (model/json.ts).
+ * values with RawNumbers for numbers a double cannot hold (model/exact-json.ts).
  * Each is stored as its JSON text (stringifyJson: every digit kept) and read
- * back with api/json.ts parseJson, so a stored tender equals the fetched one.
+ * back with model/json-parse.ts parseJson, so a stored tender equals the fetched one.
  */
 
 import type { JsonObject } from '../model/exact-json.js';
@@ -199,7 +199,17 @@ export interface OpenOptions {
   mode: 'read' | 'write';
   /** How long a writer waits for another sync's commit before a RunError (ms; default 30 000). */
   busyTimeoutMs?: number;
+  /**
+   * PostgreSQL: the schema the tables live in when the URL has no `?schema=`
+   * (the command layer passes $TENDERS_DB_SCHEMA); created if missing. Ignored by SQLite.
+   */
+  schema?: string;
+  /** PostgreSQL: the most connections this store opens at once (the command passes --parallel + 1; default 4). */
+  connections?: number;
 }
+
+/** How long a writer waits for another sync's commit unless OpenOptions says (ms). */
+export const DEFAULT_BUSY_TIMEOUT_MS = 30_000;
 
 /** The schema version this build writes; a database with a newer one is refused (UsageError, file unchanged). */
 export const SCHEMA_VERSION = 1;

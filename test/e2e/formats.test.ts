@@ -89,7 +89,7 @@ describe('the formats made for other tools, end to end against the sandbox', () 
     expect(bad.stderr).toContain('--remind takes durations before the deadline such as 7d,1d,2h');
     const other = await runCli(['search', '-f', 'csv', '--remind', '1d'], sb.url);
     expect(other.code).toBe(2);
-    expect(other.stderr).toContain('--remind sets the reminders of the ics format');
+    expect(other.stderr).toContain('--remind is for the ics format, not');
     const list = await runCli(['watch', '--list', '-f', 'ics'], sb.url, { env: { TENDERS_STATE_DIR: dir } });
     expect(list.code).toBe(2);
     expect(sb.requests.length).toBe(before);
@@ -99,7 +99,7 @@ describe('the formats made for other tools, end to end against the sandbox', () 
     const before = sb.requests.length;
     const r = await inTerminal(sb.url, ['search', '-f', 'parquet'], { env: { TENDERS_PAGER: 'cat' } });
     expect(r.code).toBe(2);
-    expect(r.text).toContain('parquet is binary and not for a terminal');
+    expect(r.text).toContain('--format parquet writes binary data, which a terminal cannot show');
     expect(sb.requests.length).toBe(before);
   });
 });

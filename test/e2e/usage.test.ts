@@ -15,7 +15,7 @@ describe('usage errors: exit 2, one tenders: line, nothing on stdout, no request
     [['search', '--order', 'sideways'], /--order takes one of asc, desc, not 'sideways'/],
     [['search', '--status', ''], /--status takes non-empty values/],
     [['search', '--max', '0'], /--max/],
-    [['search', '--format', 'xml'], /^tenders: --format takes one of table, csv, ndjson, json, not 'xml' \(see 'tenders search --help'\)\n$/],
+    [['search', '--format', 'xml'], /^tenders: --format takes one of table, csv, ndjson, json, tsv, ics, atom, ocds, parquet, not 'xml' \(see 'tenders search --help'\)\n$/],
     [['search', '--filter', 'nokey'], /--filter takes KEY=VALUE/],
     [['search', '--filter', 'sortBy=deadline'], /--sort/],
     [['search', '--columns', 'a..b'], /--columns/],

@@ -1,3 +1,5 @@
+import { countFormats } from '../../output/counts.js';
+import { FIELD_LIST_FORMATS } from '../../output/field-list.js';
 import { FORMAT_DEFINITIONS } from '../../output/format-registry.js';
 import { items, prose, type HelpTopic } from './topic.js';
 
@@ -17,10 +19,12 @@ export const formatsTopic: HelpTopic = {
       `Without -f: search, orgs and watch print a table on a terminal and NDJSON elsewhere; export writes CSV.
        With -o FILE and no -f, the extension chooses (any case): ${extensions()}; other names keep the default.
        An extension that contradicts -f is a usage error (exit 2).`,
-      `--columns a,b.c picks fields (dot paths: 'tenders fields' lists them) for table and CSV, and projects
-       NDJSON and JSON. CSV only: --no-header, --excel-safe (a ' before a leading = + - @), --header-style snake.
+      `--columns a,b.c picks fields (dot paths: 'tenders fields' lists them) for table, CSV, TSV and Parquet,
+       and projects NDJSON and JSON. CSV and TSV only: --no-header, --excel-safe (a ' before a leading = + - @), --header-style snake.
        Numbers keep their digits in every format. On a terminal, control characters in the data are
        neutralised; into a pipe or a file the bytes are the service's.`,
-      'count (-f text|table|csv|ndjson|json) and fields (-f table|tsv|json) have formats of their own: see their --help.',
+      `ics only: --remind; ocds only: --ocid-prefix. parquet is binary: -o FILE or a pipe, never a terminal, and
+       not resumable. count (-f ${countFormats().all.join('|')}) and fields (-f ${FIELD_LIST_FORMATS.join('|')}) have
+       formats of their own: see their --help.`,
     )}\n`,
 };

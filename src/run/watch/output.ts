@@ -1,3 +1,4 @@
+import type { WatchFeedInfo } from '../../output/atom-formatter.js';
 import { traitsOf } from '../../output/format-registry.js';
 import { createFormatter, type Chunk, type Formatter } from '../../output/formatter.js';
 import type { FormatTraits } from '../../output/format-definition.js';
@@ -40,6 +41,8 @@ export class ChangeOutput {
     private readonly plan: OutputPlan,
     private readonly write: (chunk: Chunk) => Promise<void>,
     private readonly display: { width: number | undefined; color: boolean; terminal: boolean },
+    /** The watch and the run its changes are since (an Atom entry's id), known once the previous state is read. */
+    private readonly watch: () => WatchFeedInfo,
   ) {
     this.#traits = traitsOf(plan.format);
     this.#nested = this.#traits.rows === 'documents';
@@ -104,6 +107,7 @@ export class ChangeOutput {
       excelSafe,
       reminders,
       ocidPrefix,
+      watch: this.watch(),
       ...this.display,
     });
   }

@@ -11,6 +11,8 @@ import { WatchDiff, type DiffMode, type WatchChange } from './diff.js';
 import { FieldTable } from './field-table.js';
 import type { KnownTenders } from './known.js';
 import { watchFiles, type WatchFiles } from './location.js';
+import type { WatchFeedInfo } from '../../output/atom-formatter.js';
+import { Deliveries } from './deliveries.js';
 import { ChangeOutput } from './output.js';
 import { describeQuery, newestFirst, sameQuery } from './query.js';
 import { StateWriter } from './state-writer.js';
@@ -98,6 +100,8 @@ async function walkAndCommit(plan: WatchPlan, session: Session, files: WatchFile
     say.debug('--new-only walks every page here: it stops early only in the default order (publicationDate, newest first)');
   }
 
+  // --feed FILE is read (and refused when it is not this watch's feed) before any request.
+  const deliveries = await Deliveries.open(plan, session);
   const writer = await StateWriter.create(files.temp, header, fs);
   session.onAbandon(() => writer.abandon());
   let committed = false;
@@ -106,7 +110,14 @@ async function walkAndCommit(plan: WatchPlan, session: Session, files: WatchFile
   // reaches a terminal's stdout (after that it would garble the table).
   const progress = await session.showProgress({ untilData: true });
   const { terminal: _terminal, ...display } = session.formatOptions();
-  const changes = new ChangeOutput(plan.output, out.write, { width: display.width, color: display.color, terminal: out.terminal });
+  // A change's feed entry id names the run it is since: the previous one (the same change, reported again, keeps its id).
+  const feedOf = (): WatchFeedInfo => ({ name: plan.name, since: previous?.summary.lastRun ?? header.created });
+  let feedInfo = feedOf();
+  const changes = new ChangeOutput(plan.output, out.write, { width: display.width, color: display.color, terminal: out.terminal }, () => feedInfo);
+  const found = (list: WatchChange[]) => {
+    if (mode !== 'baseline') deliveries.add(list, feedInfo); // a baseline posts and adds nothing
+    return changes.add(list);
+  };
   let diff: WatchDiff | undefined;
   const source = openSource(
     {
@@ -126,13 +137,14 @@ async function walkAndCommit(plan: WatchPlan, session: Session, files: WatchFile
     // A full run loads what it knew while the service sends its first pages.
     let early: Record<string, unknown>[][] = [];
     if (mode === 'full') [previous, early] = await pullWhileLoading(loading!, pages);
+    feedInfo = feedOf();
     const table = previous?.table ?? new FieldTable();
     diff = new WatchDiff(mode, previous?.known, table, mode !== 'baseline' || plan.initial === 'all', newest);
     let first = true;
     const consume = async (items: Record<string, unknown>[]) => {
       if (first) changes.firstPage(items);
       first = false;
-      await changes.add(diff!.page(items, (line) => writer.add(line)));
+      await found(diff!.page(items, (line) => writer.add(line)));
       await writer.flush();
       progress.update({ pages: source.fetched, rows: diff!.counts.seen, total: source.total });
       if (signal.aborted) throw signal.reason;
@@ -141,12 +153,14 @@ async function walkAndCommit(plan: WatchPlan, session: Session, files: WatchFile
     for await (const items of { [Symbol.asyncIterator]: () => pages }) await consume(items);
     // A full walk reaches the last page or fails: now unchanged tenders are carried over and unseen ones gone.
     if (mode === 'full') {
-      await settle(files.state, previous!.known, diff, writer, (gone) => changes.add(gone), signal, fs);
+      await settle(files.state, previous!.known, diff, writer, found, signal, fs);
     } else if (mode === 'new-only') {
       await carryOver(files.state, previous!, writer, fs);
     }
     await changes.end();
     const finished = diff;
+    // The feed and the webhooks first: the state moves only once every delivery succeeded.
+    session.onCommit(() => deliveries.deliver(session, header.query, feedInfo.since));
     session.onCommit(async () => {
       await writer.commit(files.state, { lastRun: new Date().toISOString(), newestPublicationDate: finished.newest, fields: table.fields });
       committed = true;
@@ -156,7 +170,7 @@ async function walkAndCommit(plan: WatchPlan, session: Session, files: WatchFile
     await pages.return(undefined); // stops the pager (and its request in flight) when the run did not get to the end
     if (receipt) {
       receipt.rows = changes.rows;
-      receipt.extra = { watch: watchReceipt(plan, files.state, mode, diff, committed) };
+      receipt.extra = { watch: { ...watchReceipt(plan, files.state, mode, diff, committed), ...deliveries.receipt } };
     }
   }
   for (const line of changes.hints()) say.hint(line);
