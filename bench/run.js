@@ -16,6 +16,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonicalLines, checkCsv, sameLines } from './check.js';
+import { measureLocal, syncCopy } from './local.js';
 import { hasCommand, peakRssMb, rssMethod, startSandbox, stopAll, timed } from './procs.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -50,6 +51,8 @@ const TARGETS = {
   watchExport: { max: 1.3 },
   newOnlyRequests: { max: 3 },
   newOnlyPage: undefined, // reported, no target: a --new-only run against one page request
+  localQueryMs: { max: 50 }, // search --local, two words, first page, over BIG tenders: query time in the process
+  localCountBy: { max: 1 }, // count --local --by buyer.name over BIG tenders, seconds of a whole process
 };
 // The watch case, on the SIZE sandbox: this many tenders published before --new-only runs.
 const WATCH_INSERT = 50;
@@ -255,6 +258,7 @@ async function main() {
   else say('bench: skipped curl + jq: no curl/jq');
   let checks;
   let watchCase;
+  let localCase;
   try {
     say('checking every contender\'s output (and warming the sandbox)');
     checks = await verify(contenders, env);
@@ -278,6 +282,12 @@ async function main() {
   try {
     await timed(node, [join(root, 'bench/floor.js')], { TENDERS_BASE_URL: big.url }); // warm its cache
     runs.rssMbBig = await measureRss(big.url);
+    if (!exportsOnly) {
+      say(`local: a copy of ${BIG} tenders by tenders sync, then search --local (two words) and count --local --by buyer.name`);
+      const db = join(tmp, 'local', 'tenders.db');
+      if (syncCopy(node, cli, big.url, db)) localCase = await measureLocal(node, cli, db, RUNS);
+      else say('bench: skipped the local queries: this build has no tenders sync');
+    }
   } finally {
     await big.stop();
   }
@@ -337,10 +347,17 @@ async function main() {
       watchExport: ratio(w?.watch, w?.export),
       newOnlyRequests: watchCase?.requests ?? null,
       newOnlyPage: ratio(w?.newOnly, w?.onePage),
+      localQueryMs: localCase?.queryMs ?? null,
+      localCountBy: localCase?.countBySeconds ?? null,
     },
     targets: TARGETS,
     runs,
   };
+  if (localCase) {
+    results.checks.local = localCase.check;
+    results.runs.local = localCase.runs;
+    results.machine.uptimeSeconds = localCase.uptime;
+  }
   results.pass = Object.fromEntries(Object.entries(results.ratios).map(([key, value]) => [key, passes(value, TARGETS[key])]));
   report(results);
 
@@ -378,6 +395,8 @@ function report(r) {
     ['watch (full run) / ndjson export', w && (() => `${sec(w.watch)} / ${sec(w.export)}`), 'watchExport'],
     [`watch --new-only, ${watch.insert} new: requests`, w && (() => `${r.ratios.newOnlyRequests} requests`), 'newOnlyRequests'],
     ['watch --new-only / one page request', w && (() => `${sec(w.newOnly)} / ${sec(w.onePage)}`), 'newOnlyPage'],
+    [`search --local, 2 words, ${big / 1000}k: query ms`, r.ratios.localQueryMs !== null && (() => `${r.ratios.localQueryMs.toFixed(1)} ms`), 'localQueryMs'],
+    [`count --local --by buyer.name, ${big / 1000}k`, r.ratios.localCountBy !== null && (() => sec(r.ratios.localCountBy)), 'localCountBy'],
   ];
   const line = (cells) => console.log(cells.map((c, i) => String(c).padEnd([36, 27, 8, 8, 0][i])).join(' ').trimEnd());
   console.log(`\ntenders bench, ${size} tenders (${r.date})`);

@@ -1,4 +1,5 @@
 import { Command, CommanderError, type Option } from 'commander';
+import { registerChanges } from './commands/changes.js';
 import { foldChoiceCase } from './commands/choices.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerCount } from './commands/count.js';
@@ -58,6 +59,7 @@ function buildProgram(ctx: CommandContext): Command {
   registerPaged(orgs, orgTendersSpec, ctx);
   registerFields(orgs, orgFieldsSpec, ctx);
   registerWatch(program, ctx);
+  registerChanges(program, ctx);
   registerCompletion(program, ctx);
   finishHelp(program, ctx);
   foldChoiceCase(program);

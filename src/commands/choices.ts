@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 
 /**
@@ -9,12 +9,25 @@ import { UsageError } from '../errors.js';
 export function foldChoiceCase(cmd: Command, path: readonly string[] = [cmd.name()]): void {
   const help = `(see '${path.join(' ')} --help')`;
   for (const option of cmd.options) {
-    if (option.argChoices) option.argParser(choiceParser(option.argChoices, option.long ?? option.flags, help));
+    if (option.argChoices && !OPEN.has(option)) option.argParser(choiceParser(option.argChoices, option.long ?? option.flags, help));
   }
   for (const argument of cmd.registeredArguments) {
     if (argument.argChoices) argument.argParser(choiceParser(argument.argChoices, `${cmd.name()} ${argument.name().toUpperCase()}`, help));
   }
   for (const sub of cmd.commands) foldChoiceCase(sub, [...path, sub.name()]);
+}
+
+const OPEN = new WeakSet<Option>();
+
+/**
+ * Choices shown in help and offered by completion that do not limit the
+ * value (count --by: country or status, or with --local any dot path):
+ * `parse` checks it; foldChoiceCase leaves the option alone.
+ */
+export function openChoices(option: Option, choices: readonly string[], parse: (value: string) => string): Option {
+  option.argChoices = [...choices];
+  OPEN.add(option);
+  return option.argParser(parse);
 }
 
 function choiceParser(choices: readonly string[], what: string, help: string): (value: string) => string {

@@ -6,8 +6,10 @@ import { tenderBody, type TenderFilterFlags } from '../query/tender-body.js';
 import { createReporter } from '../output/reporter.js';
 import { tenderFilter } from '../query/tender-filters.js';
 import { DIMENSIONS, EVERY_VALUE, partitionBy, type Dimension } from '../run/partition.js';
+import { openChoices } from './choices.js';
 import { withClient, type CommandContext } from './context.js';
-import { addTenderFilters, examples, type GlobalFlags } from './flags.js';
+import { addLocalFilters, addTenderFilters, dbOption, examples, localFilterFlags, localOption, type GlobalFlags } from './flags.js';
+import { localQuery, type LocalFlags } from './local-plan.js';
 import { connectionPlan, parseParallel } from './plans.js';
 
 /** Counts at once when every country is counted and --parallel is not given. */
@@ -26,7 +28,20 @@ function exampleFlag(by: Dimension): string {
   return `${row.short ?? row.flag} ${row.example}`;
 }
 
-type CountFlags = TenderFilterFlags & { format: CountFormat; by?: Dimension; parallel?: string };
+type CountFlags = TenderFilterFlags & LocalFlags & { format: CountFormat; by?: string; parallel?: string };
+
+/** --by: online a dimension (country, status); with --local any dot path. Offered as choices, checked here. */
+function byOption(): Option {
+  const option = new Option('--by <field>', 'one count per country given with -c (every country without -c), or per status given with -s; with --local, per value of any field (buyer.name)');
+  // The dimensions in any case, as every choice; a dot path as given (checked by dimension() or the store).
+  const dimensions = Object.keys(DIMENSIONS);
+  return openChoices(option, dimensions, (value) => dimensions.find((choice) => choice === value.trim().toLowerCase()) ?? value);
+}
+
+function dimension(by: string): Dimension {
+  if (by in DIMENSIONS) return by as Dimension;
+  throw new UsageError(`count --by ${by}: the service counts per ${Object.keys(DIMENSIONS).join(' or ')}; add --local to count any field of the local copy tenders sync keeps`);
+}
 
 export function registerCount(program: Command, ctx: CommandContext): void {
   const cmd = program
@@ -39,12 +54,11 @@ export function registerCount(program: Command, ctx: CommandContext): void {
         'until exact; what stays capped is a lower bound, said on stderr.',
     );
   addTenderFilters(cmd);
+  addLocalFilters(cmd);
   cmd
-    .addOption(
-      new Option('--by <dimension>', 'one count per country given with -c (every country without -c), or per status given with -s').choices(
-        Object.keys(DIMENSIONS),
-      ),
-    )
+    .addOption(localOption())
+    .addOption(dbOption())
+    .addOption(byOption())
     .addOption(parallelCounts())
     .addOption(
       new Option('-f, --format <format>', `text; json: {"count":N,"capped":B}; with --by also ${countFormats().byOnly.join(', ')}`)
@@ -59,12 +73,17 @@ export function registerCount(program: Command, ctx: CommandContext): void {
       'tenders count -c DEU,FRA,ITA,ESP,POL --by country --parallel 4',
       'tenders count -s open --by country              # every country with open tenders',
       'tenders count -s open,closed,awarded --by status -f csv',
+      'tenders count --local --by buyer.name -c DEU,AUT -s open',
+      'tenders count --local hospital cleaning --deadline-after now',
     ]),
   );
-  cmd.action(async (flags: CountFlags, command: Command) => {
+  cmd.action(async (_words: unknown, flags: CountFlags, command: Command) => {
+    if (flags.local) return countLocal(command, flags, ctx);
+    flags = localFilterFlags(command) as CountFlags;
     const connection = connectionPlan(command.optsWithGlobals<GlobalFlags>(), ctx.io);
     const query = { path: endpointPath(TENDERS, ctx.io.env), body: tenderBody(flags), noun: TENDERS.noun };
-    const { by, format } = flags;
+    const { format } = flags;
+    const by = flags.by === undefined ? undefined : dimension(flags.by);
     if (!by) {
       if (format !== 'text' && format !== 'json') throw new UsageError(`count --format ${format} is for one count per part: add --by country or --by status`);
       const { runCount, countRequest } = await import('../run/count.js');
@@ -83,4 +102,13 @@ export function registerCount(program: Command, ctx: CommandContext): void {
       () => partitions.map((partition) => countRequest(query.path, partition.body)),
     );
   });
+}
+
+/** count --local: exact counts from the copy, every value of any field, no ceiling. */
+async function countLocal(command: Command, flags: CountFlags, ctx: CommandContext): Promise<void> {
+  const { selection, location } = localQuery(command, ctx.io, new Date());
+  const { format, by } = flags;
+  if (!by && format !== 'text' && format !== 'json') throw new UsageError(`count --format ${format} is for one count per value: add --by FIELD`);
+  const { runLocalCount } = await import('../run/local-count.js');
+  await runLocalCount({ location, selection, by, format }, { io: ctx.io, signal: ctx.signal });
 }

@@ -16,12 +16,14 @@ export const exportSpec: PagedCommandSpec<TenderFilterFlags> = {
     'tenders export -o /data/open-tenders.csv --status open --resume # continue after a failure',
     'tenders export -c DEU --columns id,title,deadline --excel-safe -o deu.csv',
     'tenders export -c DEU,FRA,ITA --sort deadline --parallel 3 -o eu.csv --receipt eu.receipt.json',
+    'tenders export --local --since 2026-03-01 --until 2026-03-31 --min-value 1e6 -o march.csv',
   ],
   endpoint: TENDERS,
   filters: addTenderFilters,
   body: tenderBody,
   mode: 'export',
   partitionable: true,
+  local: true,
   // Exports ask for the largest page the service allows: fewer round trips.
   pageSize: PAGE_SIZE_MAX,
 };

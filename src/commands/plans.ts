@@ -1,4 +1,7 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
+import { isPostgresLocation } from '../store/store.js';
 import type { IO } from '../io.js';
 import { createReporter } from '../output/reporter.js';
 import { checkFormatFlag, formatOfFile, traitsOf } from '../output/format-registry.js';
@@ -31,6 +34,32 @@ export function connectionPlan(flags: GlobalFlags, io: IO): ConnectionPlan {
     verbose: Boolean(flags.verbose),
     dryRun: Boolean(flags.dryRun),
   };
+}
+
+/**
+ * The connection of a run that reads the local copy: no service, so no base
+ * URL is needed (the store's location stands where a receipt records the
+ * service); --timeout, --retries, --max-wait and --rate have nothing to pace
+ * and are ignored, as are TENDERS_BASE_URL and --base-url.
+ */
+export function localConnectionPlan(flags: GlobalFlags, location: string): ConnectionPlan {
+  if (flags.quiet && flags.verbose) throw new UsageError('--quiet and --verbose contradict each other: choose one');
+  return {
+    baseUrl: isPostgresLocation(location) ? new URL(location) : pathToFileURL(resolve(location)),
+    timeoutMs: 0,
+    retries: 0,
+    maxWaitMs: 0,
+    quiet: Boolean(flags.quiet),
+    verbose: Boolean(flags.verbose),
+    dryRun: false,
+  };
+}
+
+/** --shown: the results before this page, known only from a next-page hint (so only with --cursor). */
+export function parseShown(flags: { cursor?: string; shown?: string }): number | undefined {
+  if (flags.shown === undefined) return undefined;
+  if (flags.cursor === undefined) throw new UsageError('--shown numbers the results of a page reached by --cursor: use it with --cursor');
+  return parseInteger('--shown', flags.shown, 0, Number.MAX_SAFE_INTEGER);
 }
 
 /** The file -o names; `-o -` is stdout, as in curl and tar. */

@@ -13,10 +13,12 @@ export const searchSpec: PagedCommandSpec<TenderFilterFlags> = {
     'tenders search --status open --cursor eyJ2Ijo... # the next page',
     'tenders search --country POL --all --format csv --columns id,title,buyer.name > pol.csv',
     'tenders search --filter query=bridge --filter minValue=1000000 --max 200 | jq -r .title',
+    'tenders search --local hospital cleaning --deadline-after now   # the copy tenders sync keeps',
   ],
   endpoint: TENDERS,
   filters: addTenderFilters,
   body: tenderBody,
   mode: 'search',
   partitionable: true,
+  local: true,
 };

@@ -2,17 +2,21 @@ import type { Command } from 'commander';
 import { ServiceError } from '../api/errors.js';
 import { UsageError } from '../errors.js';
 import { parseSortPaths, type SortPaths } from '../query/sort-paths.js';
-import { parseInteger } from '../query/validate.js';
 import type { Format } from '../output/format-registry.js';
 import { endpointPath, PAGE_SIZE_MAX, type Endpoint } from '../query/endpoints.js';
 import { firstRequests } from '../run/partition.js';
 import type { RunDeps, WalkPlan } from '../run/plan.js';
 import { ResultOrder } from '../run/sort-order.js';
 import { withClient, withPager, type CommandContext } from './context.js';
+import { localWalkPlan, type LocalFlags } from './local-plan.js';
 import {
+  addLocalFilters,
   addOutputFlags,
   allOption,
   cursorOption,
+  dbOption,
+  localFilterFlags,
+  localOption,
   examples,
   parallelOption,
   pathOption,
@@ -23,7 +27,7 @@ import {
   type GlobalFlags,
   type OutputFlags,
 } from './flags.js';
-import { connectionPlan, interactiveFormat, outputFile, outputPlan, parseMax, parseParallel, receiptPlan, withoutCursor } from './plans.js';
+import { connectionPlan, interactiveFormat, parseShown, outputFile, outputPlan, parseMax, parseParallel, receiptPlan, withoutCursor } from './plans.js';
 
 /** The flags of a paged command, as commander parsed them: its filters plus paging and output. */
 export type PagedFlags<F> = F &
@@ -55,12 +59,18 @@ export interface PagedCommandSpec<F> {
   notFound?: string;
   /** Whether --parallel may split the query (tender queries: by country or status). */
   partitionable?: boolean;
+  /** Whether --local may ask the copy tenders sync keeps instead (tender queries); adds WORDS and the local filters. */
+  local?: boolean;
 }
 
 export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx: CommandContext): Command {
   const cmd = parent.command(spec.name).summary(spec.summary).description(spec.description);
   if (spec.argument) cmd.argument(`<${spec.argument.name}>`, spec.argument.description);
   spec.filters(cmd);
+  if (spec.local) {
+    addLocalFilters(cmd);
+    cmd.addOption(localOption()).addOption(dbOption());
+  }
   if (spec.mode === 'search') cmd.addOption(cursorOption()).addOption(shownOption()).addOption(allOption());
   // Habits from search, taken (unlisted) to say what export does instead.
   if (spec.mode === 'export') cmd.addOption(cursorOption().hideHelp()).addOption(allOption().hideHelp());
@@ -73,11 +83,15 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
     const command = args[args.length - 1] as Command;
     const id = spec.argument ? (args[0] as string) : undefined;
     const globals = command.optsWithGlobals<GlobalFlags>();
-    const plan = walkPlan(spec, command.opts<PagedFlags<F>>(), globals, id, ctx, {
-      name: commandName(command),
-      argv: ctx.argv,
-      invocation: ctx.invocation,
-    });
+    const line = { name: commandName(command), argv: ctx.argv, invocation: ctx.invocation };
+    if (spec.local && command.opts<LocalFlags>().local) {
+      const { plan, local } = localWalkPlan(command, spec.mode, spec.endpoint, ctx.io, line, new Date());
+      const { runLocalWalk } = await import('../run/local-walk.js');
+      return withPager(ctx, plan.connection, globals.pager && !plan.output.file, () => runLocalWalk(plan, local, { io: ctx.io, signal: ctx.signal, fs: ctx.fs }));
+    }
+    // The local-only filters are on the command for --local; tenderBody refuses them without it.
+    const flags = spec.local ? (localFilterFlags(command) as PagedFlags<F>) : command.opts<PagedFlags<F>>();
+    const plan = walkPlan(spec, flags, globals, id, ctx, line);
     // The walk loads only when it runs: --dry-run needs the first requests alone.
     const walk = async (deps: RunDeps) => (await import('../run/walk.js')).runWalk(plan, deps);
     await withPager(ctx, plan.connection, globals.pager && !plan.output.file, () =>
@@ -134,13 +148,6 @@ export function walkPlan<F>(
     receipt: flags.receipt !== undefined ? receiptPlan(flags.receipt, line) : undefined,
     output: { ...outputPlan(flags, defaultFormat), defaultColumns: spec.endpoint.columns, sortColumn: sortedBy(spec.endpoint, body, sortPaths) },
   };
-}
-
-/** --shown: the results before this page, known only from a next-page hint (so only with --cursor). */
-function parseShown(flags: { cursor?: string; shown?: string }): number | undefined {
-  if (flags.shown === undefined) return undefined;
-  if (flags.cursor === undefined) throw new UsageError('--shown numbers the results of a page reached by --cursor: use it with --cursor');
-  return parseInteger('--shown', flags.shown, 0, Number.MAX_SAFE_INTEGER);
 }
 
 /** The field a table of the results is sorted by, to keep in view. */

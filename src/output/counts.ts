@@ -5,7 +5,10 @@ import { formatTotal } from '../model/numbers.js';
 
 /** One partition's count: `capped` when the service stopped counting at its ceiling. */
 export interface CountRow extends Total {
+  /** The value as the table shows it. */
   value: string;
+  /** count --local: the field's JSON value for the record formats (a number stays a number); undefined: the field is absent. */
+  json?: { value: unknown };
 }
 
 /** `text` is the table (count's default format); the others are the registry's formats that write any records. */
@@ -37,13 +40,21 @@ const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
  * written by that format's formatter.
  */
 export async function renderCounts(by: string, rows: readonly CountRow[], format: CountFormat, table: CountTableOptions): Promise<Chunk> {
-  const record = (row: CountRow) => ({ [by]: row.value, count: row.count, capped: row.capped });
+  // A dot path (buyer.name) nests as in the documents, so CSV's buyer.name column finds it.
+  const record = (row: CountRow) => ({ ...atPath(by, row.json ? row.json.value : row.value), count: row.count, capped: row.capped });
   if (format === 'text' || format === 'table') return countTable(by, rows, table);
   if (format === 'json') return `${JSON.stringify({ by, ...sumTotals(rows), partitions: rows.map(record) })}\n`;
   const formatter = await createFormatter(format, { columns: [by, 'count', 'capped'], header: true, headerStyle: 'path', excelSafe: false, color: false });
   return joinChunks([formatter.page(rows.map(record)), formatter.end()]);
 }
 
+/** `{buyer: {name: value}}` for `buyer.name`; nothing for an absent value. */
+function atPath(path: string, value: unknown): Record<string, unknown> {
+  if (value === undefined) return {};
+  return path
+    .split('.')
+    .reduceRight<unknown>((inner, key) => Object.defineProperty({}, key, { value: inner, enumerable: true, writable: true, configurable: true }), value) as Record<string, unknown>;
+}
 
 function countTable(by: string, rows: readonly CountRow[], opts: CountTableOptions): string {
   const total = sumTotals(rows);

@@ -12,7 +12,8 @@ import { shellLine } from '../output/shell.js';
 import type { RunDeps, WalkPlan } from './plan.js';
 import { runSession, type Session } from './session.js';
 import { fingerprint, loadState, removeState, saveState, type ResumeState } from './resume-state.js';
-import { openSource, type ResultSource } from './source.js';
+import { openSource, type ResultSource, type SourceOptions } from './source.js';
+import type { SortPaths } from '../query/sort-paths.js';
 
 /**
  * Runs a search or export: pages from the pager, boundary duplicates dropped,
@@ -22,10 +23,14 @@ import { openSource, type ResultSource } from './source.js';
  */
 export function runWalk(plan: WalkPlan, deps: RunDeps): Promise<void> {
   const resume = plan.output.resume;
-  return runSession({ ...plan, resume }, deps, (session) => walkInto(plan, session));
+  return runSession({ ...plan, resume }, deps, (session) => walkInto(plan, session, (opts) => openSource(opts, session.say)));
 }
 
-async function walkInto(plan: WalkPlan, session: Session): Promise<void> {
+/** What a walk asks of its source: the service's pages (openSource) or the local copy's (local-walk.ts). */
+export type OpenSource = (opts: SourceOptions & { parallel: number; sortPaths?: SortPaths }) => ResultSource;
+
+/** A walk of `plan` in `session`, from the pages `open` gives: formatted, written, checkpointed, reported. */
+export async function walkInto(plan: WalkPlan, session: Session, open: OpenSource): Promise<void> {
   const { query, output } = plan;
   const { say, fs, client, signal } = session;
   const file = session.file;
@@ -46,7 +51,7 @@ async function walkInto(plan: WalkPlan, session: Session): Promise<void> {
     const formatter = await session.createFormatter(saved?.formatter);
     if (resumable && !saved) await removeState(file, fs);
     if (resumable) session.onCommit(() => removeState(file, fs));
-    const source = openSource(
+    const source = open(
       {
         client,
         query,
@@ -58,7 +63,6 @@ async function walkInto(plan: WalkPlan, session: Session): Promise<void> {
         parallel: plan.parallel,
         sortPaths: plan.sortPaths,
       },
-      say,
     );
     walk = new WalkState(plan, formatter, out.write, source, saved);
     if (receipt) {

@@ -22,6 +22,12 @@ export type FtsPlan = 'matches' | 'probe';
 
 /** Matches from which a page is found by walking the order (see FtsPlan). */
 export const PROBE_FROM = 2000;
+/**
+ * ...and that are at least one tender in this many: sparser matches cost a
+ * probe (a full-text query) per tender walked past, about this many per match.
+ * 'cleaning services', 2 500 of 200 000 tenders: 260 ms probing, 20 ms sorting.
+ */
+export const PROBE_DENSITY = 10;
 
 export interface Order {
   column: 'published' | 'deadline' | 'value_eur';

@@ -14,7 +14,7 @@ import { snake, sortCounts, STRING_COLUMNS, timestamp } from './columns.js';
 import { checkDatabaseFile } from './sqlite-file.js';
 import { busyError, SqliteRun } from './sqlite-run.js';
 import { migrate, MIGRATIONS, schemaVersion } from './sqlite-schema.js';
-import { afterCondition, fromWhere, orderBy, orderOf, PROBE_FROM, type FtsPlan } from './sqlite-select.js';
+import { afterCondition, fromWhere, orderBy, orderOf, PROBE_DENSITY, PROBE_FROM, type FtsPlan } from './sqlite-select.js';
 import { checkSyncName, definitionMismatch, dotPathKeys, ftsError } from './rules.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
@@ -376,13 +376,16 @@ class SqliteStore implements Store {
   /** Many matches: walk the order and probe; few: find them and sort (see FtsPlan). */
   #ftsPlan(selection: LocalSelection): FtsPlan {
     if (selection.words === undefined || selection.words.trim() === '') return 'matches';
+    // Row numbers only grow: the largest is the size of the table, read from the key, at once.
+    const [rows] = this.db.prepare('SELECT coalesce(max(seq), 0) FROM tenders').raw().get() as [number];
+    const enough = Math.max(PROBE_FROM, Math.ceil(rows / PROBE_DENSITY));
     const some = this.#withFts(selection, () =>
       this.db
-        .prepare(`SELECT count(*) FROM (SELECT rowid FROM tenders_fts WHERE tenders_fts MATCH ? LIMIT ${PROBE_FROM})`)
+        .prepare(`SELECT count(*) FROM (SELECT rowid FROM tenders_fts WHERE tenders_fts MATCH ? LIMIT ${enough})`)
         .raw()
         .get(selection.words),
     ) as [number];
-    return some[0] >= PROBE_FROM ? 'probe' : 'matches';
+    return some[0] >= enough ? 'probe' : 'matches';
   }
 
   #anyTender(): boolean {

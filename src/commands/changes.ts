@@ -1,0 +1,75 @@
+import { Option, type Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { recordFormats, traitsOf } from '../output/format-registry.js';
+import { parseInstant } from '../query/local-values.js';
+import { parseSavedName } from '../query/validate.js';
+import type { ColumnSpec } from '../model/column-spec.js';
+import { storeLocation } from '../store/location.js';
+import { withPager, type CommandContext } from './context.js';
+import { addOutputFlags, dbOption, examples, type GlobalFlags, type OutputFlags } from './flags.js';
+import { interactiveFormat, localConnectionPlan, outputFile, outputPlan } from './plans.js';
+
+/** The fields of a change record, in the order every format writes them. */
+export const CHANGE_FIELDS = ['at', 'sync', 'id', 'kind', 'field', 'old', 'new'] as const;
+
+/**
+ * What an 80-column terminal shows of a change: the kind and the field are
+ * never cut; the values (prose-like, any length) give way first, then the
+ * sync's name goes, then the time.
+ */
+export const CHANGE_COLUMNS: readonly ColumnSpec[] = [
+  { path: 'at', header: 'at', priority: 4 },
+  { path: 'sync', header: 'sync', priority: 1, cut: 8 },
+  { path: 'id', header: 'id', priority: 7 },
+  { path: 'kind', header: 'kind', priority: 8, width: 'changed'.length },
+  { path: 'field', header: 'field', priority: 6 },
+  { path: 'old', header: 'old', priority: 5, cut: 8 },
+  { path: 'new', header: 'new', priority: 5, cut: 8 },
+];
+
+type ChangesFlags = OutputFlags & { since?: string; id?: string; db?: string };
+
+export function registerChanges(program: Command, ctx: CommandContext): void {
+  const cmd = program
+    .command('changes')
+    .summary('the history tenders sync recorded: new, changed (field, old, new) and gone tenders')
+    .description(
+      'Print the changes the syncs recorded in the local copy, oldest first, one row per change: when, which sync, ' +
+        'which tender, the kind (new, changed, gone) and, for a change, the field with its old and new value. ' +
+        'NAME limits it to one sync. Reads the copy only: no service is asked.',
+    )
+    .argument('[name]', 'only the changes of this sync')
+    .addOption(new Option('--since <date>', 'changes recorded at or after DATE (2026-03-01, a timestamp with its zone, or back from now: 30m, 12h, 7d, 2w)'))
+    .addOption(new Option('--id <tender>', "one tender's history"))
+    .addOption(dbOption());
+  addOutputFlags(cmd, 'table on a terminal, else ndjson', { max: false });
+  cmd.addHelpText(
+    'after',
+    examples([
+      'tenders changes                                  # every change, oldest first',
+      'tenders changes deu-open --since 7d              # one sync, the last week',
+      'tenders changes --id T-0001234                   # one tender\'s history',
+      "tenders changes --since 1d -f ndjson | jq -r 'select(.field == \"deadline\") | .id'",
+      'tenders changes deu-open -o changes.csv          # atomic, for cron',
+    ]),
+  );
+  cmd.action(async (name: string | undefined, flags: ChangesFlags, command: Command) => {
+    const globals = command.optsWithGlobals<GlobalFlags>();
+    const location = storeLocation(flags.db, ctx.io.env);
+    const output = outputPlan(flags, interactiveFormat(ctx.io, outputFile(flags)));
+    if (!traitsOf(output.format).anyRecords) throw new UsageError(`changes --format ${output.format} writes tenders only: choose ${recordFormats().join(', ')}`);
+    const filter = {
+      ...(name !== undefined ? { sync: parseSavedName('sync', name) } : {}),
+      ...(flags.since !== undefined ? { since: parseInstant('--since', flags.since, new Date(), 'start') } : {}),
+      ...(flags.id !== undefined ? { id: flags.id } : {}),
+    };
+    const plan = {
+      location,
+      filter,
+      connection: localConnectionPlan(globals, location),
+      output: { ...output, columns: output.columns ?? [...CHANGE_FIELDS], defaultColumns: CHANGE_COLUMNS },
+    };
+    const { runChanges } = await import('../run/changes.js');
+    await withPager(ctx, plan.connection, globals.pager && !output.file, () => runChanges(plan, { io: ctx.io, signal: ctx.signal, fs: ctx.fs }));
+  });
+}

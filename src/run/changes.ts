@@ -1,0 +1,46 @@
+import type { ChangeFilter, ChangeRecord } from '../store/store.js';
+import { withLocalCopy } from './local-copy.js';
+import { NO_CLIENT } from './local-source.js';
+import type { ConnectionPlan, OutputPlan, RunDeps } from './plan.js';
+import { runSession } from './session.js';
+
+/** `tenders changes`: which history, from which copy, into which output. */
+export interface ChangesPlan {
+  location: string;
+  filter: ChangeFilter;
+  connection: ConnectionPlan;
+  output: OutputPlan;
+}
+
+/**
+ * Streams the copy's history, oldest first, one record per change, through
+ * the run session (formats, -o atomic and locked). Memory does not grow with
+ * the history: the store gives it in batches, each written as it comes.
+ */
+export function runChanges(plan: ChangesPlan, deps: Omit<RunDeps, 'client'>): Promise<void> {
+  const session = { connection: plan.connection, query: { path: '', body: { ...plan.filter }, noun: 'changes' }, parallel: 1, output: plan.output };
+  return runSession(session, { ...deps, client: NO_CLIENT }, (run) =>
+    withLocalCopy(plan.location, plan.filter.sync, async (store) => {
+      const out = await run.openOutput();
+      const formatter = await run.createFormatter();
+      let rows = 0;
+      for await (const batch of store.changes(plan.filter)) {
+        await out.write(formatter.page(batch.map(changeRecord)));
+        rows += batch.length;
+        if (deps.signal.aborted) throw deps.signal.reason;
+      }
+      await out.write(formatter.end());
+      await run.commit();
+      if (rows === 0) run.say.hint('No changes recorded for this selection.');
+      run.summary([`${rows} changes`]);
+    }),
+  );
+}
+
+/** A change as the formats write it: `field` null unless changed; `old`/`new` left out where the field is absent. */
+function changeRecord(change: ChangeRecord): Record<string, unknown> {
+  const record: Record<string, unknown> = { at: change.at, sync: change.sync, id: change.id, kind: change.kind, field: change.field };
+  if (change.old !== undefined) record.old = change.old;
+  if (change.new !== undefined) record.new = change.new;
+  return record;
+}

@@ -1,0 +1,32 @@
+import { UsageError } from '../errors.js';
+import { openStore } from '../store/open.js';
+import type { Store } from '../store/store.js';
+
+/**
+ * Opens the local copy for reading: a copy no sync has made yet is a
+ * RunError from the store ("run tenders sync first"), nothing created; a
+ * sync NAME it does not know is a UsageError listing the syncs it has.
+ */
+export async function openLocalCopy(location: string, sync: string | undefined): Promise<Store> {
+  const store = await openStore(location, { mode: 'read' });
+  try {
+    if (sync !== undefined && !(await store.getSync(sync))) {
+      const known = (await store.listSyncs()).map((s) => s.name);
+      throw new UsageError(`no sync named '${sync}' in ${location}${known.length ? `: the syncs are ${known.join(', ')}` : ': it has no syncs'}`);
+    }
+    return store;
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
+
+/** Runs `body` with the copy open for reading, closed however it ends. */
+export async function withLocalCopy<T>(location: string, sync: string | undefined, body: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openLocalCopy(location, sync);
+  try {
+    return await body(store);
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,30 @@
+import { formatAge } from '../model/numbers.js';
+import type { Store } from '../store/store.js';
+import { withLocalCopy } from './local-copy.js';
+import { localSource, NO_CLIENT, type LocalPlan } from './local-source.js';
+import type { RunDeps, WalkPlan } from './plan.js';
+import { runSession, type Session } from './session.js';
+import { walkInto } from './walk.js';
+
+/**
+ * `search --local` and `export --local`: the walk and session of an online
+ * run (formats, columns, -o, --receipt, hints), its pages read from the copy.
+ * The copy is opened inside the session, so a copy that is missing fails
+ * before any output exists.
+ */
+export function runLocalWalk(plan: WalkPlan, local: LocalPlan, deps: Omit<RunDeps, 'client'>): Promise<void> {
+  return runSession(plan, { ...deps, client: NO_CLIENT }, (session) =>
+    withLocalCopy(local.location, local.selection.sync, async (store) => {
+      await sayHowOld(session, store, local, plan);
+      // No "of N": the store's count keeps tenders a sort leaves out (no deadline under --sort deadline).
+      await walkInto(plan, session, (opts) => localSource(store, local, { maxItems: opts.maxItems, all: plan.all, total: null }, session.say));
+    }),
+  );
+}
+
+/** A table for a person on a terminal says how old the copy is: stderr, so never in the data. */
+async function sayHowOld(session: Session, store: Store, local: LocalPlan, plan: WalkPlan): Promise<void> {
+  if (!session.io.stderrIsTTY || plan.output.format !== 'table') return;
+  const { lastComplete } = await store.status(local.selection.sync);
+  if (lastComplete) session.say.hint(`Local copy${local.selection.sync ? ` of ${local.selection.sync}` : ''}, synced ${formatAge(Date.now() - Date.parse(lastComplete))} ago.`);
+}
