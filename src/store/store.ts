@@ -199,6 +199,8 @@ export interface OpenOptions {
   mode: 'read' | 'write';
   /** How long a writer waits for another sync's commit before a RunError (ms; default 30 000). */
   busyTimeoutMs?: number;
+  /** PostgreSQL only: the schema the tables live in ($TENDERS_DB_SCHEMA; a ?schema= in the URL wins). */
+  schema?: string;
 }
 
 /** The schema version this build writes; a database with a newer one is refused (UsageError, file unchanged). */
