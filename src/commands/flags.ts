@@ -47,6 +47,8 @@ export const parallelOption = () =>
 export const sortPathOption = () =>
   new Option('--sort-path <field=path>', 'with --parallel: where results hold the value they are sorted by (repeatable; env TENDERS_SORT_PATHS)').argParser(collect);
 export const receiptOption = () => new Option('--receipt <file>', 'when the run ends, write a JSON record of it to FILE: counts, completeness, SHA-256');
+export const dbOption = () =>
+  described(new Option('--db <path>', 'the local copy: a SQLite file or a postgres:// URL (env TENDERS_DB)'), '$XDG_DATA_HOME/tenders/tenders.db or ~/.local/share/tenders/tenders.db');
 export const pathOption = (envName: string, fallback: string) =>
   described(new Option('--path <template>', `API path of this operation (env ${envName})`), fallback);
 
