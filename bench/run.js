@@ -2,7 +2,8 @@
 // npm run bench [-- --quick]: the export's cost against a floor program and against a
 // curl + jq loop, its peak memory as the export grows, start-up, what --parallel
 // gains against a service 50 ms away (and costs in memory), and what a watch costs (a
-// full run against an export of the same query; --new-only after 50 new tenders), in one run.
+// full run against an export of the same query; --new-only after 50 new tenders), and what a
+// sync costs (a first sync and a re-sync against an export; --new-only; peak RSS as it grows), in one run.
 // Contenders alternate run by run and medians are reported, so a noisy neighbour hurts
 // every contender alike. Results go to bench/results/<timestamp>.json and latest.json
 // (--quick: 3 runs of 20 000 tenders, <timestamp>-quick.json only, ignored by git).
@@ -44,7 +45,14 @@ const TARGETS = {
   watchExport: { max: 1.3 },
   newOnlyRequests: { max: 3 },
   newOnlyPage: undefined, // reported, no target: a --new-only run against one page request
+  syncFirstExport: { max: 1.5 },
+  resyncExport: { max: 1.5 },
+  resyncRequests: { max: 1 }, // the re-sync's requests / the export's: the same walk
+  syncNewOnlyRequests: { max: 3 },
+  syncRss200k50k: { max: 1.3 },
 };
+// The sync case: tenders changed between two runs of a re-sync, and published before --new-only.
+const SYNC_CHANGES = 50;
 // The watch case, on the SIZE sandbox: this many tenders published before --new-only runs.
 const WATCH_INSERT = 50;
 
@@ -200,6 +208,75 @@ async function measureWatch(url) {
   };
 }
 
+/**
+ * The sync case, on the SIZE sandbox: a first sync into a new database against `export -f
+ * ndjson` of the same query, alternating; then re-syncs, each after SYNC_CHANGES tenders
+ * changed, against the export (time and requests); then --new-only after SYNC_CHANGES new
+ * tenders. Checked first: the first sync holds every tender, a re-sync records exactly the
+ * changed tenders, --new-only exactly the new ones.
+ */
+async function measureSync(url) {
+  const env = { TENDERS_BASE_URL: url };
+  const db = join(tmp, 'sync.db');
+  const sync = (...extra) => [cli, 'sync', 'bench', '--db', db, ...extra];
+  const fresh = () => ['', '-wal', '-shm'].forEach((end) => rmSync(`${db}${end}`, { force: true }));
+  const run = (args) => spawnSync(node, args, { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const requestsOf = (result) => result.stderr.split('\n').filter((line) => line.startsWith('* POST')).length;
+  const count = (sql) => Number(spawnSync('sqlite3', [db, sql], { encoding: 'utf8' }).stdout.trim());
+  const mutate = async (body) => {
+    const res = await fetch(`${url}/__sandbox/mutate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`sync: the sandbox did not change its data (${res.status})`);
+    return res.json();
+  };
+  const seconds = { first: [], export: [], resync: [], resyncExport: [] };
+  for (let i = 1; i <= RUNS; i++) {
+    fresh();
+    seconds.first.push(await timed(node, sync(), env));
+    seconds.export.push(await timed(node, [cli, 'export', '--format', 'ndjson'], env));
+    say(`  run ${i}/${RUNS}: first sync ${seconds.first.at(-1).toFixed(3)} s, export ${seconds.export.at(-1).toFixed(3)} s`);
+  }
+  const held = count("SELECT count(*) FROM sync_tenders WHERE gone_at IS NULL");
+  const exported = run([cli, 'export', '--format', 'ndjson', '-v']);
+  const rows = exported.stdout.split('\n').filter(Boolean).length;
+  if (held !== rows) throw new Error(`sync: the first sync holds ${held} tenders, the export wrote ${rows}`);
+
+  let seed = 100;
+  const { updated } = await mutate({ update: SYNC_CHANGES, seed: ++seed });
+  const checked = run(sync('-v'));
+  const changed = count(`SELECT count(DISTINCT id) FROM changes WHERE kind = 'changed' AND run = (SELECT max(run) FROM runs)`);
+  if (checked.status !== 0 || changed !== updated.length) throw new Error(`sync: a re-sync recorded ${changed} changed tenders, not ${updated.length}: ${checked.stderr.trim().split('\n').at(-1)}`);
+  const requests = { resync: requestsOf(checked), export: requestsOf(exported) };
+  for (let i = 1; i <= RUNS; i++) {
+    await mutate({ update: SYNC_CHANGES, seed: ++seed });
+    seconds.resync.push(await timed(node, sync(), env));
+    seconds.resyncExport.push(await timed(node, [cli, 'export', '--format', 'ndjson'], env));
+    say(`  run ${i}/${RUNS}: re-sync after ${SYNC_CHANGES} changes ${seconds.resync.at(-1).toFixed(3)} s, export ${seconds.resyncExport.at(-1).toFixed(3)} s`);
+  }
+
+  const { inserted } = await mutate({ insert: SYNC_CHANGES, seed: ++seed });
+  const newOnly = run(sync('--new-only', '-v'));
+  const news = count(`SELECT count(*) FROM changes WHERE kind = 'new' AND run = (SELECT max(run) FROM runs)`);
+  if (newOnly.status !== 0 || news !== inserted.length) throw new Error(`sync --new-only recorded ${news} new tenders, not ${inserted.length}`);
+  requests.newOnly = requestsOf(newOnly);
+  fresh();
+  return {
+    check: `first sync holds the ${held} tenders export writes; a re-sync recorded exactly the ${updated.length} changed tenders; --new-only exactly the ${inserted.length} new ones`,
+    requests,
+    seconds,
+  };
+}
+
+/** Peak RSS of a first sync of the sandbox at `url` into a new database. */
+async function measureSyncRss(url, label) {
+  const rss = [];
+  for (let i = 0; i < RSS_RUNS; i++) {
+    const db = join(tmp, `rss-${label}-${i}.db`);
+    rss.push(await peakRssMb(node, [cli, 'sync', 'bench', '--db', db], { TENDERS_BASE_URL: url }));
+    for (const end of ['', '-wal', '-shm']) rmSync(`${db}${end}`, { force: true });
+  }
+  return rss;
+}
+
 const passes = (value, t) =>
   value === null || t === undefined ? null : (t.max === undefined || value <= t.max) && (t.min === undefined || value >= t.min) && (t.below === undefined || value < t.below);
 
@@ -222,6 +299,7 @@ async function main() {
   else say('bench: skipped curl + jq: no curl/jq');
   let checks;
   let watchCase;
+  let syncCase;
   try {
     say('checking every contender\'s output (and warming the sandbox)');
     checks = await verify(contenders, env);
@@ -229,18 +307,25 @@ async function main() {
     say('peak RSS');
     runs.rssMbSmall = await measureRss(sandbox.url);
     say(`watch: a full run against an export of the same query, then --new-only after ${WATCH_INSERT} new tenders`);
-    watchCase = await measureWatch(sandbox.url); // last on this sandbox: it publishes tenders
+    watchCase = await measureWatch(sandbox.url); // it publishes tenders: only the sync case follows
+    say(`sync: a first sync and re-syncs after ${SYNC_CHANGES} changes against an export of the same query, then --new-only`);
+    syncCase = await measureSync(sandbox.url);
+    runs.syncRssMbSmall = await measureSyncRss(sandbox.url, 'small');
   } finally {
     await sandbox.stop();
   }
   checks.watch = watchCase.check;
   runs.watchSeconds = watchCase.seconds;
   settings.watch = { insert: WATCH_INSERT, newOnlyRequests: watchCase.requests };
+  checks.sync = syncCase.check;
+  runs.syncSeconds = syncCase.seconds;
+  settings.sync = { changes: SYNC_CHANGES, requests: syncCase.requests };
 
   const big = await startSandbox(sandboxBin, BIG, { cache: sandbox.cache });
   try {
     await timed(node, [join(root, 'bench/floor.js')], { TENDERS_BASE_URL: big.url }); // warm its cache
     runs.rssMbBig = await measureRss(big.url);
+    runs.syncRssMbBig = await measureSyncRss(big.url, 'big');
   } finally {
     await big.stop();
   }
@@ -266,6 +351,8 @@ async function main() {
   const lat = { single: median(runs.latencySeconds.single), parallel: median(runs.latencySeconds.parallel) };
   const latRss = { single: median(runs.latencyRssMb.single), parallel: median(runs.latencyRssMb.parallel) };
   const w = Object.fromEntries(Object.entries(runs.watchSeconds).map(([name, values]) => [name, median(values)]));
+  const sy = Object.fromEntries(Object.entries(runs.syncSeconds).map(([name, values]) => [name, median(values)]));
+  const syncRss = { small: median(runs.syncRssMbSmall), big: median(runs.syncRssMbBig) };
   const results = {
     date: new Date().toISOString(),
     machine: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
@@ -279,6 +366,8 @@ async function main() {
       latencySeconds: lat,
       latencyRssMb: latRss,
       watchSeconds: w,
+      syncSeconds: sy,
+      syncRssMb: { [SIZE]: syncRss.small, [BIG]: syncRss.big },
     },
     ratios: {
       ndjsonFloor: m.ndjson / m.floor,
@@ -292,6 +381,11 @@ async function main() {
       watchExport: w.watch / w.export,
       newOnlyRequests: watchCase.requests,
       newOnlyPage: w.newOnly / w.onePage,
+      syncFirstExport: sy.first / sy.export,
+      resyncExport: sy.resync / sy.resyncExport,
+      resyncRequests: syncCase.requests.resync / syncCase.requests.export,
+      syncNewOnlyRequests: syncCase.requests.newOnly,
+      syncRss200k50k: syncRss.big / syncRss.small,
     },
     targets: TARGETS,
     runs,
@@ -325,6 +419,11 @@ function report(r) {
     ['watch (full run) / ndjson export', `${sec(r.medians.watchSeconds.watch)} / ${sec(r.medians.watchSeconds.export)}`, 'watchExport', '≤ 1.3'],
     [`watch --new-only, ${r.settings.watch.insert} new: requests`, `${r.ratios.newOnlyRequests} requests`, 'newOnlyRequests', '≤ 3'],
     ['watch --new-only / one page request', `${sec(r.medians.watchSeconds.newOnly)} / ${sec(r.medians.watchSeconds.onePage)}`, 'newOnlyPage', '-'],
+    [`first sync ${size / 1000}k / ndjson export`, `${sec(r.medians.syncSeconds.first)} / ${sec(r.medians.syncSeconds.export)}`, 'syncFirstExport', '≤ 1.5'],
+    [`re-sync, ${r.settings.sync.changes} changed / export`, `${sec(r.medians.syncSeconds.resync)} / ${sec(r.medians.syncSeconds.resyncExport)}`, 'resyncExport', '≤ 1.5'],
+    ['re-sync requests / export requests', `${r.settings.sync.requests.resync} / ${r.settings.sync.requests.export}`, 'resyncRequests', '≤ 1'],
+    [`sync --new-only, ${r.settings.sync.changes} new: requests`, `${r.ratios.syncNewOnlyRequests} requests`, 'syncNewOnlyRequests', '≤ 3'],
+    [`sync peak RSS ${big / 1000}k / ${size / 1000}k`, `${r.medians.syncRssMb[big].toFixed(1)} MB / ${r.medians.syncRssMb[size].toFixed(1)} MB`, 'syncRss200k50k', '≤ 1.3'],
   ];
   const line = (cells) => console.log(cells.map((c, i) => String(c).padEnd([36, 27, 8, 8, 0][i])).join(' ').trimEnd());
   console.log(`\ntenders bench, ${size} tenders (${r.date})`);

@@ -26,7 +26,9 @@ export async function runSync(plan: SyncPlan, deps: RunDeps): Promise<void> {
       const saved = await store.getSync(plan.name);
       const query = chooseQuery(plan, saved);
       if (session.receipt) session.receipt.query = queryPlan(plan, query);
-      const run = await store.beginRun({ sync: { name: plan.name, query: query as unknown as JsonObject, service: service(plan) }, mode: plan.newOnly ? 'new-only' : 'full', reset: plan.reset });
+      // The first run of a sync stores every tender, --new-only or not.
+      const mode = plan.newOnly && saved ? 'new-only' : 'full';
+      const run = await store.beginRun({ sync: { name: plan.name, query: query as unknown as JsonObject, service: service(plan) }, mode, reset: plan.reset });
       session.onAbandon(() => run.abort());
       await walkAndCommit(plan, session, run, query, saved);
     } finally {
