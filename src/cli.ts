@@ -1,4 +1,5 @@
 import { Command, CommanderError, type Option } from 'commander';
+import { foldChoiceCase } from './commands/choices.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerCount } from './commands/count.js';
 import { orgFieldsSpec, registerFields, tenderFieldsSpec } from './commands/fields.js';
@@ -14,7 +15,7 @@ import { registerWatch } from './commands/watch.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf } from './errors.js';
 import { PassThrough } from 'node:stream';
 import { createIO, processInvocation, processIO, type ColorMode, type IO } from './io.js';
-import { releaseHeldLocksSync } from './output/lock.js';
+import { releaseHeldLocksSync } from './files/lock.js';
 import { escapeControls } from './output/sanitize.js';
 import { OutputClosedError } from './output/sink.js';
 import { VERSION } from './version.js';
@@ -61,6 +62,7 @@ function buildProgram(ctx: CommandContext): Command {
   registerSync(program, ctx);
   registerCompletion(program, ctx);
   finishHelp(program, ctx);
+  foldChoiceCase(program);
   return program;
 }
 
@@ -114,6 +116,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  quietExperimentalWarnings();
   // A reader that went away (`--help | head`) is not a crash; the output
   // target has its own listener and stops the run.
   process.stdout.on('error', () => undefined);
@@ -124,6 +127,20 @@ export async function main(argv: string[]): Promise<number> {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+}
+
+/**
+ * undici warns on stderr that its SOCKS5 proxy support is experimental, on
+ * every run through a socks5:// proxy: noise for a user who chose the proxy,
+ * and not a `tenders:` line. Other warnings still reach stderr.
+ */
+function quietExperimentalWarnings(): void {
+  const emit = process.emitWarning.bind(process) as (...args: unknown[]) => void;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const text = typeof warning === 'string' ? warning : warning.message;
+    if (/SOCKS5? proxy support is experimental/i.test(text)) return;
+    emit(warning, ...rest);
+  }) as typeof process.emitWarning;
 }
 
 /** One `tenders:` line for any failure, and its exit code. */

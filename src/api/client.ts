@@ -1,7 +1,17 @@
 import { EnvHttpProxyAgent, Pool, type Dispatcher } from 'undici';
 import { formatBinarySize, formatSize } from '../model/numbers.js';
 import type { Env } from '../io.js';
-import { BadResponseError, describeTlsError, InvalidCursorError, NetworkError, RetryAfterTooLongError, ServiceError, excerpt } from './errors.js';
+import {
+  BadResponseError,
+  describeTlsError,
+  excerpt,
+  htmlSummary,
+  InvalidCursorError,
+  NetworkError,
+  NOT_THE_SERVICE,
+  RetryAfterTooLongError,
+  ServiceError,
+} from './errors.js';
 import { parseJson } from '../model/json-parse.js';
 import { ProxyError, forwardedRefusalMessage, proxyFromEnv, proxyRefusal, proxySettings, redactProxy, refusalMessage } from './proxy.js';
 import { RateGovernor, realClock, type Clock } from './rate.js';
@@ -65,6 +75,8 @@ export class ApiClient implements Client {
   readonly #prefix: string;
   readonly #rate: RateGovernor;
   readonly #clock: Clock;
+  /** Whether the service answered JSON before: an HTML page after that is a hiccup of the way, not a wrong base URL. */
+  #answeredJson = false;
 
   constructor(private readonly opts: ClientOptions) {
     this.#origin = opts.baseUrl.origin;
@@ -188,10 +200,17 @@ export class ApiClient implements Client {
       if (RETRY_STATUSES.includes(status)) {
         throw new Retryable(String(status), String(status), { status, retryAfterMs: retryAfterMs(res.headers['retry-after']) });
       }
-      if (status < 200 || status >= 300) throw errorFromStatus(status, path, text);
+      if (status < 200 || status >= 300) throw errorFromStatus(status, path, text, this.opts.baseUrl);
       try {
-        return { status, json: parseJson(text) };
+        const json = parseJson(text);
+        this.#answeredJson = true;
+        return { status, json };
       } catch {
+        const html = htmlSummary(text);
+        if (html) {
+          const advice = this.#answeredJson ? '' : `: ${notTheService(this.opts.baseUrl)}`;
+          throw new BadResponseError(status, path, `the body is ${html}, not JSON${advice}`);
+        }
         throw new BadResponseError(status, path, 'the body is not JSON', excerpt(text));
       }
     } finally {
@@ -257,10 +276,17 @@ class Retryable extends Error {
   }
 }
 
-function errorFromStatus(status: number, path: string, text: string): Error {
+function errorFromStatus(status: number, path: string, text: string, baseUrl: URL): Error {
   const message = serviceMessage(text);
   if (status === 400 && message !== undefined && /invalid cursor/i.test(message)) return new InvalidCursorError(path);
+  const html = htmlSummary(text);
+  if (html) return new ServiceError(status, path, `${html}: ${notTheService(baseUrl)}`, '');
   return new ServiceError(status, path, message, excerpt(text));
+}
+
+/** The advice of an answer from some other web server, naming the base URL. */
+function notTheService(baseUrl: URL): string {
+  return `${NOT_THE_SERVICE} (it is ${baseUrl.href.replace(/\/$/, '')})`;
 }
 
 /** The `message` (or `error`) of a JSON error body, when there is one. */

@@ -18,6 +18,8 @@ export interface WalkOptions {
   stopAfter?: (page: Page) => boolean;
   /** The number of the first page fetched (a resumed walk goes on counting), for messages. */
   firstPage?: number;
+  /** Which chain of a --parallel walk this is ("country DEU"), for messages. */
+  chain?: string;
   signal?: AbortSignal;
 }
 
@@ -63,7 +65,7 @@ export async function* walkPages(client: Pick<Client, 'post'>, opts: WalkOptions
       const current = pageNumber++;
       const follow = () => {
         const earlier = cursorsUsed.pageOf(page.nextCursor!);
-        if (earlier !== undefined) throw new CursorCycleError(opts.path, current, earlier);
+        if (earlier !== undefined) throw new CursorCycleError(opts.path, current, earlier, opts.chain);
         return fetchPage(page.nextCursor!, current + 1);
       };
       if (more && wantsMore) {

@@ -11,6 +11,26 @@ export function excerpt(text: string): string {
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }
 
+/**
+ * An HTML body (another web server answered: a static file server, a proxy's
+ * error page, a website) said by its <title> and <h1>; undefined for any other body.
+ */
+export function htmlSummary(text: string): string | undefined {
+  if (!/^\s*<(!doctype\s+html|html|head|body)\b/i.test(text)) return undefined;
+  const inner = (tag: string) => {
+    const match = new RegExp(`<${tag}\\b[^>]*>([\\s\\S]*?)</${tag}>`, 'i').exec(text);
+    const words = match?.[1]!.replace(/<[^>]*>/g, '').replace(/&(amp|lt|gt|quot|#39);/g, (_, name: string) => HTML_ENTITIES[name]!);
+    return words ? excerpt(words) || undefined : undefined;
+  };
+  const names = [...new Set([inner('title'), inner('h1')].filter((name) => name !== undefined))];
+  return `an HTML page${names.length ? ` (${names.map((name) => `"${name}"`).join(', ')})` : ''}`;
+}
+
+const HTML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
+
+/** What an HTML answer means for a user: the base URL reaches some other web server. */
+export const NOT_THE_SERVICE = 'this does not look like the tender service: is the base URL right?';
+
 /** The service answered with an error status. */
 export class ServiceError extends RunError {
   override name = 'ServiceError';
@@ -67,9 +87,9 @@ export class RetryAfterTooLongError extends RunError {
 /** The service handed back a cursor the walk has already followed: paging would never end. */
 export class CursorCycleError extends RunError {
   override name = 'CursorCycleError';
-  constructor(path: string, page: number, earlierPage: number) {
+  constructor(path: string, page: number, earlierPage: number, chain?: string) {
     super(
-      `the service sent a cursor already used on POST ${path}: page ${page} points back to page ${earlierPage} ` +
+      `the service sent a cursor already used on POST ${path}${chain ? ` in the chain of ${chain}` : ''}: page ${page} points back to page ${earlierPage} ` +
         `(a paging loop), so the walk stops after page ${page - 1}`,
     );
   }

@@ -1,5 +1,5 @@
 import { Argument, type Command, type Option } from 'commander';
-import type { CompletionCommand, CompletionModel, CompletionOption } from '../output/completion/model.js';
+import { pathKey, type CompletionCommand, type CompletionModel, type CompletionOption } from '../output/completion/model.js';
 import { printTo } from '../output/sink.js';
 import type { CommandContext } from './context.js';
 import { examples } from './flags.js';
@@ -60,9 +60,33 @@ export function completionModel(program: Command): CompletionModel {
       positionals: positionals(cmd),
     });
     for (const sub of subcommands) visit(sub, [...path, sub.name()]);
+    if (subcommands.some((sub) => sub.name() === 'help')) helpWords(commands, cmd, [...path, 'help']);
   };
   visit(program, []);
   return { program: program.name(), commands };
+}
+
+/**
+ * `help` takes command words (`tenders help orgs tenders`): each group under
+ * `cmd` becomes a subcommand of `help` whose positionals are the group's
+ * commands, so the scripts' walk through subcommands completes `help orgs <TAB>`.
+ */
+function helpWords(commands: CompletionCommand[], cmd: Command, helpPath: string[]): void {
+  const entry = commands.find((c) => pathKey(c) === helpPath.join(' '));
+  if (!entry) return;
+  const groups = cmd.commands.filter((sub) => sub.name() !== 'help' && sub.commands.length > 0);
+  entry.subcommands = groups.map((group) => ({ name: group.name(), description: group.summary() || group.description() }));
+  entry.positionals = entry.positionals.filter((word) => !groups.some((group) => group.name() === word));
+  for (const group of groups) {
+    const words = group.createHelp().visibleCommands(group).filter((sub) => sub.name() !== 'help');
+    commands.push({
+      path: [...helpPath, group.name()],
+      description: `help of ${group.name()}'s commands`,
+      options: entry.options,
+      subcommands: [],
+      positionals: words.map((sub) => sub.name()),
+    });
+  }
 }
 
 /** The options of the commands above: accepted after this one too. */

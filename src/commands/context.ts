@@ -1,6 +1,7 @@
 import type { Client } from '../api/client.js';
+import { ServiceError } from '../api/errors.js';
 import type { IO } from '../io.js';
-import type { FileSystem } from '../output/fs.js';
+import type { FileSystem } from '../files/fs.js';
 import { describeRequests } from '../output/dry-run.js';
 import { createReporter } from '../output/reporter.js';
 import { printTo } from '../output/sink.js';
@@ -59,7 +60,16 @@ export async function withClient(
   try {
     await run({ io: ctx.io, client, signal: ctx.signal, fs: ctx.fs });
     ok = true;
+  } catch (err) {
+    // A search path the service does not have: most often a base URL with a wrong path. (An
+    // organisation's 404 more likely names an unknown id: its command advises on that.)
+    if (err instanceof ServiceError && err.status === 404 && !ORGANISATION.test(err.path)) {
+      err.message += `: is the base URL right? (it is ${connection.baseUrl.href.replace(/\/$/, '')})`;
+    }
+    throw err;
   } finally {
     await client.close(!ok);
   }
 }
+
+const ORGANISATION = /\/organisations\/[^/]+\/tenders\/search$/;

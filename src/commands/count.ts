@@ -3,17 +3,20 @@ import { UsageError } from '../errors.js';
 import { countFormats, type CountFormat } from '../output/counts.js';
 import { TENDERS, endpointPath } from '../query/endpoints.js';
 import { tenderBody, type TenderFilterFlags } from '../query/tender-body.js';
+import { createReporter } from '../output/reporter.js';
 import { tenderFilter } from '../query/tender-filters.js';
-import { DIMENSIONS, partitionBy, type Dimension } from '../run/partition.js';
+import { DIMENSIONS, EVERY_VALUE, partitionBy, type Dimension } from '../run/partition.js';
 import { withClient, type CommandContext } from './context.js';
 import { addTenderFilters, examples, type GlobalFlags } from './flags.js';
 import { connectionPlan, parseParallel } from './plans.js';
 
+/** Counts at once when every country is counted and --parallel is not given. */
+const EVERY_COUNTRY_PARALLEL = 4;
 
 /** count's --parallel: how many partitions are counted at once (no chains, no merge, unlike the walks' flag). */
 function parallelCounts(): Option {
   const option = new Option('--parallel <n>', 'with --by: how many counts are requested at once (1-16)');
-  option.defaultValueDescription = '1';
+  option.defaultValueDescription = `1; ${EVERY_COUNTRY_PARALLEL} for every country`;
   return option;
 }
 
@@ -31,11 +34,17 @@ export function registerCount(program: Command, ctx: CommandContext): void {
     .summary('print how many tenders match (per country or status with --by)')
     .description(
       'Print the number of matching tenders from the first page\'s page.total; "10000+" when the service stops counting. ' +
-        'With --by, one count per country (or status) given and their sum, exact past 10 000 while no part is capped.',
+        'With --by, one count per country (or status) given and their sum; --by country without --country counts every country ' +
+        '(ISO 3166-1) and prints those with matches. A part capped at 10 000 is split further (by status, or by country) ' +
+        'until exact; what stays capped is a lower bound, said on stderr.',
     );
   addTenderFilters(cmd);
   cmd
-    .addOption(new Option('--by <dimension>', 'one count per country given with -c, or per status given with -s').choices(Object.keys(DIMENSIONS)))
+    .addOption(
+      new Option('--by <dimension>', 'one count per country given with -c (every country without -c), or per status given with -s').choices(
+        Object.keys(DIMENSIONS),
+      ),
+    )
     .addOption(parallelCounts())
     .addOption(
       new Option('-f, --format <format>', `text; json: {"count":N,"capped":B}; with --by also ${countFormats().byOnly.join(', ')}`)
@@ -48,26 +57,29 @@ export function registerCount(program: Command, ctx: CommandContext): void {
       'tenders count --country DEU --status open',
       'tenders count -c FRA,ITA --format json | jq .count',
       'tenders count -c DEU,FRA,ITA,ESP,POL --by country --parallel 4',
+      'tenders count -s open --by country              # every country with open tenders',
       'tenders count -s open,closed,awarded --by status -f csv',
     ]),
   );
   cmd.action(async (flags: CountFlags, command: Command) => {
     const connection = connectionPlan(command.optsWithGlobals<GlobalFlags>(), ctx.io);
     const query = { path: endpointPath(TENDERS, ctx.io.env), body: tenderBody(flags), noun: TENDERS.noun };
-    const parallel = parseParallel(flags.parallel);
     const { by, format } = flags;
     if (!by) {
       if (format !== 'text' && format !== 'json') throw new UsageError(`count --format ${format} is for one count per part: add --by country or --by status`);
       const { runCount, countRequest } = await import('../run/count.js');
       return withClient(ctx, connection, (deps) => runCount(query, format === 'json', deps), () => [countRequest(query.path, query.body)]);
     }
-    const partitions = partitionBy(query.body, by);
+    const everyCountry = by === 'country' && query.body[DIMENSIONS.country] === undefined;
+    const partitions = everyCountry ? partitionBy({ ...query.body, [DIMENSIONS.country]: EVERY_VALUE.country }, by) : partitionBy(query.body, by);
     if (partitions.length === 0) throw new UsageError(`count --by ${by} counts each ${by} you name: list them, e.g. ${exampleFlag(by)}`);
+    const parallel = flags.parallel === undefined && everyCountry ? EVERY_COUNTRY_PARALLEL : parseParallel(flags.parallel);
+    const say = createReporter(ctx.io, connection);
     const { runCountBy, countRequest } = await import('../run/count.js');
     await withClient(
       ctx,
       connection,
-      (deps) => runCountBy(query, by, partitions, format, parallel, deps),
+      (deps) => runCountBy(query, by, partitions, { format, parallel, matchesOnly: everyCountry }, deps, say),
       () => partitions.map((partition) => countRequest(query.path, partition.body)),
     );
   });

@@ -38,6 +38,8 @@ export function filterOption(row: TenderFilter): Option {
 
 export const cursorOption = () => new Option('--cursor <cursor>', 'start from this page (from a previous "Next page" hint)');
 export const allOption = () => new Option('--all', 'follow nextCursor to the last page');
+export const shownOption = () =>
+  new Option('--shown <n>', 'with --cursor: how many results the earlier pages showed (the next-page hint adds it), for "Showing 6–10"');
 export const resumeOption = () => new Option('--resume', 'with -o: continue an interrupted export of the same query');
 export const parallelOption = () =>
   described(
@@ -98,10 +100,15 @@ export interface OutputFlags {
   output?: string;
   resume?: boolean;
   max?: string;
+  remind?: string;
+  ocidPrefix?: string;
 }
 
-/** The output flags; `max: false` for a command that always walks to the end (watch). */
-export function addOutputFlags(cmd: Command, defaultFormat: string, { max = true } = {}): void {
+/**
+ * The output flags; `max: false` for a command that always walks to the end
+ * (watch); `tenders` adds the flags of the formats made for tenders (ics, ocds).
+ */
+export function addOutputFlags(cmd: Command, defaultFormat: string, { max = true, tenders = false } = {}): void {
   cmd
     .addOption(described(new Option('-f, --format <format>', 'output format').choices(FORMATS), defaultFormat))
     .option('--columns <paths>', 'fields to print, as dot paths (e.g. id,buyer.name,estimatedValue.amountEur)')
@@ -114,6 +121,11 @@ export function addOutputFlags(cmd: Command, defaultFormat: string, { max = true
     .option('--excel-safe', 'CSV: guard cells starting with = + - @ against formula injection')
     .option('-o, --output <file>', `write to FILE atomically instead of stdout (- is stdout; devices and FIFOs are written straight through); ${fileExtensions().join(', ')} set the format`);
   if (max) cmd.option('--max <n>', 'stop after N results');
+  if (tenders) {
+    cmd
+      .addOption(described(new Option('--remind <list>', 'ics: reminders before each deadline, e.g. 7d,1d,2h (w, d, h, m), or none'), '7d,1d'))
+      .addOption(described(new Option('--ocid-prefix <prefix>', 'ocds: what each ocid starts with (your registered ocds-xxxxxx- prefix)'), 'ocds-tenders-'));
+  }
 }
 
 export interface GlobalFlags {
@@ -154,5 +166,28 @@ export function describeOption(option: Option): string {
 }
 
 export function examples(lines: string[]): string {
-  return `\nExamples:\n${lines.map((line) => `  ${line}`).join('\n')}\n`;
+  return `\nExamples:\n${lines.flatMap(example).join('\n')}\n`;
+}
+
+/**
+ * Help is read at 80 columns, and a terminal breaks a line mid-word: an example
+ * that would pass them has its comment on the line before, and a command still
+ * too long goes on over lines ending in ` \`, broken between words (never
+ * inside quotes), so it still pastes as one command.
+ */
+const HELP_WIDTH = 80;
+
+function example(line: string): string[] {
+  if (line.length + 2 <= HELP_WIDTH) return [`  ${line}`];
+  const comment = / +# /.exec(line);
+  const command = comment ? line.slice(0, comment.index) : line;
+  const words = command.match(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g) ?? [command];
+  const lines: string[] = [];
+  for (const word of words) {
+    const last = lines.length - 1;
+    if (last >= 0 && `${lines[last]} ${word} \\`.length <= HELP_WIDTH) lines[last] += ` ${word}`;
+    else lines.push(last < 0 ? `  ${word}` : `      ${word}`);
+  }
+  const body = lines.map((text, i) => (i < lines.length - 1 ? `${text} \\` : text));
+  return comment ? [`  ${line.slice(comment.index).trim()}`, ...body] : body;
 }

@@ -1,7 +1,8 @@
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { createReporter } from '../output/reporter.js';
-import { formatOfFile } from '../output/format-registry.js';
+import { formatOfFile, traitsOf } from '../output/format-registry.js';
+import { parseReminders } from '../output/reminders.js';
 import type { Format } from '../output/format-registry.js';
 import type { HeaderStyle } from '../output/header-style.js';
 import { MAX_WAIT_MAX_S, parseBaseUrl, parseColumns, parseInteger, parseRate } from '../query/validate.js';
@@ -41,15 +42,29 @@ export function outputPlan(flags: OutputFlags, defaultFormat: Format): OutputPla
   const file = outputFile(flags);
   if (flags.resume && !file) throw new UsageError('--resume continues an export into a file: use it with -o FILE');
   if (file !== undefined && file.trim() === '') throw new UsageError('-o takes a file name');
+  const format = chooseFormat(flags, defaultFormat);
+  if (flags.resume && !traitsOf(format).resumable) {
+    throw new UsageError(`--resume cannot continue a ${format} file (its footer indexes everything written): run the export again without --resume`);
+  }
+  if (flags.remind !== undefined && format !== 'ics') throw new UsageError(`--remind sets the reminders of the ics format, not ${format}: add -f ics`);
+  if (flags.ocidPrefix !== undefined && format !== 'ocds') throw new UsageError(`--ocid-prefix is for the ocds format, not ${format}: add -f ocds`);
   return {
-    format: chooseFormat(flags, defaultFormat),
+    format,
     columns: flags.columns !== undefined ? parseColumns(flags.columns) : undefined,
     header: flags.header,
     headerStyle: flags.headerStyle as HeaderStyle,
     excelSafe: Boolean(flags.excelSafe),
     file,
     resume: Boolean(flags.resume),
+    reminders: flags.remind === undefined ? undefined : parseReminders(flags.remind),
+    ocidPrefix: flags.ocidPrefix === undefined ? undefined : parseOcidPrefix(flags.ocidPrefix),
   };
+}
+
+/** An ocid prefix: printable, no spaces (a registered one is `ocds-` and six characters). */
+function parseOcidPrefix(value: string): string {
+  if (!/^[\x21-\x7e]+$/.test(value)) throw new UsageError(`--ocid-prefix takes letters, digits and punctuation without spaces, e.g. ocds-a1b2c3-: got ${JSON.stringify(value)}`);
+  return value;
 }
 
 /** Ample for a dozen countries; a free service deserves no more. */
@@ -59,7 +74,7 @@ export function parseParallel(value: string | undefined): number {
   return value === undefined ? 1 : parseInteger('--parallel', value, 1, MAX_PARALLEL);
 }
 
-/** --format, else what -o's extension says (.csv, .ndjson, .jsonl, .json), else the command's default. */
+/** --format, else what -o's extension says (.csv, .tsv, .ndjson, .jsonl, .json, .ics, .atom, .ocds.json, .parquet), else the command's default. */
 function chooseFormat(flags: OutputFlags, defaultFormat: Format): Format {
   const named = flags.format as Format | undefined;
   const implied = flags.output === undefined ? undefined : formatOfFile(flags.output);
@@ -89,7 +104,7 @@ export function redactArgv(argv: readonly string[]): string[] {
   return argv.map((arg) => arg.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1'));
 }
 
-/** A command line without its --cursor (`--cursor C` or `--cursor=C`), to repeat it from another page. */
+/** A command line without its --cursor and --shown (`--cursor C` or `--cursor=C`), to repeat it from another page. */
 export function withoutCursor(argv: readonly string[]): string[] {
   const kept: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -98,8 +113,8 @@ export function withoutCursor(argv: readonly string[]): string[] {
       kept.push(...argv.slice(i)); // operands from here on
       break;
     }
-    if (arg === '--cursor') i++;
-    else if (!arg.startsWith('--cursor=')) kept.push(arg);
+    if (arg === '--cursor' || arg === '--shown') i++;
+    else if (!arg.startsWith('--cursor=') && !arg.startsWith('--shown=')) kept.push(arg);
   }
   return kept;
 }

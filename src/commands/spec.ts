@@ -2,9 +2,11 @@ import type { Command } from 'commander';
 import { ServiceError } from '../api/errors.js';
 import { UsageError } from '../errors.js';
 import { parseSortPaths, type SortPaths } from '../query/sort-paths.js';
+import { parseInteger } from '../query/validate.js';
 import type { Format } from '../output/format-registry.js';
 import { endpointPath, PAGE_SIZE_MAX, type Endpoint } from '../query/endpoints.js';
-import type { WalkPlan } from '../run/plan.js';
+import { firstRequests } from '../run/partition.js';
+import type { RunDeps, WalkPlan } from '../run/plan.js';
 import { ResultOrder } from '../run/sort-order.js';
 import { withClient, withPager, type CommandContext } from './context.js';
 import {
@@ -16,6 +18,7 @@ import {
   pathOption,
   receiptOption,
   resumeOption,
+  shownOption,
   sortPathOption,
   type GlobalFlags,
   type OutputFlags,
@@ -24,7 +27,7 @@ import { connectionPlan, interactiveFormat, outputFile, outputPlan, parseMax, pa
 
 /** The flags of a paged command, as commander parsed them: its filters plus paging and output. */
 export type PagedFlags<F> = F &
-  OutputFlags & { all?: boolean; cursor?: string; path?: string; parallel?: string; sortPath?: string[]; receipt?: string };
+  OutputFlags & { all?: boolean; cursor?: string; shown?: string; path?: string; parallel?: string; sortPath?: string[]; receipt?: string };
 
 /**
  * A command that walks a search operation, declared rather than coded: adding
@@ -58,9 +61,11 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
   const cmd = parent.command(spec.name).summary(spec.summary).description(spec.description);
   if (spec.argument) cmd.argument(`<${spec.argument.name}>`, spec.argument.description);
   spec.filters(cmd);
-  if (spec.mode === 'search') cmd.addOption(cursorOption()).addOption(allOption());
+  if (spec.mode === 'search') cmd.addOption(cursorOption()).addOption(shownOption()).addOption(allOption());
+  // Habits from search, taken (unlisted) to say what export does instead.
+  if (spec.mode === 'export') cmd.addOption(cursorOption().hideHelp()).addOption(allOption().hideHelp());
   if (spec.pathFlag && spec.endpoint.envName) cmd.addOption(pathOption(spec.endpoint.envName, spec.endpoint.path));
-  addOutputFlags(cmd, spec.mode === 'export' ? 'csv' : 'table on a terminal, else ndjson');
+  addOutputFlags(cmd, spec.mode === 'export' ? 'csv' : 'table on a terminal, else ndjson', { tenders: spec.endpoint.noun === 'tenders' });
   if (spec.partitionable) cmd.addOption(parallelOption()).addOption(sortPathOption());
   if (spec.mode === 'export') cmd.addOption(resumeOption()).addOption(receiptOption());
   cmd.addHelpText('after', examples(spec.examples));
@@ -73,9 +78,10 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
       argv: ctx.argv,
       invocation: ctx.invocation,
     });
-    const [{ runWalk }, { firstRequests }] = await Promise.all([import('../run/walk.js'), import('../run/source.js')]);
+    // The walk loads only when it runs: --dry-run needs the first requests alone.
+    const walk = async (deps: RunDeps) => (await import('../run/walk.js')).runWalk(plan, deps);
     await withPager(ctx, plan.connection, globals.pager && !plan.output.file, () =>
-      withClient(ctx, plan.connection, (deps) => runWalk(plan, deps), () => firstRequests(plan.query, plan.cursor, plan.parallel)),
+      withClient(ctx, plan.connection, walk, () => firstRequests(plan.query, plan.cursor, plan.parallel)),
     ).catch((err: unknown) => {
       // At a path of the user's own (--path, the variable) a 404 more likely says the path is wrong.
       const atDefault = plan.query.path === endpointPath({ ...spec.endpoint, envName: undefined }, ctx.io.env, undefined, id);
@@ -102,6 +108,10 @@ export function walkPlan<F>(
   const path = endpointPath(spec.endpoint, ctx.io.env, flags.path, id);
   const exporting = spec.mode === 'export';
   const defaultFormat: Format = exporting ? 'csv' : interactiveFormat(ctx.io, outputFile(flags));
+  if (exporting && flags.cursor !== undefined) {
+    throw new UsageError('export always fetches every page from the first: to start from a cursor, use search --cursor CURSOR --all (to continue a stopped export, export -o FILE --resume)');
+  }
+  if (exporting && flags.all) throw new UsageError('export always fetches every page: leave out --all');
   const parallel = parseParallel(flags.parallel);
   if (parallel > 1 && flags.cursor !== undefined) throw new UsageError('--cursor continues one cursor chain: leave out --parallel');
   if (parallel > 1 && !exporting && !flags.all && max === undefined) {
@@ -113,6 +123,7 @@ export function walkPlan<F>(
     connection,
     query: { path, body, noun: spec.endpoint.noun, fieldsCommand: spec.endpoint.fieldsCommand },
     cursor: flags.cursor,
+    shown: parseShown(flags),
     all: exporting || Boolean(flags.all),
     max,
     hints: !exporting,
@@ -123,6 +134,13 @@ export function walkPlan<F>(
     receipt: flags.receipt !== undefined ? receiptPlan(flags.receipt, line) : undefined,
     output: { ...outputPlan(flags, defaultFormat), defaultColumns: spec.endpoint.columns, sortColumn: sortedBy(spec.endpoint, body, sortPaths) },
   };
+}
+
+/** --shown: the results before this page, known only from a next-page hint (so only with --cursor). */
+function parseShown(flags: { cursor?: string; shown?: string }): number | undefined {
+  if (flags.shown === undefined) return undefined;
+  if (flags.cursor === undefined) throw new UsageError('--shown numbers the results of a page reached by --cursor: use it with --cursor');
+  return parseInteger('--shown', flags.shown, 0, Number.MAX_SAFE_INTEGER);
 }
 
 /** The field a table of the results is sorted by, to keep in view. */

@@ -22,7 +22,8 @@ import {
   type OutputFlags,
   type TenderFilterFlags,
 } from './flags.js';
-import { connectionPlan, interactiveFormat, outputFile, outputPlan, parseParallel, receiptPlan } from './plans.js';
+import { connectionPlan, parseParallel, receiptPlan } from './plans.js';
+import { listPlan } from './watch.js';
 
 export interface SyncFlags extends TenderFilterFlags, OutputFlags {
   org?: string;
@@ -80,7 +81,7 @@ export function registerSync(program: Command, ctx: CommandContext): Command {
       const say = createReporter(ctx.io, { quiet: Boolean(globals.quiet), verbose: Boolean(globals.verbose) });
       const db = { location: storeLocation(flags.db, ctx.io.env), schema: ctx.io.env.TENDERS_DB_SCHEMA || undefined };
       const { runSyncForget, runSyncList } = await import('../run/sync-list.js');
-      if (flags.list) await runSyncList(db, outputPlan(flags, interactiveFormat(ctx.io, outputFile(flags))), ctx.io, ctx.signal, say, ctx.fs);
+      if (flags.list) await runSyncList(db, listPlan(flags, ctx.io), ctx.io, ctx.signal, say, ctx.fs);
       else await runSyncForget(db, parseSavedName('sync', name!), say, ctx.fs);
       return;
     }

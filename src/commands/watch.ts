@@ -2,12 +2,14 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { createReporter } from '../output/reporter.js';
+import { recordFormats } from '../output/format-registry.js';
+import { wrapWords } from '../output/wrap.js';
 import { endpointPath, ORG_TENDERS, PAGE_SIZE_MAX, TENDERS } from '../query/endpoints.js';
 import { savedQueryBody } from '../query/tender-body.js';
 import { selectsTenders } from '../query/tender-filters.js';
 import { parseSortPaths } from '../query/sort-paths.js';
 import { parseLimit } from '../query/validate.js';
-import type { WatchPlan } from '../run/plan.js';
+import type { OutputPlan, WatchPlan } from '../run/plan.js';
 import { parseWatchName, watchDir } from '../run/watch/location.js';
 import { withClient, type CommandContext } from './context.js';
 import {
@@ -53,7 +55,7 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
     .option('--reset', 'replace the saved filters (if given) and record a new baseline')
     .option('--list', 'list the saved watches: name, query, last run, tenders known')
     .option('--forget', 'delete the watch NAME');
-  addOutputFlags(cmd, 'table on a terminal, else ndjson', { max: false });
+  addOutputFlags(cmd, 'table on a terminal, else ndjson', { max: false, tenders: true });
   cmd.addOption(parallelOption()).addOption(sortPathOption()).addOption(receiptOption());
   cmd.addHelpText(
     'after',
@@ -65,7 +67,7 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
       'tenders watch deu-open -c DEU,AUT -s open --reset # follow other filters from a new baseline',
       'tenders watch --list',
       'tenders watch deu-open --forget',
-    ]) + '\nState: $TENDERS_STATE_DIR, else $XDG_STATE_HOME/tenders/watches, else ~/.local/state/tenders/watches.\n',
+    ]) + `\n${wrapWords('State: $TENDERS_STATE_DIR, else $XDG_STATE_HOME/tenders/watches, else ~/.local/state/tenders/watches.', 80).join('\n')}\n`,
   );
   cmd.action(async (name: string | undefined, flags: WatchFlags, command: Command) => {
     const globals = command.optsWithGlobals<GlobalFlags>();
@@ -75,7 +77,7 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
       const say = createReporter(ctx.io, { quiet: Boolean(globals.quiet), verbose: Boolean(globals.verbose) });
       const dir = watchDir(ctx.io.env);
       const { runWatchForget, runWatchList } = await import('../run/watch/list.js');
-      if (flags.list) await runWatchList(dir, outputPlan(flags, interactiveFormat(ctx.io, outputFile(flags))), ctx.io, ctx.signal, say, ctx.fs);
+      if (flags.list) await runWatchList(dir, listPlan(flags, ctx.io), ctx.io, ctx.signal, say, ctx.fs);
       else await runWatchForget(dir, parseWatchName(name!), say, ctx.fs);
       return;
     }
@@ -98,6 +100,14 @@ function checkAlone(name: string | undefined, flags: WatchFlags): void {
   }
   if (flags.list && name !== undefined) throw new UsageError('--list lists every watch: leave the NAME out');
   if (flags.forget && name === undefined) throw new UsageError('--forget needs the NAME of the watch to delete');
+}
+
+/** A list (of watches, of syncs: not of tenders) is written in a format that writes any records. */
+export function listPlan(flags: OutputFlags, io: IO): OutputPlan {
+  const plan = outputPlan(flags, interactiveFormat(io, outputFile(flags)));
+  const formats = recordFormats();
+  if (!formats.includes(plan.format)) throw new UsageError(`--list prints ${formats.join(', ')}: ${plan.format} is for tenders`);
+  return plan;
 }
 
 /** Flags → the plan of one watch run, checked before any request (UsageError: exit 2). */

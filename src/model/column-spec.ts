@@ -7,6 +7,8 @@ export interface ColumnSpec {
   priority: number;
   /** Text that may be cut (titles, names), down to this many columns. Absent: never cut. */
   cut?: number;
+  /** Cut only after the other text columns (see ColumnMeasure). */
+  cutLast?: boolean;
   /** Money: shown in whole units on a terminal. */
   amount?: boolean;
   /** Values known ahead (watch's change kinds): room for the widest, whatever the first page holds. */

@@ -7,6 +7,11 @@ export function formatCount(n: number): string {
   return Number.isSafeInteger(n) ? String(n).replace(/\B(?=(\d{3})+$)/g, ',') : n.toLocaleString('en-US');
 }
 
+/** "1 tender", "2,400 tenders", "1 page": a count and its noun, singular for one (`plural` ends in s). */
+export function formatCounted(n: number, plural: string): string {
+  return `${formatCount(n)} ${n === 1 ? plural.replace(/s$/, '') : plural}`;
+}
+
 /** "10,000+" when the service stopped counting, else the exact count. */
 export function formatTotal(total: Total): string {
   return total.capped ? `${formatCount(total.count)}+` : formatCount(total.count);

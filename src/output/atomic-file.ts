@@ -1,9 +1,9 @@
 import type { FileHandle } from 'node:fs/promises';
-import { createExclusive, keepMode, openRegular, removeName } from './exclusive-file.js';
-import { nodeFs, type FileSystem } from './fs.js';
+import { createExclusive, keepMode, openRegular, removeName } from '../files/exclusive-file.js';
+import { nodeFs, type FileSystem } from '../files/fs.js';
 import type { Chunk } from './formatter.js';
 import type { OutputTarget } from './sink.js';
-import { writeFailure } from './write-error.js';
+import { writeFailure } from '../files/write-error.js';
 
 /** The partial output of `-o FILE` lives beside FILE until the export is complete. */
 export function partialPath(target: string): string {

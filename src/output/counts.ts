@@ -1,4 +1,4 @@
-import type { Total } from '../model/total.js';
+import { sumTotals, type Total } from '../model/total.js';
 import { recordFormats, type Format } from './format-registry.js';
 import { createFormatter, joinChunks, type Chunk } from './formatter.js';
 import { formatTotal } from '../model/numbers.js';
@@ -23,15 +23,12 @@ export interface CountTableOptions {
   /** Draw a proportional bar per row (a terminal). */
   bars: boolean;
   color: boolean;
+  /** Thousands separators (a terminal); a pipe gets plain numbers, as `count` prints. */
+  grouped: boolean;
 }
 
 const BAR_MAX = 40;
 const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
-
-/** The sum of the counts: exact unless a partition is capped, then a lower bound. */
-export function sumCounts(rows: readonly CountRow[]): Total {
-  return { count: rows.reduce((n, row) => n + row.count, 0), capped: rows.some((row) => row.capped) };
-}
 
 /**
  * `count --by`: each partition's count and their sum. A table for people (with
@@ -42,15 +39,16 @@ export function sumCounts(rows: readonly CountRow[]): Total {
 export async function renderCounts(by: string, rows: readonly CountRow[], format: CountFormat, table: CountTableOptions): Promise<Chunk> {
   const record = (row: CountRow) => ({ [by]: row.value, count: row.count, capped: row.capped });
   if (format === 'text' || format === 'table') return countTable(by, rows, table);
-  if (format === 'json') return `${JSON.stringify({ by, ...sumCounts(rows), partitions: rows.map(record) })}\n`;
+  if (format === 'json') return `${JSON.stringify({ by, ...sumTotals(rows), partitions: rows.map(record) })}\n`;
   const formatter = await createFormatter(format, { columns: [by, 'count', 'capped'], header: true, headerStyle: 'path', excelSafe: false, color: false });
   return joinChunks([formatter.page(rows.map(record)), formatter.end()]);
 }
 
 
 function countTable(by: string, rows: readonly CountRow[], opts: CountTableOptions): string {
-  const total = sumCounts(rows);
-  const lines = [...rows.map((row) => [row.value, formatTotal(row)]), ['total', formatTotal(total)]];
+  const total = sumTotals(rows);
+  const number = opts.grouped ? formatTotal : (t: Total) => `${t.count}${t.capped ? '+' : ''}`;
+  const lines = [...rows.map((row) => [row.value, number(row)]), ['total', number(total)]];
   const labelWidth = Math.max(by.length, ...lines.map(([label]) => label!.length));
   const countWidth = Math.max('count'.length, ...lines.map(([, count]) => count!.length));
   const barWidth = Math.min(BAR_MAX, opts.width - labelWidth - countWidth - 4);

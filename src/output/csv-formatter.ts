@@ -1,11 +1,11 @@
-import { stringify } from 'csv-stringify/sync';
 import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
+import { csvField, csvRecord, type CsvField } from './csv-record.js';
 import { headerNames, type HeaderStyle } from './header-style.js';
 import { NewFields } from './new-fields.js';
 import { cellText, compilePaths, discoverPaths, valueAt } from './paths.js';
 
 /**
- * RFC 4180 CSV through csv-stringify, nested fields flattened to dot-path
+ * RFC 4180 CSV (csv-record.ts), nested fields flattened to dot-path
  * columns. The columns are --columns, else the first page's fields; they stay
  * fixed for the whole export so every row lines up with the header, and fields
  * that later pages bring are noted (droppedFields) rather than silently lost.
@@ -16,7 +16,8 @@ export class CsvFormatter implements Formatter {
   #rows: number;
   readonly #header: boolean;
   readonly #headerStyle: HeaderStyle;
-  readonly #excelSafe: boolean;
+  protected readonly excelSafe: boolean;
+  readonly #field: CsvField;
   /** Undefined with --columns: the user chose what to leave out. */
   #newFields: NewFields | undefined;
 
@@ -24,7 +25,8 @@ export class CsvFormatter implements Formatter {
     this.#rows = resume?.rows ?? 0;
     this.#header = opts.header && this.#rows === 0;
     this.#headerStyle = opts.headerStyle;
-    this.#excelSafe = opts.excelSafe;
+    this.excelSafe = opts.excelSafe;
+    this.#field = csvField(opts.excelSafe);
     this.#setColumns(resume?.columns ?? opts.columns);
     if (!opts.columns && resume?.columns) this.#newFields = new NewFields(resume.columns, resume.droppedFields);
   }
@@ -36,24 +38,29 @@ export class CsvFormatter implements Formatter {
       this.#newFields = new NewFields(this.#columns!);
     } else this.#newFields?.scan(items);
     const paths = this.#paths!;
-    const records: string[][] = this.#rows === 0 && this.#header ? [this.#headerRow()] : [];
+    let out = this.#rows === 0 && this.#header ? this.#headerRecord() : '';
+    const cells = new Array<string>(paths.length); // one for the page, not one per row
     for (const item of items) {
-      const row = new Array<string>(paths.length);
-      for (let i = 0; i < paths.length; i++) row[i] = cellText(valueAt(item, paths[i]!));
-      records.push(row);
+      for (let i = 0; i < paths.length; i++) cells[i] = cellText(valueAt(item, paths[i]!));
+      out += this.record(cells);
     }
     this.#rows += items.length;
-    return stringify(records, { escape_formulas: this.#excelSafe });
+    return out;
   }
 
   /** An empty export still gets its header when the columns are known. */
   end(): string {
     if (this.#rows > 0 || !this.#header || !this.#columns) return '';
-    return stringify([this.#headerRow()], { escape_formulas: this.#excelSafe });
+    return this.#headerRecord();
   }
 
-  #headerRow(): string[] {
-    return headerNames(this.#columns!, this.#headerStyle);
+  /** One record, its line end included: RFC 4180 here, another flat text format in a subclass (TSV). */
+  protected record(cells: readonly string[]): string {
+    return csvRecord(cells, this.#field);
+  }
+
+  #headerRecord(): string {
+    return this.record(headerNames(this.#columns!, this.#headerStyle));
   }
 
   state(): FormatterState {

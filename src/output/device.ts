@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import { isatty, WriteStream as TerminalStream } from 'node:tty';
 import { promisify } from 'node:util';
 import { StreamOutput } from './sink.js';
-import { writeFailure } from './write-error.js';
+import { writeFailure } from '../files/write-error.js';
 
 const openFd = promisify(open);
 const closeFd = promisify(close);

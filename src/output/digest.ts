@@ -21,7 +21,7 @@ export class OutputDigest {
   update(chunk: Chunk): void {
     if (chunk.length === 0) return;
     this.#hash.update(chunk);
-    this.bytes += Buffer.byteLength(chunk);
+    this.bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
   }
 
   /** The hex SHA-256 of everything so far (the digest can go on). */

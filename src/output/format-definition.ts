@@ -4,9 +4,12 @@ import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
 export interface FormatTraits {
   /**
    * `documents`: a row is a whole (nested) document as the service sent it,
-   * which --columns projects; `columns`: a row is flat dot-path columns.
+   * which --columns projects; `columns`: a row is flat dot-path columns;
+   * `tenders`: a row is read as a tender by its known fields (a calendar
+   * event, a feed entry, an OCDS release), so a watch gives it the tender
+   * itself with its change beside.
    */
-  rows: 'documents' | 'columns';
+  rows: 'documents' | 'columns' | 'tenders';
   /** Columns are fixed by the first page; fields later pages bring are reported as dropped (CSV). */
   fixedColumns: boolean;
   /**
@@ -21,10 +24,11 @@ export interface FormatTraits {
   resumable: boolean;
   /**
    * On a terminal: `json`/`text` are neutralised as a whole by createFormatter
-   * (JSON escapes, or controls spelled out); `self` cleans its own cells;
-   * `none` for a binary format, never written to one.
+   * (JSON escapes, or controls spelled out), `crlf-text` likewise between its
+   * CRLF line ends; `self` cleans its own cells; `none` for a binary format,
+   * never written to one.
    */
-  terminal: 'json' | 'text' | 'self' | 'none';
+  terminal: 'json' | 'text' | 'crlf-text' | 'self' | 'none';
   /** Writes any records (count --by's partitions, a watch list), not only tenders. */
   anyRecords: boolean;
 }

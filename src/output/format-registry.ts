@@ -1,17 +1,21 @@
-import { extname } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { FormatDefinition, FormatTraits } from './format-definition.js';
 import { csv } from './formats/csv.js';
 import { json } from './formats/json.js';
 import { ndjson } from './formats/ndjson.js';
 import { table } from './formats/table.js';
+import { tsv } from './formats/tsv.js';
+import { ics } from './formats/ics.js';
+import { atom } from './formats/atom.js';
+import { ocds } from './formats/ocds.js';
+import { parquet } from './formats/parquet.js';
 
 /**
  * Every output format, in the order help lists them. A new format is a file
  * under formats/ and a line here; every writer of rows, the -o extensions,
  * the --format choices and the shell completion follow from this list.
  */
-export const FORMAT_DEFINITIONS = [table, csv, ndjson, json] as const;
+export const FORMAT_DEFINITIONS = [table, csv, ndjson, json, tsv, ics, atom, ocds, parquet] as const;
 
 export type Format = (typeof FORMAT_DEFINITIONS)[number]['name'];
 
@@ -37,10 +41,14 @@ export function fileExtensions(): string[] {
   return FORMAT_DEFINITIONS.flatMap((d) => d.extensions);
 }
 
-/** The format `file`'s extension names (case-insensitive), if it names one. */
+/** The format `file`'s extension names (case-insensitive), if it names one; the longest wins (`.ocds.json` over `.json`). */
 export function formatOfFile(file: string): Format | undefined {
-  const ext = extname(file).toLowerCase();
-  return ext === '' ? undefined : FORMAT_DEFINITIONS.find((d) => (d.extensions as readonly string[]).includes(ext))?.name;
+  const name = file.toLowerCase();
+  let best: { format: Format; length: number } | undefined;
+  for (const d of FORMAT_DEFINITIONS) {
+    for (const ext of d.extensions) if (name.endsWith(ext) && name.length > ext.length && ext.length > (best?.length ?? 0)) best = { format: d.name, length: ext.length };
+  }
+  return best?.format;
 }
 
 /** A binary format cannot go to a terminal: a usage error (exit 2), said before any request. */

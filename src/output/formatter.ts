@@ -20,6 +20,8 @@ export interface FormatterState {
   rightAligned?: boolean[];
   /** CSV: fields later pages had that its columns leave out. */
   droppedFields?: string[];
+  /** ics: tenders left out so far (no deadline). */
+  leftOut?: number;
 }
 
 /** Turns pages of results into chunks, a page at a time (one chunk per page; '' when it holds them for later). */
@@ -46,6 +48,10 @@ export interface FormatChoice {
   /** CSV and table: dot-path headers as paths or snake_case. */
   headerStyle: HeaderStyle;
   excelSafe: boolean;
+  /** ics: minutes before the deadline of each reminder (--remind); undefined: 7 days and 1 day. */
+  reminders?: readonly number[];
+  /** ocds: what each ocid starts with (--ocid-prefix). */
+  ocidPrefix?: string;
 }
 
 /** A formatter's options: the user's choice, and what the output it writes to allows. */
@@ -67,10 +73,13 @@ export async function createFormatter(format: Format, opts: FormatOptions, resum
   const definition = formatDefinition(format);
   const formatter = (await definition.load())(opts, resume);
   const { terminal } = definition.traits;
-  if (!opts.terminal || (terminal !== 'json' && terminal !== 'text')) return formatter;
+  if (!opts.terminal || terminal === 'self' || terminal === 'none') return formatter;
   const { neutralizeForTerminal } = await import('./sanitize.js');
   const json = terminal === 'json';
-  const clean = (chunk: Chunk): Chunk => (typeof chunk === 'string' ? neutralizeForTerminal(chunk, json) : chunk);
+  const neutralize = (text: string) => neutralizeForTerminal(text, json);
+  // CRLF line ends (iCalendar's) are layout, kept; what is between them is cleaned.
+  const text = terminal === 'crlf-text' ? (chunk: string) => chunk.split('\r\n').map(neutralize).join('\r\n') : neutralize;
+  const clean = (chunk: Chunk): Chunk => (typeof chunk === 'string' ? text(chunk) : chunk);
   return new Proxy(formatter, {
     // Every method forwarded; only the data on its way out is cleaned.
     get(target, key) {

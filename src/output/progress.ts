@@ -1,6 +1,6 @@
 import type { IO } from '../io.js';
 import type { Total } from '../model/total.js';
-import { formatCount, formatTotal } from '../model/numbers.js';
+import { formatCount, formatCounted, formatTotal } from '../model/numbers.js';
 
 export interface ProgressCounts {
   pages: number;
@@ -48,9 +48,13 @@ export async function createProgress(io: IO, enabled: boolean, noun: string, res
   };
 }
 
-/** "2,400 of 10,000+ tenders, 24 pages, 1,200/s": the rate of the rows this run wrote in `seconds`. */
+/**
+ * "2,400 of 8,000 tenders, 24 pages, 1,200/s" (the rate of the rows this run
+ * wrote in `seconds`); past the service's ceiling "19,000 tenders (10,000+
+ * match)": a capped total is a lower bound the walk overtakes, never an "of".
+ */
 export function progressLine({ pages, rows, total }: ProgressCounts, noun: string, rowsThisRun: number, seconds: number): string {
   const rate = seconds > 0 ? Math.round(rowsThisRun / seconds) : 0;
-  const of = total ? ` of ${formatTotal(total)}` : '';
-  return `${formatCount(rows)}${of} ${noun}, ${pages} pages, ${formatCount(rate)}/s`;
+  const counted = !total ? `${formatCount(rows)} ${noun}` : total.capped ? `${formatCount(rows)} ${noun} (${formatTotal(total)} match)` : `${formatCount(rows)} of ${formatTotal(total)} ${noun}`;
+  return `${counted}, ${formatCounted(pages, 'pages')}, ${formatCount(rate)}/s`;
 }

@@ -1,5 +1,5 @@
 import type { Chunk } from './formatter.js';
-import { writeFailure } from './write-error.js';
+import { writeFailure } from '../files/write-error.js';
 
 /**
  * Where formatted output goes. `write` resolves once the chunk is accepted;

@@ -17,6 +17,8 @@ export interface ColumnMeasure {
   data: number;
   /** A text column that may be cut: its narrowest width. Absent: never cut. */
   cut?: number;
+  /** Cut only once the other text columns are at their narrowest (watch's changedFields before a title). */
+  cutLast?: boolean;
   /** Higher priorities are dropped last. */
   priority: number;
 }
@@ -48,8 +50,10 @@ export function fitColumns(columns: readonly ColumnMeasure[], total: number | un
   }
 
   const widths = [...natural];
-  const text = shown.filter((i) => columns[i]!.cut !== undefined);
+  const text = shown.filter((i) => columns[i]!.cut !== undefined && !columns[i]!.cutLast);
+  const last = shown.filter((i) => columns[i]!.cut !== undefined && columns[i]!.cutLast);
   shrink(widths, text, floor, sum(widths) - room());
+  shrink(widths, last, floor, sum(widths) - room());
   shrink(widths, shown, floor, sum(widths) - room());
   // One column left and still too wide (a very narrow terminal): cut it anyway.
   if (shown.length === 1 && sum(widths) > room()) widths[shown[0]!] = Math.max(1, room());

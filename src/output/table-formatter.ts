@@ -3,6 +3,7 @@ import stringWidth from 'string-width';
 import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
 import { compilePaths, valueAt } from './paths.js';
 import { sanitizeForTerminal } from './sanitize.js';
+import { wrapWords } from './wrap.js';
 import { cellFor, tableColumns } from './table-columns.js';
 import { fitColumns, GAP } from './table-fit.js';
 
@@ -86,7 +87,9 @@ export class TableFormatter implements Formatter {
     if (this.#hidden.length === 0) return [];
     const n = this.#hidden.length;
     const remedy = this.opts.columns ? 'fewer --columns' : '--columns';
-    return [`${n} column${n === 1 ? '' : 's'} hidden at ${this.opts.width} columns: ${this.#hidden.join(', ')}; widen the terminal or use ${remedy}`];
+    const note = `${n} column${n === 1 ? '' : 's'} hidden at ${this.opts.width} columns: ${this.#hidden.join(', ')}; widen the terminal or use ${remedy}`;
+    // Broken at spaces, not wherever the terminal would cut a word.
+    return this.opts.width ? wrapWords(note, this.opts.width) : [note];
   }
 
   /** Chooses and fits the columns to the first page; returns the header. */
@@ -103,6 +106,7 @@ export class TableFormatter implements Formatter {
         header: stringWidth(column.header),
         data: Math.max(column.width ?? 0, ...items.map((item) => stringWidth(this.#cell(valueAt(item, paths[i]!), column.amount)))),
         cut: column.cut,
+        cutLast: column.cutLast,
         priority: column.priority,
       })),
       this.opts.width,

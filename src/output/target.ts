@@ -3,8 +3,9 @@ import { isAbsolute, join, dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 import { AtomicFileOutput } from './atomic-file.js';
 import { openDevice } from './device.js';
-import { nodeFs, type FileSystem } from './fs.js';
+import { nodeFs, type FileSystem } from '../files/fs.js';
 import { StreamOutput } from './sink.js';
+import { unusableTarget } from '../files/write-error.js';
 
 /** Where a run's output goes: stdout or a device as a stream, or -o FILE written atomically. */
 export type Output = StreamOutput | AtomicFileOutput;
@@ -35,7 +36,7 @@ export async function resolveTarget(name: string | undefined, resume: boolean, f
   if (name.endsWith('/')) throw new UsageError(`${named} names a directory: give a file name, e.g. ${name}tenders.csv`);
   const stats = await fs.stat(name).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return undefined; // absent, or a link to a file still to be made
-    throw unusable(named, name, err);
+    throw unusableTarget(named, name, err);
   });
   if (stats?.isDirectory()) throw new UsageError(`${named} is a directory: give a file name inside it, e.g. ${join(name, 'tenders.csv')}`);
   if (stats && !stats.isFile()) {
@@ -97,27 +98,10 @@ async function linkEnd(named: string, name: string, fs: FileSystem): Promise<{ p
 async function checkDirectory(named: string, dir: string, fs: FileSystem): Promise<void> {
   const stats = await fs.stat(dir).catch((err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') throw new UsageError(`cannot write ${named}: the directory ${dir} does not exist`);
-    throw unusable(named, `the directory ${dir}`, err);
+    throw unusableTarget(named, `the directory ${dir}`, err);
   });
   if (!stats.isDirectory()) throw new UsageError(`cannot write ${named}: ${dir} is not a directory`);
   await fs.access(dir, constants.W_OK).catch((err: NodeJS.ErrnoException) => {
-    throw unusable(named, `the directory ${dir}`, err);
+    throw unusableTarget(named, `the directory ${dir}`, err);
   });
-}
-
-/** `named` is the flag and its file ("-o out.csv"); `where` what could not be used. */
-function unusable(named: string, where: string, err: NodeJS.ErrnoException): UsageError {
-  switch (err.code) {
-    case 'EACCES':
-    case 'EPERM':
-      return new UsageError(`cannot write ${named}: ${where} is not writable (permission denied)`);
-    case 'EROFS':
-      return new UsageError(`cannot write ${named}: ${where} is on a read-only file system`);
-    case 'ENOTDIR':
-      return new UsageError(`cannot write ${named}: a part of its path is not a directory`);
-    case 'ELOOP':
-      return new UsageError(`${named}: too many levels of symbolic links`);
-    default:
-      return new UsageError(`cannot write ${named}: ${err.message}`);
-  }
 }

@@ -114,6 +114,9 @@ export function parseColumns(value: string): string[] {
 }
 
 /** The base URL of the service and, when it had to be mended, what was done (for --verbose). */
+/** The API prefix at the end of a base URL, alone or with one of the search endpoints after it. */
+const API_SUFFIX = /(\/api\/v1(?:\/tenders\/search|\/organisations\/search|\/organisations\/[^/]+\/tenders\/search)?)\/?$/;
+
 export function parseBaseUrl(value: string | undefined): { url: URL; note?: string } {
   if (value === undefined || value.trim() === '') {
     throw new UsageError(
@@ -133,10 +136,12 @@ export function parseBaseUrl(value: string | undefined): { url: URL; note?: stri
     throw new UsageError(`the base URL must be http: or https:, not '${url.protocol}'`);
   }
   if (url.search || url.hash) throw new UsageError(`the base URL must not have a query or fragment: '${value}'`);
-  // The CLI adds the API's own prefix: a base URL that ends in it would ask for /api/v1/api/v1/... (a 404).
-  if (/\/api\/v1\/?$/.test(url.pathname)) {
-    url.pathname = url.pathname.replace(/\/api\/v1\/?$/, '') || '/';
-    return { url, note: `the base URL ends in /api/v1, which the CLI adds to every path itself: using ${url.href.replace(/\/$/, '')}` };
+  // The CLI adds the API's own prefix and paths: a base URL that ends in them (the spec's
+  // endpoint, copied whole) would ask for /api/v1/api/v1/... (a 404).
+  const api = API_SUFFIX.exec(url.pathname);
+  if (api) {
+    url.pathname = url.pathname.slice(0, api.index) || '/';
+    return { url, note: `the base URL ends in ${api[1]}, which the CLI adds to every path itself: using ${url.href.replace(/\/$/, '')}` };
   }
   return { url };
 }

@@ -2,7 +2,7 @@ import type { IO } from '../io.js';
 import { displayOptions } from '../output/display.js';
 import { traitsOf } from '../output/format-registry.js';
 import { createFormatter, joinChunks } from '../output/formatter.js';
-import type { FileSystem } from '../output/fs.js';
+import type { FileSystem } from '../files/fs.js';
 import { openOutput, resolveTarget } from '../output/target.js';
 import type { OutputPlan } from './plan.js';
 

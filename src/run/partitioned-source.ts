@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import type { Total } from '../model/total.js';
+import { sumTotals, type Total } from '../model/total.js';
 import { walkPages } from '../api/cursor-walk.js';
 import { BoundaryDeduper } from './dedupe.js';
 import { Chain, mergePartitions, START } from './merge.js';
@@ -34,6 +34,7 @@ export function partitionedSource(
           cursor: position.cursor ?? undefined,
           maxItems: opts.maxItems,
           firstPage: (start?.pages ?? 0) + 1,
+          chain: partition.value === undefined ? undefined : `${opts.by} ${partition.value}`,
           signal: stop.signal,
         });
     return new Chain(partition.value ?? 'query', pages, order, position, start?.total ?? null, start?.pages ?? 0);
@@ -41,7 +42,7 @@ export function partitionedSource(
   const source = {
     by: opts.by,
     get total(): Total | null {
-      return sumTotals(chains.map((chain) => chain.total));
+      return chainsTotal(chains.map((chain) => chain.total));
     },
     get fetched() {
       return chains.reduce((n, chain) => n + chain.pages, 0);
@@ -78,12 +79,8 @@ export function partitionedSource(
 }
 
 /** The sum of the chains' totals once every chain has told its own; capped when any is. */
-export function sumTotals(totals: readonly (Total | null)[]): Total | null {
-  if (totals.some((total) => total === null)) return null;
-  return {
-    count: totals.reduce((n, total) => n + total!.count, 0),
-    capped: totals.some((total) => total!.capped),
-  };
+function chainsTotal(totals: readonly (Total | null)[]): Total | null {
+  return totals.some((total) => total === null) ? null : sumTotals(totals as Total[]);
 }
 
 async function* emptyPages(): AsyncGenerator<never> {}

@@ -1,6 +1,6 @@
 import type { Client } from '../api/client.js';
 import type { IO } from '../io.js';
-import type { FileSystem } from '../output/fs.js';
+import type { FileSystem } from '../files/fs.js';
 import type { Format } from '../output/format-registry.js';
 import type { FormatChoice } from '../output/formatter.js';
 import type { SortPaths } from '../query/sort-paths.js';
@@ -51,6 +51,10 @@ export interface OutputPlan extends FormatChoice {
   file?: string;
   /** --resume: continue an interrupted export into `file`. */
   resume: boolean;
+  /** ics: --remind, minutes before the deadline (undefined: the default reminders). */
+  reminders?: readonly number[];
+  /** ocds: --ocid-prefix. */
+  ocidPrefix?: string;
 }
 
 /** A search or export: walk pages of one query into one output. */
@@ -59,6 +63,8 @@ export interface WalkPlan {
   query: QueryPlan;
   /** Start from this cursor (search --cursor). */
   cursor?: string;
+  /** --shown: how many results the pages before --cursor showed, for "Showing 6–10". */
+  shown?: number;
   /** Follow nextCursor past the first page. */
   all: boolean;
   /** Stop after this many results. */

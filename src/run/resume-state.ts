@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { RecentIds } from './dedupe.js';
 import type { ChainPosition } from './merge.js';
 import type { Total } from '../model/total.js';
-import { readRegular, removeName, writeFileAtomic } from '../output/exclusive-file.js';
+import { readRegular, removeName, writeFileAtomic } from '../files/exclusive-file.js';
 import type { FormatterState } from '../output/formatter.js';
-import type { FileSystem } from '../output/fs.js';
+import type { FileSystem } from '../files/fs.js';
 import type { OutputPlan, QueryPlan } from './plan.js';
 import { stringifyExact } from '../model/exact-json.js';
 

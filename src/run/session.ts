@@ -4,9 +4,9 @@ import { OutputDigest } from '../output/digest.js';
 import { displayOptions } from '../output/display.js';
 import { formatDefinition, refuseOnTerminal } from '../output/format-registry.js';
 import { createFormatter, type Chunk, type FormatOptions, type Formatter, type FormatterState } from '../output/formatter.js';
-import { nodeFs, type FileSystem } from '../output/fs.js';
-import { acquireLock } from '../output/lock.js';
-import { formatCount, formatTotal } from '../model/numbers.js';
+import { nodeFs, type FileSystem } from '../files/fs.js';
+import { acquireLock } from '../files/lock.js';
+import { formatCount, formatCounted, formatTotal } from '../model/numbers.js';
 import { createProgress, silent, type Progress } from '../output/progress.js';
 import { createReporter, type Reporter } from '../output/reporter.js';
 import { openOutput, resolveTarget, type Output, type Target } from '../output/target.js';
@@ -98,7 +98,7 @@ export class Session {
         await fs.mkdir(dirname(plan.stateLock), { recursive: true, mode: 0o700 });
         await session.lock(plan.stateLock);
       }
-      if (target?.kind === 'file') await session.lock(target.path);
+      if (target?.kind === 'file') await session.lock(target.path, `-o ${plan.output?.file}`);
     } catch (err) {
       await session.close(err);
       throw err;
@@ -124,8 +124,8 @@ export class Session {
   }
 
   /** Takes `path`'s lock until the session closes. */
-  async lock(path: string): Promise<void> {
-    this.#locks.push(await acquireLock(path, { fs: this.fs, log: this.say.debug }));
+  async lock(path: string, named?: string): Promise<void> {
+    this.#locks.push(await acquireLock(path, { fs: this.fs, log: this.say.debug, named }));
   }
 
   /**
@@ -234,7 +234,7 @@ export class Session {
     const noun = this.plan.query.noun;
     for (const chain of chains) {
       const of = chain.total ? `${formatTotal(chain.total)} ${noun} counted` : 'no count';
-      this.say.debug(`  ${chain.value}: ${of}, ${chain.pages} pages${chain.complete ? '' : ', not finished'}`);
+      this.say.debug(`  ${chain.value}: ${of}, ${formatCounted(chain.pages, 'pages')}${chain.complete ? '' : ', not finished'}`);
     }
   }
 

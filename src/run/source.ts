@@ -10,7 +10,6 @@ import type { RecentIds } from './dedupe.js';
 import type { ChainPosition } from './merge.js';
 import { partitionQuery, type Dimension } from './partition.js';
 import { partitionedSource } from './partitioned-source.js';
-import type { FirstRequest } from '../model/request.js';
 import type { QueryPlan } from './plan.js';
 import { ResultOrder } from './sort-order.js';
 
@@ -73,13 +72,6 @@ export interface SourceOptions {
   saved?: { position: SourcePosition; total: Total | null; pages: number };
 }
 
-
-/** The requests a walk starts with (what --dry-run shows): one per chain, split as openSource splits. */
-export function firstRequests(query: QueryPlan, cursor: string | undefined, parallel: number): FirstRequest[] {
-  const { by, partitions } = parallel > 1 ? partitionQuery(query.body) : { by: undefined, partitions: [] };
-  if (by) return partitions.map((partition) => ({ path: query.path, body: partition.body }));
-  return [{ path: query.path, body: cursor === undefined ? query.body : { ...query.body, cursor } }];
-}
 
 /**
  * The source of a walk: with --parallel N above 1 and a query that names two

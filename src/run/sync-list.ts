@@ -1,7 +1,7 @@
 import { RunError } from '../errors.js';
 import type { IO } from '../io.js';
-import { formatCount } from '../model/numbers.js';
-import { nodeFs, type FileSystem } from '../output/fs.js';
+import { formatCounted } from '../model/numbers.js';
+import { nodeFs, type FileSystem } from '../files/fs.js';
 import type { Reporter } from '../output/reporter.js';
 import { openStore } from '../store/open.js';
 import { isPostgresLocation, type Store } from '../store/store.js';
@@ -45,7 +45,7 @@ export async function runSyncList(db: StoreTarget, output: OutputPlan, io: IO, s
     created: sync.created,
   }));
   await writeList(rows, LIST_COLUMNS, output, io, signal, fs);
-  say.hint(`${formatCount(rows.length)} syncs in ${db.location}.`);
+  say.hint(`${formatCounted(rows.length, 'syncs')} in ${db.location}.`);
 }
 
 /** `sync NAME --forget`: the sync, its runs and changes, and the tenders only it held (never under a running sync). */
@@ -55,5 +55,5 @@ export async function runSyncForget(db: StoreTarget, name: string, say: Reporter
     throw new RunError(`no local copy at ${db.location}: there is no sync named ${name} to forget`);
   }
   const { tenders } = await withStore(db, 'write', (store) => store.forget(name));
-  say.hint(`sync ${name} forgotten (${formatCount(tenders)} tenders only it held removed)`);
+  say.hint(`sync ${name} forgotten (${formatCounted(tenders, 'tenders')} only it held removed)`);
 }

@@ -1,13 +1,14 @@
 import { RunError, UsageError } from '../errors.js';
 import type { JsonObject } from '../model/exact-json.js';
-import { formatCount } from '../model/numbers.js';
+import { formatCount, formatCounted } from '../model/numbers.js';
 import type { FirstRequest } from '../model/request.js';
 import { tenderId } from '../store/columns.js';
 import { openStore } from '../store/open.js';
 import type { RunCounts, RunReceipt, SyncInfo, SyncRun } from '../store/store.js';
 import type { QueryPlan, RunDeps, SyncPlan } from './plan.js';
 import { runSession, type Session } from './session.js';
-import { firstRequests, openSource, type ResultSource } from './source.js';
+import { firstRequests } from './partition.js';
+import { openSource, type ResultSource } from './source.js';
 import { describeQuery, newestFirst, sameQuery } from './watch/query.js';
 import type { SavedQuery } from './watch/state.js';
 
@@ -21,7 +22,7 @@ import type { SavedQuery } from './watch/state.js';
 export async function runSync(plan: SyncPlan, deps: RunDeps): Promise<void> {
   const sessionPlan = { ...plan, query: queryPlan(plan, plan.query ?? EVERY_TENDER) };
   await runSession(sessionPlan, deps, async (session) => {
-    const store = await openStore(plan.db, { mode: 'write', schema: plan.dbSchema });
+    const store = await openStore(plan.db, { mode: 'write', schema: plan.dbSchema, connections: plan.parallel + 1 });
     try {
       const saved = await store.getSync(plan.name);
       const query = chooseQuery(plan, saved);
@@ -57,12 +58,12 @@ function queryPlan(plan: SyncPlan, query: SavedQuery): QueryPlan {
   return { path: plan.pathFor(query.org), body: { ...query.body, limit: plan.limit }, noun: 'tenders', fieldsCommand: 'tenders fields' };
 }
 
-/** The service a sync is bound to: the base URL without credentials. */
+/** The service a sync is bound to: the base URL without credentials, written as a user writes it (no trailing slash, as a watch's). */
 function service(plan: SyncPlan): string {
   const url = new URL(plan.connection.baseUrl);
   url.username = '';
   url.password = '';
-  return url.href;
+  return url.href.replace(/\/+$/, '');
 }
 
 /**
@@ -165,12 +166,18 @@ function syncReceipt(plan: SyncPlan, row: RunReceipt | undefined) {
 function report(session: Session, plan: SyncPlan, row: RunReceipt, source: ResultSource, saved: SyncInfo | undefined): void {
   const { say } = session;
   const { counts } = row;
-  if (counts.withoutId > 0) say.warn(`${formatCount(counts.withoutId)} tenders without an id were left out: a sync keeps tenders by their id`);
+  if (counts.withoutId > 0) say.warn(`${formatCounted(counts.withoutId, 'tenders')} without an id ${counts.withoutId === 1 ? 'was' : 'were'} left out: a sync keeps tenders by their id`);
   if (row.mode === 'full') session.checkCount(source, counts.seen, (seen) => `the walk saw ${seen}`);
   if (!say.verbose) return;
   const held = (saved?.tenders ?? 0) + counts.new - counts.gone;
-  say.hint(`sync ${plan.name}: ${summary(row, counts)} (${formatCount(held)} tenders, ${formatCount(row.pages)} pages)`);
-  session.summary([`${formatCount(counts.seen)} tenders in ${source.fetched} pages${source.complete ? '' : ' (stopped early)'}`, `${source.dropped + counts.repeated} duplicates dropped`], source.chains());
+  say.hint(`sync ${plan.name}: ${summary(row, counts)} (${formatCounted(held, 'tenders')}, ${formatCounted(row.pages, 'pages')})`);
+  session.summary(
+    [
+      `${formatCounted(counts.seen, 'tenders')} in ${formatCounted(source.fetched, 'pages')}${source.complete ? '' : ' (stopped early)'}`,
+      `${formatCounted(source.dropped + counts.repeated, 'duplicates')} dropped`,
+    ],
+    source.chains(),
+  );
 }
 
 function summary(row: RunReceipt, counts: RunCounts): string {

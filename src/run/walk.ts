@@ -2,8 +2,8 @@ import type { Total } from '../model/total.js';
 import { partialPath } from '../output/atomic-file.js';
 import { traitsOf } from '../output/format-registry.js';
 import type { Chunk, Formatter } from '../output/formatter.js';
-import type { FileSystem } from '../output/fs.js';
-import { formatCount, formatDuration, formatSize, formatTotal } from '../model/numbers.js';
+import type { FileSystem } from '../files/fs.js';
+import { formatCount, formatCounted, formatDuration, formatSize, formatTotal } from '../model/numbers.js';
 import { newFieldsWarning } from '../output/new-fields.js';
 import type { Reporter } from '../output/reporter.js';
 import { UnknownColumns } from '../output/unknown-columns.js';
@@ -130,6 +130,8 @@ class WalkState {
   readonly #started = performance.now();
   /** Nothing more is wanted: the end, or --max, was reached. */
   #stopped = false;
+  /** --max ended the walk inside a page: the next cursor would skip the rest of it. */
+  #cut = false;
 
   constructor(
     private readonly plan: WalkPlan,
@@ -155,6 +157,7 @@ class WalkState {
     const items = max !== undefined && this.rows + pageItems.length > max ? pageItems.slice(0, max - this.rows) : pageItems;
     await this.write(this.formatter.page(items));
     this.rows += items.length;
+    this.#cut = items.length < pageItems.length;
     const end = this.source.complete;
     const done = end || (max !== undefined ? this.rows >= max : !all);
     this.#stopped = done && (end || max !== undefined);
@@ -177,7 +180,7 @@ class WalkState {
   reportFile(say: Reporter, file: string, bytes: number, resumedRows: number): void {
     const resumed = resumedRows > 0 ? `, continuing after ${formatCount(resumedRows)} written before` : '';
     const time = formatDuration(performance.now() - this.#started);
-    say.hint(`Wrote ${formatCount(this.rows)} ${this.plan.query.noun} to ${file} (${formatSize(bytes)}) in ${time}${resumed}.`);
+    say.hint(`Wrote ${formatCounted(this.rows, this.plan.query.noun)} to ${file} (${formatSize(bytes)}) in ${time}${resumed}.`);
   }
 
   report(session: Session): void {
@@ -187,16 +190,21 @@ class WalkState {
     for (const line of this.formatter.hints?.() ?? []) say.hint(line);
     const total = this.total;
     if (plan.hints) {
+      // Where this page starts is known on the first page, and after a hint that said it (--shown).
+      const before = plan.cursor === undefined ? 0 : plan.shown;
+      const range = before === undefined ? '' : `${formatCount(before + 1)}–${formatCount(before + this.rows)} `;
       if (this.rows === 0) say.hint(`No ${noun} match.`);
-      else if (total && plan.cursor === undefined) {
-        say.hint(`Showing 1–${formatCount(this.rows)} of ${formatTotal(total)} ${noun}.`);
-      } else say.hint(`Showing ${formatCount(this.rows)} ${noun}.`);
-      if (!this.#stopped && source.nextCursor) {
+      else if (total && plan.cursor === undefined) say.hint(`Showing ${range}of ${formatTotal(total)} ${total.count === 1 && !total.capped ? noun.replace(/s$/, '') : noun}.`);
+      else if (range) say.hint(`Showing ${range}${noun}.`);
+      else say.hint(`Showing ${formatCounted(this.rows, noun)}.`);
+      // After --max too, unless it ended inside a page (the next cursor would skip the rest of that page).
+      if ((!this.#stopped || (!source.complete && !this.#cut)) && source.nextCursor) {
+        const next = ['--cursor', source.nextCursor, ...(before === undefined ? [] : ['--shown', String(before + this.rows)])];
         // The command on a line of its own, never cut: a terminal only wraps it softly.
         if (plan.nextPageCommand) {
           say.hint('Next page:');
-          say.hint(shellLine([...plan.nextPageCommand, '--cursor', source.nextCursor]));
-        } else say.hint(`Next page: add --cursor ${source.nextCursor}`);
+          say.hint(shellLine([...plan.nextPageCommand, ...next]));
+        } else say.hint(`Next page: add ${next.join(' ')}`);
       }
     }
     if (plan.max === undefined && plan.cursor === undefined) session.checkCount(source, this.rows, (rows) => `${rows} were written`);
@@ -204,8 +212,8 @@ class WalkState {
     if (left.length) say.warn(newFieldsWarning(left, this.formatter.state().columns ?? []));
     session.summary(
       [
-        `${formatCount(this.rows)} ${noun} in ${this.pages} pages`,
-        `${source.dropped} duplicates dropped`,
+        `${formatCounted(this.rows, noun)} in ${formatCounted(this.pages, 'pages')}`,
+        `${formatCounted(source.dropped, 'duplicates')} dropped`,
         ...(left.length ? [`${left.length} new fields left out of the CSV`] : []),
       ],
       source.chains(),

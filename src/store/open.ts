@@ -1,13 +1,5 @@
 import { isPostgresLocation, type OpenOptions, type Store } from './store.js';
 
-/** What ./postgres.ts exports (written by the PostgreSQL task). */
-type OpenPostgres = (url: string, options: OpenOptions) => Promise<Store>;
-
-// Until ./postgres.ts exists the specifier is not a literal, so this compiles
-// without it; the PostgreSQL task replaces it with `await import('./postgres.js')`
-// (a literal, which esbuild needs to bundle the module).
-const POSTGRES_MODULE = './postgres.js';
-
 /**
  * Opens the copy at `location`: a postgres:// or postgresql:// URL opens the
  * PostgreSQL engine, loaded only then; anything else is a SQLite file path.
@@ -16,7 +8,7 @@ const POSTGRES_MODULE = './postgres.js';
  */
 export async function openStore(location: string, options: OpenOptions): Promise<Store> {
   if (isPostgresLocation(location)) {
-    const { openPostgresStore } = (await import(POSTGRES_MODULE)) as { openPostgresStore: OpenPostgres };
+    const { openPostgresStore } = await import('./postgres.js');
     return openPostgresStore(location, options);
   }
   const { openSqliteStore } = await import('./sqlite.js');

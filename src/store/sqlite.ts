@@ -9,7 +9,7 @@ import { RunError, UsageError } from '../errors.js';
 import { canonicalJson } from '../model/canonical-json.js';
 import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
-import { acquireLock } from '../output/lock.js';
+import { acquireLock } from '../files/lock.js';
 import { sortCounts, STRING_COLUMNS, timestamp } from './columns.js';
 import { checkDatabaseFile } from './sqlite-file.js';
 import { busyError, SqliteRun } from './sqlite-run.js';

@@ -199,8 +199,13 @@ export interface OpenOptions {
   mode: 'read' | 'write';
   /** How long a writer waits for another sync's commit before a RunError (ms; default 30 000). */
   busyTimeoutMs?: number;
-  /** PostgreSQL only: the schema the tables live in ($TENDERS_DB_SCHEMA; a ?schema= in the URL wins). */
+  /**
+   * PostgreSQL: the schema the tables live in when the URL has no `?schema=`
+   * (the command layer passes $TENDERS_DB_SCHEMA); created if missing. Ignored by SQLite.
+   */
   schema?: string;
+  /** PostgreSQL: the most connections this store opens at once (the command passes --parallel + 1; default 4). */
+  connections?: number;
 }
 
 /** The schema version this build writes; a database with a newer one is refused (UsageError, file unchanged). */

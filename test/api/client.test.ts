@@ -89,7 +89,9 @@ describe('ApiClient: one retry loop, one budget', () => {
 
   it('a 2xx that is not JSON is a bad response, not retried', async () => {
     const { client } = mocked([{ status: 200, raw: '<html>oops</html>' }]);
-    await expect(post(client)).rejects.toThrow(/^bad response from the service \(200 to POST .*\): the body is not JSON; it began: <html>oops<\/html>$/);
+    await expect(post(client)).rejects.toThrow(
+      /^bad response from the service \(200 to POST .*\): the body is an HTML page, not JSON: this does not look like the tender service: is the base URL right\? \(it is http:\/\/[^)]+\)$/,
+    );
     expect(client.stats.requests).toBe(1);
   });
 

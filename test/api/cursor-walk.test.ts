@@ -74,6 +74,21 @@ describe('a paging loop through the CLI', () => {
     expect(r.stdout.trim().split('\n')).toHaveLength(75);
   });
 
+  it('in a --parallel walk, names the chain that looped', async () => {
+    const good = pagedTenders(100, (i) => ({ publicationDate: new Date(Date.UTC(2026, 0, 1) - i * 86_400_000).toISOString().slice(0, 10) }));
+    // Only the FRA chain loops.
+    const respond: Responder = async (request, i) => {
+      const answer = (await good(request, i)) as { json: { page: { nextCursor: string | null } } };
+      if ((request.body.buyerCountries as string[])[0] === 'FRA' && request.body.cursor === 'c75') answer.json.page.nextCursor = 'c25';
+      return answer;
+    };
+    const r = await run(['export', '-f', 'ndjson', '-n', '25', '-c', 'DEU,FRA', '--parallel', '2'], new FakeClient(respond));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'tenders: the service sent a cursor already used on POST /api/v1/tenders/search in the chain of country FRA: page 4 points back to page 2 (a paging loop), so the walk stops after page 3\n',
+    );
+  });
+
   it('with -o, the partial file and its state stay, and --resume finishes once the service pages right', async () => {
     const file = join(dir, 'loop.ndjson');
     const args = ['export', '-f', 'ndjson', '-n', '25', '-o', file];

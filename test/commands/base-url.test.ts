@@ -44,6 +44,6 @@ describe('base-URL mistakes get advice', () => {
     const moved = await runInProcess(['orgs', 'tenders', 'ORG-X', '--path', '/b/{id}/t'], ({ path }) => {
       throw new ServiceError(404, path, `not found: ${path}`, '');
     });
-    expect(moved.stderr).toBe('tenders: the service answered 404 to POST /b/ORG-X/t: not found: /b/ORG-X/t\n');
+    expect(moved.stderr).toBe('tenders: the service answered 404 to POST /b/ORG-X/t: not found: /b/ORG-X/t: is the base URL right? (it is http://service.test)\n');
   });
 });

@@ -66,7 +66,7 @@ describe('errors → exit codes', () => {
     [['export', '--resume'], /^tenders: --resume continues an export into a file: use it with -o FILE\n$/],
     [['export', '-o', ' '], /^tenders: -o takes a file name\n$/],
     [['search', '--timeout', 'soon'], /^tenders: --timeout takes a whole number 1 or more, not 'soon'\n$/],
-    [['search', '--color', 'pink'], /^tenders: option '--color <when>' argument 'pink' is invalid/],
+    [['search', '--color', 'pink'], /^tenders: --color takes one of auto, always, never, not 'pink' \(see 'tenders --help'\)\n$/],
   ])('%j is a usage error (exit 2) before any request', async (argv, message) => {
     const r = await runInProcess(argv, pagedTenders(1));
     expect(r.code).toBe(2);
@@ -94,7 +94,7 @@ describe('errors → exit codes', () => {
     const help = await runInProcess(['export', '--help'], pagedTenders(1));
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: tenders export \[options\]/);
-    expect(help.stdout).toContain('output format (table|csv|ndjson|json; default: csv)');
+    expect(help.stdout).toMatch(/output format\s+\(table\|csv\|ndjson\|json\|tsv\|ics\|atom\|ocds\|parquet;\s+default: csv\)/);
     expect(help.stdout).toContain('(default: 30000)');
     const version = await runInProcess(['--version'], pagedTenders(1));
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);

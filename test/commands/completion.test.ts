@@ -29,7 +29,7 @@ const CASES: [string[], string[]][] = [
   [['tenders', 'o'], ['orgs']],
   [['tenders', 'orgs', ''], ['search', 'tenders', 'fields', 'help']],
   [['tenders', 'search', '--f'], ['--filter', '--format']],
-  [['tenders', 'search', '--format', ''], ['table', 'csv', 'ndjson', 'json']],
+  [['tenders', 'search', '--format', ''], ['table', 'csv', 'ndjson', 'json', 'tsv', 'ics', 'atom', 'ocds', 'parquet']],
   [['tenders', 'search', '-f', 'n'], ['ndjson']],
   [['tenders', 'search', '--sort', ''], ['publicationDate', 'deadline', 'estimatedValue']],
   [['tenders', 'search', '--order', ''], ['asc', 'desc']],
@@ -39,7 +39,10 @@ const CASES: [string[], string[]][] = [
   [['tenders', '--retries', '0', 'orgs', 'tenders', 'ORG-1', '--st'], ['--status']],
   [['tenders', 'search', '-c', 'deu', '--dry'], ['--dry-run']],
   [['tenders', 'completion', ''], ['bash', 'zsh', 'fish']],
-  [['tenders', 'help', 'e'], ['export', 'environment']],
+  [['tenders', 'help', 'e'], ['export', 'environment', 'exit-codes']],
+  [['tenders', 'help', 'orgs', ''], ['search', 'tenders', 'fields']],
+  [['tenders', 'help', 'orgs', 't'], ['tenders']],
+  [['tenders', 'orgs', 'help', ''], ['search', 'tenders', 'fields']],
   [['tenders', 'export', '-o', 'op'], ['open.csv']],
   [['tenders', 'search', '--cursor', ''], []],
 ];
@@ -92,6 +95,6 @@ describe('the completion model', () => {
   it('an unknown shell is a usage error naming the three', async () => {
     const r = await runInProcess(['completion', 'tcsh'], pagedTenders(0));
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/value 'tcsh' is invalid for argument 'shell'\. Allowed choices are bash, zsh, fish\. \(see 'tenders completion --help'\)\n$/);
+    expect(r.stderr).toMatch(/^tenders: completion SHELL takes one of bash, zsh, fish, not 'tcsh' \(see 'tenders completion --help'\)\n$/);
   });
 });

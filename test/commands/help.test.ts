@@ -45,7 +45,7 @@ describe('usage errors', () => {
     [['orgs', 'tenders'], "tenders: missing required argument 'ORG_ID' (see 'tenders orgs tenders --help')\n"],
     [['orgs', 'serch'], "tenders: unknown command 'serch' (Did you mean search?) (see 'tenders orgs --help')\n"],
     [['serch'], "tenders: unknown command 'serch' (Did you mean search?) (see 'tenders --help')\n"],
-    [['export', '-f', 'xml'], /^tenders: option '-f, --format <format>' argument 'xml' is invalid\. Allowed choices are .* \(see 'tenders export --help'\)\n$/],
+    [['export', '-f', 'xml'], /^tenders: --format takes one of table, csv, ndjson, json, tsv, ics, atom, ocds, parquet, not 'xml' \(see 'tenders export --help'\)\n$/],
   ])('%j is one tenders: line pointing to the help of its command', async (argv, line) => {
     const r = await run(argv);
     expect(r.code).toBe(2);
@@ -89,3 +89,13 @@ function* sourceFiles(dir: string): Generator<string> {
     } else if (entry.name.endsWith('.ts')) yield path;
   }
 }
+
+describe('help at 80 columns', () => {
+  it.each([[[]], [['search']], [['export']], [['count']], [['watch']], [['orgs', 'tenders']], [['completion']]])(
+    '%j --help has no line a terminal would break mid-word; a long example goes on after \\',
+    async (command) => {
+      const r = await runInProcess([...command, '--help'], pagedTenders(1), { columns: 80 });
+      for (const line of r.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+    },
+  );
+});

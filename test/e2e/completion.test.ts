@@ -19,7 +19,7 @@ describe('tenders completion, as docs/commands.md installs it', () => {
     const registered = execFileSync('bash', ['--norc', '-c', `tenders() { '${process.execPath}' '${BIN}' "$@"; }; eval "$(tenders completion bash)"; complete -p tenders`]).toString();
     expect(registered.trim()).toBe('complete -F _tenders tenders');
     expect(bashCompletions(file, ['tenders', 'orgs', 't'])).toEqual(['tenders']);
-    expect(bashCompletions(file, ['tenders', 'export', '--format', ''])).toEqual(['table', 'csv', 'ndjson', 'json']);
+    expect(bashCompletions(file, ['tenders', 'export', '--format', ''])).toEqual(['table', 'csv', 'ndjson', 'json', 'tsv', 'ics', 'atom', 'ocds', 'parquet']);
     expect(bashCompletions(file, ['tenders', 'search', '--order', 'd'])).toEqual(['desc']);
   });
 

@@ -109,7 +109,7 @@ describe('faults that are not retried fail fast and clearly', () => {
   });
 
   it.each([
-    ['html', /the body is not JSON; it began: <!DOCTYPE html>/i],
+    ['html', /the body is an HTML page \("502 Bad Gateway", "Bad Gateway"\), not JSON\n/], // after JSON pages: no base-URL question
     ['truncated', /the body is not JSON; it began: \{/],
     ['nopage', /it has no "page" object/],
     ['noresults', /it has no results array beside "page"/],

@@ -33,14 +33,14 @@ describe('the next-page hint repeats the command as it was run', () => {
   it('node bin/tenders.js: the script by its path', async () => {
     const r = await run(process.execPath, ['bin/tenders.js', 'search', '-n', '2', '-v']);
     expect(r.code).toBe(0);
-    expect(hint(r)).toMatch(/^node bin\/tenders\.js search -n 2 -v --cursor \S+$/);
+    expect(hint(r)).toMatch(/^node bin\/tenders\.js search -n 2 -v --cursor \S+ --shown 2$/);
   });
 
   it('npx tenders: npx tenders, and the hint runs as it is', async () => {
     const r = await run('npx', ['tenders', 'search', '-n', '2', '-v']);
     expect(r.code).toBe(0);
     const command = hint(r)!;
-    expect(command).toMatch(/^npx tenders search -n 2 -v --cursor \S+$/);
+    expect(command).toMatch(/^npx tenders search -n 2 -v --cursor \S+ --shown 2$/);
     const next = await runShell(`cd '${ROOT}' && ${command} 2>/dev/null`, sb.url);
     expect(ndjson(next.stdout)).toEqual(sb.truth(PATH, {}).slice(2, 4));
   });

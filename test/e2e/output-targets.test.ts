@@ -29,6 +29,20 @@ function device(name: string, major: number, minor: number, real: string): strin
   return path;
 }
 
+describe('a directory that takes no new files (/proc, /sys) is an unusable target', () => {
+  it.each([
+    ['/proc/x.csv', 'the directory /proc does not take new files'],
+    ['/sys/x.csv', 'the directory /sys is not writable (permission denied)'],
+  ])('-o %s is exit 2 naming the user\'s path, never the lock file, before any request', async (file, why) => {
+    for (const command of [['export'], ['watch', 'w']]) {
+      const before = sb.requests.length;
+      const r = await runCli([...command, '-o', file], sb.url, { env: { TENDERS_STATE_DIR: dir } });
+      expect(r).toMatchObject({ code: 2, stdout: '', stderr: `tenders: cannot write -o ${file}: ${why}\n` });
+      expect(sb.requests.length).toBe(before);
+    }
+  });
+});
+
 describe('devices, FIFOs and links are written through or followed, never replaced', () => {
   it('-o /dev/stdout when stdout is a socket (as a parent process or a journal gives it) is stdout', async () => {
     // runCli's child gets a socket pair as stdout, as systemd's journal does.

@@ -1,3 +1,4 @@
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox.js';
 import { ndjson, runCli } from '../support/cli.js';
@@ -204,6 +205,23 @@ describe("Debian's tinyproxy", () => {
       expect(https.stderr).toMatch(/^tenders: the proxy http:\/\/127\.0\.0\.1:\d+ answered 403 to CONNECT 127\.0\.0\.1:\d+ .*\n$/);
     } finally {
       await proxy.close();
+    }
+  });
+});
+
+describe('a socks5:// proxy', () => {
+  it('makes no ExperimentalWarning on stderr: the one line is the tool\'s', async () => {
+    // A SOCKS server that hangs up at once: the request fails, after undici made its SOCKS5 agent.
+    const server = createNetServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const r = await runCli(['count', '--retries', '0'], 'http://127.0.0.1:9', { env: { HTTP_PROXY: `socks5://127.0.0.1:${port}` } });
+      expect(r.code).toBe(1);
+      expect(r.stderr).not.toContain('ExperimentalWarning');
+      expect(r.stderr).toMatch(/^tenders: [^\n]+\n$/);
+    } finally {
+      server.close();
     }
   });
 });

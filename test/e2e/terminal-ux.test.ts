@@ -34,9 +34,18 @@ describe.skipIf(!hasScript)('at an 80-column terminal', () => {
     expect(lines.slice(0, 2)).toEqual([expect.stringMatching(/^Showing 1–3 of [\d,]+ tenders\.$/), 'Next page:']);
     // The terminal wraps the long line softly; the command itself has no line break.
     const command = r.screen.split('Next page:\r\n')[1]!.split('\r\n')[0]!;
-    expect(command).toMatch(/^tenders search -n 3 -c deu --filter 'query=medizinischer Geräte' -f ndjson --cursor \S+$/);
+    expect(command).toMatch(/^tenders search -n 3 -c deu --filter 'query=medizinischer Geräte' -f ndjson --cursor \S+ --shown 3$/);
     const next = await runShell(command.replace(/^tenders /, '$TENDERS '), sb.url);
     expect(ndjson(next.stdout)).toEqual(sb.truth(PATH, { buyerCountries: ['DEU'], query: 'medizinischer Geräte' }).slice(3, 6));
+  });
+
+  it('page 2 from the hint says Showing 4–6; search --max 4 gives the next-page hint too', async () => {
+    const first = await shellInTerminal(sb.url, '$TENDERS search -n 3 -f ndjson > /dev/null', { cols: 80 });
+    const command = first.screen.split('Next page:\r\n')[1]!.split('\r\n')[0]!;
+    const second = await shellInTerminal(sb.url, `${command.replace(/^tenders /, '$TENDERS ')} > /dev/null`, { cols: 80 });
+    expect(screen(second.screen.replaceAll('\r\n', '\n')).split('\n')[0]).toBe('Showing 4–6 tenders.');
+    const max = await shellInTerminal(sb.url, '$TENDERS search --max 4 -f ndjson > /dev/null', { cols: 80 });
+    expect(screen(max.screen.replaceAll('\r\n', '\n'))).toMatch(/^Showing 1–4 of 5,000 tenders\.\nNext page:\ntenders search --max 4 -f ndjson --cursor \S+ --shown 4/);
   });
 
   it('export -o FILE ends with one line: rows, file, size, time; nothing with -q', async () => {
@@ -54,7 +63,7 @@ describe.skipIf(!hasScript)('at an 80-column terminal', () => {
     const file = join(testDir(), 'redirected.csv');
     const r = await shellInTerminal(sb.url, `$TENDERS export --max 3000 > ${file}`, { cols: 80 });
     expect(r.code).toBe(0);
-    expect(r.screen).toMatch(/[\d,]+ of [\d,]+ tenders, \d+ pages, [\d,]+\/s/);
+    expect(r.screen).toMatch(/[\d,]+ of [\d,]+ tenders, \d+ pages?, [\d,]+\/s/);
     expect(screen(r.screen)).toBe('');
     expect(readFileSync(file, 'utf8')).toBe((await runCli(['export', '--max', '3000'], sb.url)).stdout);
   });

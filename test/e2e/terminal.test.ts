@@ -30,7 +30,7 @@ describe.skipIf(!hasScript)('in a terminal', () => {
     const file = join(testDir(), 'spun.csv');
     const r = await inTerminal(['export', '--max', '3000', '-o', file], { NO_COLOR: undefined });
     expect(r.code).toBe(0);
-    expect(r.screen).toMatch(/[\d,]+ of 10,000\+ tenders, \d+ pages, [\d,]+\/s/);
+    expect(r.screen).toMatch(/[\d,]+ tenders \(10,000\+ match\), \d+ pages?, [\d,]+\/s/);
     expect(readFileSync(file, 'utf8')).toBe((await runCli(['export', '--max', '3000'], sb.url)).stdout);
     const quiet = await inTerminal(['export', '--max', '3000', '-o', file, '-q']);
     expect(quiet.screen).toBe('');

@@ -12,16 +12,17 @@ describe('usage errors: exit 2, one tenders: line, nothing on stdout, no request
     [['search', '--country', 'DE'], /three-letter country codes/],
     [['count', '-c', 'FRA,,ITA'], /--country/],
     [['search', '--sort', 'title'], /--sort takes one of publicationDate, deadline, estimatedValue/],
-    [['search', '--order', 'sideways'], /--order takes asc or desc/],
+    [['search', '--order', 'sideways'], /--order takes one of asc, desc, not 'sideways'/],
     [['search', '--status', ''], /--status takes non-empty values/],
     [['search', '--max', '0'], /--max/],
-    [['search', '--format', 'xml'], /argument 'xml' is invalid/],
+    [['search', '--format', 'xml'], /^tenders: --format takes one of table, csv, ndjson, json, tsv, ics, atom, ocds, parquet, not 'xml' \(see 'tenders search --help'\)\n$/],
     [['search', '--filter', 'nokey'], /--filter takes KEY=VALUE/],
     [['search', '--filter', 'sortBy=deadline'], /--sort/],
     [['search', '--columns', 'a..b'], /--columns/],
     [['search', '--frobnicate'], /unknown option '--frobnicate'/],
     [['export', '--resume'], /--resume .* -o FILE/],
-    [['export', '--cursor', 'abc'], /unknown option '--cursor'/],
+    [['export', '--cursor', 'abc'], /^tenders: export always fetches every page from the first: to start from a cursor, use search --cursor CURSOR --all \(to continue a stopped export, export -o FILE --resume\)\n$/],
+    [['export', '--all'], /^tenders: export always fetches every page: leave out --all\n$/],
     [['search', '--timeout', '0'], /--timeout/],
     [['search', '--retries', '-1'], /--retries/],
     [['search', '-q', '-v'], /--quiet and --verbose/],
@@ -36,6 +37,18 @@ describe('usage errors: exit 2, one tenders: line, nothing on stdout, no request
     expect(r.stderr).toMatch(/^tenders: [^\n]+\n$/);
     expect(r.stderr).toMatch(message);
     expect(sb.requests.length).toBe(before);
+  });
+
+  it('takes choice values in any case, as --sort and -c take theirs', async () => {
+    const csv = await runCli(['search', '-f', 'CSV', '-n', '2', '--max', '2', '--color', 'NEVER', '--header-style', 'Snake'], sb.url);
+    expect(csv).toMatchObject({ code: 0, stderr: '' });
+    expect(csv.stdout.split('\n')[0]).toMatch(/^id,/);
+    const shell = await runCli(['completion', 'BASH'], undefined);
+    expect(shell.code).toBe(0);
+    expect(shell.stdout).toContain('_tenders');
+    const bad = await runCli(['completion', 'powershell'], undefined);
+    expect(bad).toMatchObject({ code: 2, stdout: '' });
+    expect(bad.stderr).toBe("tenders: completion SHELL takes one of bash, zsh, fish, not 'powershell' (see 'tenders completion --help')\n");
   });
 
   it('says how to set the base URL when none is given', async () => {

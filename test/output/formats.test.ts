@@ -99,10 +99,12 @@ describe('table', () => {
     const table = new TableFormatter({ ...base, width: 14, defaultColumns: columns });
     const text = table.page(page1);
     expect(text.split('\n')[0]).toMatch(/^id\s+title$/);
-    expect(table.hints()).toEqual(['1 column hidden at 14 columns: value.amount; widen the terminal or use --columns']);
+    // Broken at spaces to fit the 14 columns.
+    expect(table.hints().join(' ')).toBe('1 column hidden at 14 columns: value.amount; widen the terminal or use --columns');
+    expect(table.hints().length).toBeGreaterThan(1);
     const asked = new TableFormatter({ ...base, width: 4, columns: ['id', 'title'] });
     asked.page(page1);
-    expect(asked.hints()).toEqual(['1 column hidden at 4 columns: title; widen the terminal or use fewer --columns']);
+    expect(asked.hints().join(' ')).toBe('1 column hidden at 4 columns: title; widen the terminal or use fewer --columns');
   });
 
   it('right-aligns numbers; groups thousands and rounds amounts only on a terminal', () => {

@@ -36,16 +36,21 @@ describe('the terminal decorator of createFormatter', () => {
 
 describe('the format registry', () => {
   it('lists each format once, with the extensions -o infers it from', () => {
-    expect(FORMATS).toEqual(['table', 'csv', 'ndjson', 'json']);
+    expect(FORMATS).toEqual(['table', 'csv', 'ndjson', 'json', 'tsv', 'ics', 'atom', 'ocds', 'parquet']);
     expect(new Set(FORMAT_DEFINITIONS.flatMap((d) => d.extensions)).size).toBe(FORMAT_DEFINITIONS.flatMap((d) => d.extensions).length);
-    expect(['a.CSV', 'a.jsonl', 'a.ndjson', 'a.json', 'a.txt', 'a'].map(formatOfFile)).toEqual(['csv', 'ndjson', 'ndjson', 'json', undefined, undefined]);
+    expect(['a.CSV', 'a.jsonl', 'a.ndjson', 'a.json', 'a.OCDS.json', 'a.tsv', 'a.ics', 'a.atom', 'a.parquet', '.csv', 'a.txt', 'a'].map(formatOfFile)).toEqual([
+      'csv', 'ndjson', 'ndjson', 'json', 'ocds', 'tsv', 'ics', 'atom', 'parquet', undefined, undefined, undefined,
+    ]);
   });
 
   it('refuses a binary format on a terminal with a usage error, and nothing else', () => {
     const binary = { name: 'parquet', traits: { ...FORMAT_DEFINITIONS[1].traits, binary: true } };
     expect(() => refuseOnTerminal(binary, true)).toThrow(expect.objectContaining({ name: 'UsageError', message: expect.stringMatching(/^--format parquet writes binary data.*-o FILE/) }));
     expect(() => refuseOnTerminal(binary, false)).not.toThrow();
-    for (const definition of FORMAT_DEFINITIONS) expect(() => refuseOnTerminal(definition, true)).not.toThrow();
+    for (const definition of FORMAT_DEFINITIONS) {
+      if (definition.traits.binary) expect(() => refuseOnTerminal(definition, true)).toThrow();
+      else expect(() => refuseOnTerminal(definition, true)).not.toThrow();
+    }
   });
 
   it('loads each formatter lazily from its definition', async () => {

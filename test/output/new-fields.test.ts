@@ -36,6 +36,19 @@ describe('NewFields', () => {
     }
   });
 
+  it('judges values, not only shapes: a shape first seen empty still brings its field when it carries data', () => {
+    const watch = new NewFields(['id', 'buyer.name']);
+    watch.scan([{ id: 1, note: null, buyer: { name: 'a', phone: '' } }]);
+    watch.scan([{ id: 2, note: 'x', buyer: { name: 'b', phone: '1' } }]);
+    expect(watch.fields).toEqual(['note', 'buyer.phone']);
+  });
+
+  it('finds fields in rows of ever new shapes, past the shapes it remembers', () => {
+    const watch = new NewFields(['id']);
+    watch.scan(Array.from({ length: 100 }, (_, i) => ({ id: i, [`k${i}`]: i })));
+    expect(watch.fields).toEqual(Array.from({ length: 100 }, (_, i) => `k${i}`));
+  });
+
   it('remembers a bounded number of names, and what a resumed export had found', () => {
     const watch = new NewFields(['id'], ['old']);
     watch.scan([Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`k${i}`, i]))]);

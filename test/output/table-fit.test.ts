@@ -22,6 +22,13 @@ describe('fitting columns to a width', () => {
     expect(fit.widths[1]! - 20).toBeLessThanOrEqual(fit.widths[2]! - 12 + 1);
   });
 
+  it('cuts a cutLast column only once the other text columns are at their narrowest', () => {
+    // A watch: change (7), changedFields (40, ≥ 14, cut last), title (60, ≥ 20).
+    const columns = [fixed(7, 100), { ...text(40, 99, 14), cutLast: true }, text(60, 7, 20)];
+    expect(fitColumns(columns, 7 + 40 + 30 + 4).widths).toEqual([7, 40, 30]);
+    expect(fitColumns(columns, 7 + 30 + 20 + 4).widths).toEqual([7, 30, 20]);
+  });
+
   it('drops whole columns, lowest priority first, when even the narrowest widths do not fit', () => {
     const columns = [fixed(9, 8), fixed(10, 4), fixed(20, 6), fixed(6, 2), fixed(3, 1, 7), text(30, 5, 12), fixed(9, 3), text(60, 7, 20)];
     const at80 = fitColumns(columns, 80);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import type { FileSystem } from '../../src/output/fs.js';
+import type { FileSystem } from '../../src/files/fs.js';
 import { openOutput, resolveTarget } from '../../src/output/target.js';
 import { errno } from '../support/failing-fs.js';
 import { Capture } from '../support/io.js';

@@ -76,7 +76,7 @@ describe('export --parallel, in-process against the sandbox service', () => {
     const overlap: Responder = ({ body }) => ({ json: { tenders: pages[(body.statuses as string[])[0]!], page: { nextCursor: null, total: { count: 2, capped: false } } } });
     const r = await run(['export', '-f', 'ndjson', '-s', 'open,closed', '--parallel', '2', '-v'], overlap);
     expect(r.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(['T-3', 'T-2', 'T-1']);
-    expect(r.stderr).toContain('* 3 tenders in 2 pages, 1 duplicates dropped');
+    expect(r.stderr).toContain('* 3 tenders in 2 pages, 1 duplicate dropped');
     expect(r.stderr).toContain('tenders: warning: the service counted 4 tenders but 3 were written: the data changed while paging');
   });
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/api/errors.js';
 import { execute } from '../../src/cli.js';
-import type { FileSystem } from '../../src/output/fs.js';
+import type { FileSystem } from '../../src/files/fs.js';
 import { FakeClient, pagedTenders, type Responder } from '../support/fake-client.js';
 import { errno, failingWrites } from '../support/failing-fs.js';
 import { memoryIO } from '../support/io.js';
@@ -233,7 +233,7 @@ describe('terminal safety, in-process', () => {
     const hint = await runInProcess(['search', '-n', '1'], new FakeClient(() => ({ json: { tenders: [{ id: 'a' }], page: { nextCursor: 'c\u001b[2J\n', total: null } } })), {
       stderrTTY: true,
     });
-    expect(hint.stderr).toContain("Next page:\ntenders search -n 1 --cursor $'c\\x1b[2J\\n'\n");
+    expect(hint.stderr).toContain("Next page:\ntenders search -n 1 --cursor $'c\\x1b[2J\\n' --shown 1\n");
     const garbage = await runInProcess(['export'], new FakeClient(() => ({ json: 'not a page' })), { stderrTTY: true });
     expect(garbage.stderr.split('\n')).toHaveLength(2);
   });

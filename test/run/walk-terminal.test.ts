@@ -24,7 +24,7 @@ describe('the next-page hint', () => {
   it('is the command to run, on its own line, with the same flags and the next cursor', async () => {
     const r = await runInProcess(['search', '-n', '5', '--filter', 'query=st. josef', '-c', 'deu'], pagedTenders(30), terminal);
     expect(r.code).toBe(0);
-    expect(screen(r.stderr)).toBe("Showing 1–5 of 30 tenders.\nNext page:\ntenders search -n 5 --filter 'query=st. josef' -c deu --cursor c5");
+    expect(screen(r.stderr)).toBe("Showing 1–5 of 30 tenders.\nNext page:\ntenders search -n 5 --filter 'query=st. josef' -c deu --cursor c5 --shown 5");
   });
 
   it('replaces the --cursor it was given, in either spelling; orgs commands keep their words', async () => {
@@ -84,7 +84,8 @@ describe('the spinner', () => {
 
   it("rates only this run's rows: a resumed export's earlier rows count in the total, not in the rate", () => {
     const counts = { pages: 276, rows: 27_600, total: { count: 10_000, capped: true } };
-    expect(progressLine(counts, 'tenders', 600, 2)).toBe('27,600 of 10,000+ tenders, 276 pages, 300/s');
+    expect(progressLine(counts, 'tenders', 600, 2)).toBe('27,600 tenders (10,000+ match), 276 pages, 300/s'); // never "27,600 of 10,000+"
+    expect(progressLine({ pages: 2, rows: 150, total: { count: 1234, capped: false } }, 'tenders', 150, 1)).toBe('150 of 1,234 tenders, 2 pages, 150/s');
     expect(progressLine({ pages: 0, rows: 0, total: null }, 'tenders', 0, 0)).toBe('0 tenders, 0 pages, 0/s');
   });
 });

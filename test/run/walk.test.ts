@@ -21,7 +21,34 @@ describe('a walk', () => {
     expect(ids(r.stdout)).toEqual(Array.from({ length: 10 }, (_, i) => `T-${i + 1}`));
     expect(r.client.requests).toHaveLength(1);
     expect(r.stderr).toContain('Showing 1–10 of 35 tenders.');
-    expect(r.stderr).toContain('Next page:\ntenders search -n 10 -v --cursor c10\n');
+    expect(r.stderr).toContain('Next page:\ntenders search -n 10 -v --cursor c10 --shown 10\n');
+  });
+
+  it('the next page, reached from the hint, says where it is: Showing 11–20; without --shown, how many', async () => {
+    const r = await runInProcess(['search', '-n', '10', '-v', '--cursor', 'c10', '--shown', '10'], pagedTenders(35));
+    expect(r.stderr).toContain('Showing 11–20 tenders.\nNext page:\ntenders search -n 10 -v --cursor c20 --shown 20\n');
+    const bare = await runInProcess(['search', '-n', '10', '-v', '--cursor', 'c30'], pagedTenders(35));
+    expect(bare.stderr).toContain('Showing 5 tenders.\n');
+    expect((await runInProcess(['search', '--shown', '3'], pagedTenders(5))).stderr).toBe(
+      'tenders: --shown numbers the results of a page reached by --cursor: use it with --cursor\n',
+    );
+  });
+
+  it('export -v -o FILE keeps its closing line (verbose adds detail, never takes the result away)', async () => {
+    const file = join(dir, 'out.csv');
+    const r = await runInProcess(['export', '-v', '-o', file], pagedTenders(1));
+    expect(r.stderr).toMatch(/\nWrote 1 tender to .*out\.csv \(\d+ B\) in [\d.]+ s\.\n$/);
+  });
+
+  it('--max gives a next-page hint when it ends on a page boundary, none inside a page; plurals agree', async () => {
+    const r = await runInProcess(['search', '--max', '4', '-v'], pagedTenders(35));
+    expect(r.stderr).toContain('Showing 1–4 of 35 tenders.\nNext page:\ntenders search --max 4 -v --cursor c4 --shown 4\n');
+    const cut = await runInProcess(['search', '--max', '15', '-n', '10', '--all', '-v'], pagedTenders(35));
+    expect(cut.stderr).toContain('Showing 1–15 of 35 tenders.\n');
+    expect(cut.stderr).not.toContain('Next page');
+    const one = await runInProcess(['search', '-v'], pagedTenders(1));
+    expect(one.stderr).toContain('Showing 1–1 of 1 tender.\n');
+    expect(one.stderr).toMatch(/\* 1 tender in 1 page, 0 duplicates dropped, [\d.]+ s\n/);
   });
 
   it('--max stops after N results and asks for pages no larger than N', async () => {

@@ -62,7 +62,7 @@ describe('watch: the first run', () => {
     expect(r.stderr).toContain('watch w: baseline of 1,234 tenders recorded; the next run shows what changed\n');
     const v = await watch(['v', '-v'], new TenderSet(3).respond);
     expect(v.stderr).toContain('watch v: baseline of 3 tenders recorded');
-    expect(v.stderr).toMatch(/\* watch v: 3 tenders in 1 pages, 0 duplicates dropped, [\d.]+ s\n$/);
+    expect(v.stderr).toMatch(/\* watch v: 3 tenders in 1 page, 0 duplicates dropped, [\d.]+ s\n$/);
   });
 
   it('--initial all prints every tender as new', async () => {
@@ -128,6 +128,50 @@ describe('watch: later runs', () => {
     );
   });
 
+  it('a gone row carries the whole title or none, never an abbreviation (CSV and NDJSON)', async () => {
+    const long = `Waste collection — Cork — framework agreement for the supply ${'of services '.repeat(100)}`;
+    const medium = `Road works ${'and repairs '.repeat(30)}`; // past the 200 characters an older state kept
+    const rename = (set: TenderSet) => {
+      set.update('T-1', (t) => (t.title = long));
+      set.update('T-2', (t) => (t.title = medium));
+    };
+    const gone = (set: TenderSet) => {
+      set.remove('T-1');
+      set.remove('T-2');
+    };
+    const set = new TenderSet(3);
+    rename(set);
+    expect((await watch(['w'], set.respond)).code).toBe(0);
+    gone(set);
+    const csv = await watch(['w', '-f', 'csv', '--columns', 'id,title'], set.respond);
+    expect(csv.stdout).toBe(`change,changedFields,id,title\ngone,,T-2,${medium}\ngone,,T-1,\n`);
+    dir = await mkdtemp(join(root, 'w-'));
+    const again = new TenderSet(3);
+    rename(again);
+    await watch(['w'], again.respond);
+    gone(again);
+    const nd = rows((await watch(['w', '-f', 'ndjson'], again.respond)).stdout);
+    expect(nd.map((row) => row.tender)).toEqual([
+      { id: 'T-2', title: medium, deadline: '2026-02-02T12:00:00Z' },
+      { id: 'T-1', deadline: '2026-02-01T12:00:00Z' },
+    ]);
+  });
+
+  it('a table at 120 columns never cuts change or changedFields before the title', async () => {
+    const set = new TenderSet(5);
+    expect((await watch(['w'], set.respond)).code).toBe(0);
+    set.update('T-2', (t) => {
+      t.deadline = null;
+      t.title = `${t.title} ${'renamed '.repeat(20)}`;
+      (t as unknown as { estimatedValue: { amount: number } }).estimatedValue.amount = 1;
+    });
+    const r = await watch(['w', '-f', 'table'], set.respond, { stdoutTTY: true, columns: 120, env: { NO_COLOR: '1' } });
+    const row = r.stdout.split('\n').find((line) => line.startsWith('changed'))!;
+    expect(row).toContain('title;deadline;estimatedValue.amount  T-2');
+    expect(row).toContain('…'); // the title gave way
+    expect(Math.max(...r.stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(120);
+  });
+
   it('--columns picks the tender columns of CSV and projects the tender in NDJSON', async () => {
     const change = (set: TenderSet) => set.update('T-3', (t) => (t.title = 'new title'));
     const csv = await afterChanges(5, change, ['-f', 'csv', '--columns', 'id,buyer.id']);
@@ -185,10 +229,10 @@ describe('watch: later runs', () => {
     await watch(['w'], set.respond);
     const r = await watch(['w', '-v'], odd);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('tenders: warning: 1 tenders without an id were left out: a watch follows tenders by their id\n');
+    expect(r.stderr).toContain('tenders: warning: 1 tender without an id was left out: a watch follows tenders by their id\n');
     // The tender without an id counts as walked, as an export would write it.
     expect(r.stderr).toContain('tenders: warning: the service counted 3 tenders but the walk saw 4: the data changed while paging\n');
-    expect(r.stderr).toMatch(/watch w: 4 tenders in 1 pages, 1 duplicates dropped/);
+    expect(r.stderr).toMatch(/watch w: 4 tenders in 1 page, 1 duplicate dropped/);
   });
 });
 
@@ -389,6 +433,35 @@ describe('watch: saved queries', () => {
     const r = await watch(['w', '--reset'], set.respond);
     expect(r).toMatchObject({ code: 0, stdout: '' });
     expect(r.client.requests[0]!.body).toEqual({ statuses: ['open'], limit: 100 });
+  });
+
+  it('is bound to the service it was made against: another base URL is a usage error naming both, unless --reset', async () => {
+    const set = new TenderSet(3);
+    await watch(['w', '-s', 'open'], set.respond);
+    expect(JSON.parse((await stateText()).split('\n')[0]!)).toMatchObject({ baseUrl: 'http://service.test' });
+    expect((await watch(['w', '--base-url', 'http://service.test/'], set.respond)).code).toBe(0); // the same service
+    const other = await watch(['w', '--base-url', 'http://other:8790'], set.respond);
+    expect(other).toMatchObject({ code: 2, stdout: '' });
+    expect(other.stderr).toBe(
+      'tenders: watch w follows the service at http://service.test, not http://other:8790: use that base URL, or add --reset to follow this service from a new baseline\n',
+    );
+    expect(other.client.requests).toHaveLength(0);
+    const dry = await watch(['w', '--dry-run'], set.respond, { env: { TENDERS_BASE_URL: 'http://other:8790' } });
+    expect(dry.code).toBe(2);
+    const reset = await watch(['w', '--reset', '--base-url', 'http://other:8790'], set.respond);
+    expect(reset).toMatchObject({ code: 0, stdout: '' });
+    expect(JSON.parse((await stateText()).split('\n')[0]!)).toMatchObject({ baseUrl: 'http://other:8790' });
+  });
+
+  it('a state written before the service was kept adopts the current one', async () => {
+    const set = new TenderSet(3);
+    await watch(['w'], set.respond);
+    const [head, ...rest] = (await stateText()).split('\n');
+    const { baseUrl: _dropped, ...old } = JSON.parse(head!) as Record<string, unknown>;
+    await writeFile(join(dir, 'w.watch'), [JSON.stringify(old), ...rest].join('\n'));
+    expect((await watch(['w', '--base-url', 'http://other:8790'], set.respond)).code).toBe(0);
+    expect(JSON.parse((await stateText()).split('\n')[0]!)).toMatchObject({ baseUrl: 'http://other:8790' });
+    expect((await watch(['w'], set.respond)).code).toBe(2);
   });
 
   it("--org watches an organisation's tenders", async () => {

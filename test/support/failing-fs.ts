@@ -1,5 +1,5 @@
 import * as fsp from 'node:fs/promises';
-import type { FileSystem } from '../../src/output/fs.js';
+import type { FileSystem } from '../../src/files/fs.js';
 
 /** An error as Node's file system gives it: `code` and a message that starts with it. */
 export const errno = (code: string) => Object.assign(new Error(`${code}: failed`), { code });

@@ -5,7 +5,11 @@ export interface PostedRequest {
   body: Record<string, unknown>;
 }
 
-export type Responder = (request: PostedRequest, n: number) => { status?: number; json: unknown } | Promise<{ status?: number; json: unknown }>;
+export type Responder = (
+  request: PostedRequest,
+  n: number,
+  signal?: AbortSignal,
+) => { status?: number; json: unknown } | Promise<{ status?: number; json: unknown }>;
 
 /** A Client whose answers come from `respond`; it records every request it was given. */
 export class FakeClient implements Client {
@@ -18,7 +22,7 @@ export class FakeClient implements Client {
     if (signal?.aborted) throw signal.reason;
     const request = { path, body: JSON.parse(body) as Record<string, unknown> };
     this.requests.push(request);
-    const { status = 200, json } = await this.respond(request, this.requests.length);
+    const { status = 200, json } = await this.respond(request, this.requests.length, signal);
     return { status, json };
   }
 

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stopPostgres } from './postgres.js';
 import { MISSING_TOOLS_DIR } from './tools.js';
 
 /**
@@ -19,6 +20,7 @@ export default function setup(): () => void {
   return () => {
     const line = missingToolsLine(join(root, MISSING_TOOLS_DIR));
     if (line) process.stderr.write(`${line}\n`);
+    stopPostgres(root); // the cluster a test started, if one did
     rmSync(root, { recursive: true, force: true });
   };
 }

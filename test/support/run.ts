@@ -1,5 +1,5 @@
 import { execute } from '../../src/cli.js';
-import type { FileSystem } from '../../src/output/fs.js';
+import type { FileSystem } from '../../src/files/fs.js';
 import { FakeClient, type Responder } from './fake-client.js';
 import { memoryIO, type MemoryIOOptions } from './io.js';
 

@@ -21,13 +21,13 @@ export function requireTool(name: string, install: string): boolean {
   if (found === undefined) {
     found = spawnSync('sh', ['-c', 'command -v "$1"', 'sh', name], { stdio: 'ignore' }).status === 0;
     present.set(name, found);
-    if (!found) note(name, install);
+    if (!found) noteMissingTool(name, install);
   }
   return found;
 }
 
-/** A file per missing tool in the run's directory; the global teardown reads them. */
-function note(name: string, install: string): void {
+/** A file per missing tool in the run's directory; the global teardown reads them (for tools not found on PATH, as PostgreSQL's). */
+export function noteMissingTool(name: string, install: string): void {
   const run = process.env.TENDERS_TEST_RUN_DIR;
   if (run === undefined) return;
   try {

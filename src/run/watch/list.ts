@@ -1,7 +1,7 @@
 import { RunError } from '../../errors.js';
 import type { IO } from '../../io.js';
-import { nodeFs, type FileSystem } from '../../output/fs.js';
-import { acquireLock } from '../../output/lock.js';
+import { nodeFs, type FileSystem } from '../../files/fs.js';
+import { acquireLock } from '../../files/lock.js';
 import { formatCount } from '../../model/numbers.js';
 import type { Reporter } from '../../output/reporter.js';
 import { writeList } from '../list-output.js';

@@ -9,12 +9,14 @@ import type { WatchChange } from './diff.js';
 
 const TABLE_FIRST_ROWS = 100;
 
+/** Formats whose rows are flat columns that the first page of tenders sets (as an export's). */
+
 /** The leading columns of a watch's CSV and table rows. */
 export const CHANGE_COLUMNS = ['change', 'changedFields'];
-/** In a table they stay longest; the list of fields gives way like a title. */
+/** In a table they stay longest; the list of fields gives way only once the title is at its narrowest. */
 const CHANGE_SPECS: ColumnSpec[] = [
   { path: 'change', header: 'change', priority: 100, width: 'changed'.length },
-  { path: 'changedFields', header: 'changedFields', priority: 99, cut: 14 },
+  { path: 'changedFields', header: 'changedFields', priority: 99, cut: 14, cutLast: true },
 ];
 
 /**
@@ -90,7 +92,7 @@ export class ChangeOutput {
   }
 
   #create(first: readonly WatchChange[]): Promise<Formatter> {
-    const { format, columns, defaultColumns, header, headerStyle, excelSafe } = this.plan;
+    const { format, columns, defaultColumns, header, headerStyle, excelSafe, reminders, ocidPrefix } = this.plan;
     const tenderColumns = (columns ?? (this.#traits.fixedColumns ? (this.#discovered ?? discoverPaths(first.map((c) => c.tender))) : undefined))?.filter(
       (column) => !CHANGE_COLUMNS.includes(column),
     );
@@ -100,6 +102,8 @@ export class ChangeOutput {
       header,
       headerStyle,
       excelSafe,
+      reminders,
+      ocidPrefix,
       ...this.display,
     });
   }

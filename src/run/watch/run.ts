@@ -1,11 +1,12 @@
 import type { Page } from '../../api/page.js';
 import { UsageError } from '../../errors.js';
-import { readChunks, type FileSystem } from '../../output/fs.js';
-import { formatCount } from '../../model/numbers.js';
+import { readChunks, type FileSystem } from '../../files/fs.js';
+import { formatCount, formatCounted } from '../../model/numbers.js';
 import type { FirstRequest } from '../../model/request.js';
 import type { QueryPlan, RunDeps, WatchPlan } from '../plan.js';
 import { runSession, type Session } from '../session.js';
-import { firstRequests, openSource, type ResultSource } from '../source.js';
+import { firstRequests } from '../partition.js';
+import { openSource, type ResultSource } from '../source.js';
 import { WatchDiff, type DiffMode, type WatchChange } from './diff.js';
 import { FieldTable } from './field-table.js';
 import type { KnownTenders } from './known.js';
@@ -29,11 +30,12 @@ export function runWatch(plan: WatchPlan, deps: RunDeps): Promise<void> {
       if (plan.reset) return undefined; // a damaged state is what --reset is for
       throw err;
     });
+    checkService(plan, header);
     const query = chooseQuery(plan, header);
     if (session.receipt) session.receipt.query = queryPlan(plan, query);
     const mode: DiffMode = !header || plan.reset ? 'baseline' : plan.newOnly ? 'new-only' : 'full';
     const created = (!plan.reset && header?.created) || new Date().toISOString();
-    await walkAndCommit(plan, session, files, { name: plan.name, query, created }, mode);
+    await walkAndCommit(plan, session, files, { name: plan.name, query, created, baseUrl: serviceOf(plan) }, mode);
   });
 }
 
@@ -45,6 +47,7 @@ export async function watchFirstRequests(plan: WatchPlan): Promise<FirstRequest[
     if (plan.reset) return undefined;
     throw err;
   });
+  checkService(plan, header);
   return firstRequests(queryPlan(plan, chooseQuery(plan, header)), undefined, plan.parallel);
 }
 
@@ -52,6 +55,24 @@ export async function watchFirstRequests(plan: WatchPlan): Promise<FirstRequest[
 function queryPlan(plan: WatchPlan, query: SavedQuery): QueryPlan {
   return { path: plan.pathFor(query.org), body: { ...query.body, limit: plan.limit }, noun: 'tenders', fieldsCommand: 'tenders fields' };
 }
+
+/**
+ * A watch follows the service it was made against: its tenders and their
+ * changes mean nothing against another one. A state from before the service
+ * was kept adopts the current one.
+ */
+function checkService(plan: WatchPlan, header: StateHeader | undefined): void {
+  const saved = header?.baseUrl;
+  const current = serviceOf(plan);
+  if (saved === undefined || plan.reset || saved === current) return;
+  throw new UsageError(
+    `watch ${plan.name} follows the service at ${saved}, not ${current}: ` +
+      'use that base URL, or add --reset to follow this service from a new baseline',
+  );
+}
+
+/** The base URL as the user writes it: no trailing slash (http://host and http://host/ are one service). */
+const serviceOf = (plan: WatchPlan) => plan.connection.baseUrl.href.replace(/\/+$/, '');
 
 /** The query to walk: the command line's, else the saved one; a different one only with --reset. */
 function chooseQuery(plan: WatchPlan, header: StateHeader | undefined): SavedQuery {
@@ -252,7 +273,7 @@ function report(session: Session, plan: WatchPlan, mode: DiffMode, diff: WatchDi
   const { say } = session;
   const { counts } = diff;
   const name = `watch ${plan.name}`;
-  if (counts.withoutId > 0) say.warn(`${formatCount(counts.withoutId)} tenders without an id were left out: a watch follows tenders by their id`);
+  if (counts.withoutId > 0) say.warn(`${formatCounted(counts.withoutId, 'tenders')} without an id ${counts.withoutId === 1 ? 'was' : 'were'} left out: a watch follows tenders by their id`);
   const walked = counts.seen;
   if (mode !== 'new-only') session.checkCount(source, walked, (seen) => `the walk saw ${seen}`);
   if (mode === 'baseline') {
@@ -263,7 +284,7 @@ function report(session: Session, plan: WatchPlan, mode: DiffMode, diff: WatchDi
     say.hint(`${name}: ${formatCount(counts.new)} new, ${formatCount(counts.changed)} changed, ${formatCount(counts.gone)} gone`);
   }
   session.summary([
-    `${name}: ${formatCount(walked)} tenders in ${source.fetched} pages${source.complete ? '' : ' (stopped early)'}`,
-    `${source.dropped + counts.repeated} duplicates dropped`,
+    `${name}: ${formatCounted(walked, 'tenders')} in ${formatCounted(source.fetched, 'pages')}${source.complete ? '' : ' (stopped early)'}`,
+    `${formatCounted(source.dropped + counts.repeated, 'duplicates')} dropped`,
   ]);
 }

@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
-import { createExclusive, removeName } from '../../output/exclusive-file.js';
-import { nodeFs, type FileSystem } from '../../output/fs.js';
-import { writeFailure } from '../../output/write-error.js';
+import { createExclusive, removeName } from '../../files/exclusive-file.js';
+import { nodeFs, type FileSystem } from '../../files/fs.js';
+import { writeFailure } from '../../files/write-error.js';
 import { STATE_FORMAT, type StateHeader, type StateSummary } from './state.js';
 import { stringifyExact } from '../../model/exact-json.js';
 

@@ -1,4 +1,4 @@
-import { nodeFs, readChunks, type FileSystem } from '../../output/fs.js';
+import { nodeFs, readChunks, type FileSystem } from '../../files/fs.js';
 import { RunError } from '../../errors.js';
 import { parseJson as parseExact } from '../../model/json-parse.js';
 import { holdsRawNumber, isObject, markHolder, RawNumber, stringifyJson } from '../../model/exact-json.js';
@@ -8,18 +8,21 @@ import { KnownTenders } from './known.js';
 /**
  * A watch's state file, NDJSON-like and versioned:
  *
- *   {"tendersWatch":1,"name":"deu-open","query":{"org":null,"body":{...}},"created":"..."}
+ *   {"tendersWatch":1,"name":"deu-open","query":{"org":null,"body":{...}},"created":"...","baseUrl":"https://..."}
  *   "T-0001234"<TAB>slots<TAB>"title"<TAB>"deadline"
  *   ...
  *   {"end":{"lastRun":"...","tenders":1234,"newestPublicationDate":"...","fields":[["title"],...]}}
  *
  * One line per tender: its id as JSON (the key), its field hashes as base64url
- * of 32-bit little-endian slots, and, for `gone` rows, its title (cut to
- * TITLE_KEPT characters) and deadline as JSON (empty when absent). The last
- * line proves the file whole.
+ * of 32-bit little-endian slots, and, for `gone` rows, its title and deadline
+ * as JSON (empty when absent). A title is kept whole or not at all (longer
+ * than TITLE_KEPT characters): a gone row's cells are the service's text or
+ * empty, never an abbreviation. The last line proves the file whole.
  */
 export const STATE_FORMAT = 1;
-export const TITLE_KEPT = 200;
+export const TITLE_KEPT = 1000;
+/** What a state written before titles were kept whole holds of a long one: its first 199 characters and "…". */
+const OLD_CUT = 200;
 const TAB = 9;
 const NEWLINE = 10;
 
@@ -33,6 +36,8 @@ export interface StateHeader {
   name: string;
   query: SavedQuery;
   created: string;
+  /** The service the watch follows; absent in a state written before it was kept (it then adopts the current one). */
+  baseUrl?: string;
 }
 
 export interface StateSummary {
@@ -83,8 +88,7 @@ export function encodeSlots(slots: Uint32Array, length: number): string {
 
 /** A tender's line, with its fingerprint as the table last computed it. */
 export function tenderLine(key: string, table: FieldTable, tender: Record<string, unknown>): string {
-  let title = tender.title;
-  if (typeof title === 'string' && title.length > TITLE_KEPT) title = `${title.slice(0, TITLE_KEPT - 1)}…`;
+  const title = typeof tender.title === 'string' && tender.title.length > TITLE_KEPT ? undefined : tender.title;
   return `${key}\t${encodeSlots(table.slots, table.length)}\t${kept(title)}\t${kept(tender.deadline)}\n`;
 }
 
@@ -254,28 +258,38 @@ export async function* rangePieces(
   }
 }
 
-/** What a `gone` row shows of a tender: its id, and its title and deadline when it had them. */
+/** What a `gone` row shows of a tender: its id, and its title and deadline when it had them (and they were kept). */
 export function keptTender(line: Buffer): Record<string, unknown> {
   const [id, , title, deadline] = line.toString('utf8').split('\t');
   // Every digit of a long number id, as the service wrote it.
   const tender: Record<string, unknown> = { id: parseExact(id!) };
   if (title) tender.title = parseExact(title);
+  if (typeof tender.title === 'string' && tender.title.length === OLD_CUT && tender.title.endsWith('…')) delete tender.title; // cut by an older tenders
   if (deadline) tender.deadline = parseExact(deadline);
   if (Object.values(tender).some(holdsRawNumber)) markHolder(tender); // so formats write those digits
   return tender;
 }
 
 function parseHeader(file: string, line: Buffer): StateHeader {
-  const json = parseJson(line) as { tendersWatch?: unknown; name?: unknown; query?: SavedQuery; created?: unknown } | undefined;
+  const json = parseJson(line) as { tendersWatch?: unknown; name?: unknown; query?: SavedQuery; created?: unknown; baseUrl?: unknown } | undefined;
   if (typeof json?.tendersWatch !== 'number') throw new StateError(file, 'is not a watch state');
   if (json.tendersWatch > STATE_FORMAT) {
     throw new StateError(file, `was written by a newer tenders (state format ${json.tendersWatch})`, { advice: 'upgrade tenders, or ' });
   }
   const query = json.query;
-  if (typeof json.name !== 'string' || typeof json.created !== 'string' || !isObject(query) || !isObject(query.body) || !(query.org === null || typeof query.org === 'string')) {
+  if (
+    typeof json.name !== 'string' ||
+    typeof json.created !== 'string' ||
+    !isObject(query) ||
+    !isObject(query.body) ||
+    !(query.org === null || typeof query.org === 'string') ||
+    !(json.baseUrl === undefined || typeof json.baseUrl === 'string')
+  ) {
     throw new StateError(file, 'has a damaged first line');
   }
-  return { name: json.name, query: { org: query.org, body: query.body }, created: json.created };
+  const header: StateHeader = { name: json.name, query: { org: query.org, body: query.body }, created: json.created };
+  if (json.baseUrl !== undefined) header.baseUrl = json.baseUrl;
+  return header;
 }
 
 function parseSummary(file: string, line: Buffer): StateSummary {

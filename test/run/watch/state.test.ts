@@ -121,24 +121,30 @@ describe('state files', () => {
 
   it('keep keys, fingerprints, and what gone rows show, and round-trip', async () => {
     const long = 'é'.repeat(TITLE_KEPT + 50);
+    const whole = 'é'.repeat(TITLE_KEPT);
     const { file, table } = await write([
       { id: 'T-1', title: 'tab\there\nand "quotes"', deadline: null },
       { id: 7, title: long, deadline: '2026-02-01' },
       { id: 'no-title' },
+      { id: 8, title: whole },
     ]);
     const state = await loadState(file);
     expect(state.header).toEqual(header);
-    expect(state.summary).toEqual({ lastRun: '2026-01-02T00:00:00.000Z', newestPublicationDate: '2026-01-01', fields: table.fields, tenders: 3 });
-    expect(state.known.size).toBe(3);
+    expect(state.summary).toEqual({ lastRun: '2026-01-02T00:00:00.000Z', newestPublicationDate: '2026-01-01', fields: table.fields, tenders: 4 });
+    expect(state.known.size).toBe(4);
     expect(state.known.find('7')).toBe(1);
     expect(state.known.find('"7"')).toBeUndefined(); // a number id is not its string
     const lines: Buffer[] = [];
     for await (const batch of lineBatches(file)) lines.push(...batch);
-    expect(lines.map((line) => line.toString()).slice(1, 4).map((line) => keptTender(Buffer.from(line)))).toEqual([
+    // A title is kept whole or not at all: a gone row never carries an abbreviation.
+    expect(lines.map((line) => line.toString()).slice(1, 5).map((line) => keptTender(Buffer.from(line)))).toEqual([
       { id: 'T-1', title: 'tab\there\nand "quotes"', deadline: null },
-      { id: 7, title: `${'é'.repeat(TITLE_KEPT - 1)}…`, deadline: '2026-02-01' },
+      { id: 7, deadline: '2026-02-01' },
       { id: 'no-title' },
+      { id: 8, title: whole },
     ]);
+    // A state of an older tenders held long titles cut to 199 characters and "…": not shown as data.
+    expect(keptTender(Buffer.from(`"T-9"\tAAAA\t${JSON.stringify(`${'x'.repeat(199)}…`)}\t`))).toEqual({ id: 'T-9' });
     expect(await readEnds(file)).toEqual({ header, summary: state.summary });
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect(await readHeader(join(dir, 'absent.watch'))).toBeUndefined();

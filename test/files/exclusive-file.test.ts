@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RunError } from '../../src/errors.js';
 import { AtomicFileOutput } from '../../src/output/atomic-file.js';
-import { createExclusive, openRegular, readRegular, writeFileAtomic } from '../../src/output/exclusive-file.js';
-import type { FileSystem } from '../../src/output/fs.js';
-import { acquireLock, releaseHeldLocksSync } from '../../src/output/lock.js';
+import { createExclusive, openRegular, readRegular, writeFileAtomic } from '../../src/files/exclusive-file.js';
+import type { FileSystem } from '../../src/files/fs.js';
+import { acquireLock, releaseHeldLocksSync } from '../../src/files/lock.js';
 import { errno, failingWrites } from '../support/failing-fs.js';
 
 let dir: string;

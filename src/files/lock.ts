@@ -1,10 +1,11 @@
 import { unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import { RunError } from '../errors.js';
 import { processAlive, processId } from '../io.js';
 import { CREATE_EXCLUSIVE, readRegular, removeName } from './exclusive-file.js';
 import { nodeFs, type FileSystem } from './fs.js';
-import { writeFailure } from './write-error.js';
+import { unusableTarget, writeFailure } from './write-error.js';
 
 /** Who holds a lock: written into the lock file when it is created. */
 interface Holder {
@@ -29,14 +30,24 @@ const held = new Set<string>();
  */
 export async function acquireLock(
   target: string,
-  opts: { fs?: FileSystem; log?: (line: string) => void } = {},
+  opts: {
+    fs?: FileSystem;
+    log?: (line: string) => void;
+    /** How the user named the target ("-o out.csv"): a lock its directory refuses (/proc, /sys) is then a usage error naming it. */
+    named?: string;
+  } = {},
 ): Promise<() => Promise<void>> {
   const fs = opts.fs ?? nodeFs;
   const path = lockPath(target);
   const mine: Holder = { pid: processId(), host: hostname(), started: new Date().toISOString() };
   // Again after a stale lock was removed or a lock vanished; a few times at most.
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await create(path, JSON.stringify(mine) + '\n', fs)) {
+    const created = await create(path, JSON.stringify(mine) + '\n', fs).catch((err: Error) => {
+      const code = (err.cause as NodeJS.ErrnoException | undefined)?.code;
+      if (opts.named && code !== 'ENOSPC' && code !== 'EDQUOT') throw unusableTarget(opts.named, `the directory ${dirname(target)}`, err.cause as NodeJS.ErrnoException);
+      throw err;
+    });
+    if (created) {
       held.add(path);
       let released = false;
       return async () => {

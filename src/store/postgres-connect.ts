@@ -1,0 +1,157 @@
+/**
+ * Connecting to the PostgreSQL copy: the URL (its password never printed),
+ * the schema the tables live in, a pool of bounded size whose connections
+ * search only that schema, and connection failures as one line: retried a
+ * few times when they may pass (refused, reset, timed out, server starting),
+ * never when they will not (a refused login, a missing database).
+ * Whatever the URL leaves out, pg takes from libpq's variables (PGHOST,
+ * PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE) and ~/.pgpass.
+ */
+
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import pgpass from 'pgpass';
+import { RunError, UsageError } from '../errors.js';
+
+export interface Target {
+  /** The URL for pg, without `schema`. */
+  connectionString: string;
+  /** The URL as printed: no password. */
+  location: string;
+  /** The schema named by ?schema= or the option; undefined: the server's current_schema(). */
+  schema: string | undefined;
+  /** The password in the URL (decoded), to scrub from any message. */
+  secrets: string[];
+}
+
+export function parseTarget(url: string, schemaOption: string | undefined): Target {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`${redact(url)} is not a PostgreSQL URL: postgres://[user[:password]@][host][:port][/database][?schema=NAME]`);
+  }
+  const schema = parsed.searchParams.get('schema') ?? (schemaOption || undefined);
+  parsed.searchParams.delete('schema');
+  if (schema !== undefined && (schema.length > 63 || schema.includes('\0'))) throw new UsageError(`'${schema}' is not a PostgreSQL schema name (up to 63 characters)`);
+  const secrets = parsed.password ? [parsed.password, decodeURIComponent(parsed.password)] : [];
+  const location = new URL(parsed.href);
+  location.password = '';
+  if (schema !== undefined) location.searchParams.set('schema', schema);
+  return { connectionString: parsed.href, location: location.href, schema, secrets };
+}
+
+/** A URL-like text without its password (for text that is not yet parsed). */
+function redact(text: string): string {
+  return text.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/i, '$1@');
+}
+
+/** `"name"`: an identifier quoted for SQL. */
+export function ident(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+const parseTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ);
+
+/** Timestamps as ISO text, bigints as numbers: what the Store interface gives. */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === pg.types.builtins.TIMESTAMPTZ) return (value: string) => (parseTimestamp(value) as Date).toISOString();
+    if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/**
+ * A pg Client that reads ~/.pgpass ($PGPASSFILE) itself when neither the URL
+ * nor PGPASSWORD gives a password: pg's own reading of it prints a deprecation
+ * warning on stderr.
+ */
+class Client extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super(config);
+    const self = this as unknown as { password: unknown; host: string; port: number; database: string; user: string };
+    if (self.password === null || self.password === undefined) {
+      self.password = () =>
+        new Promise<string | undefined>((resolve) => pgpass({ host: self.host, port: self.port, database: self.database, user: self.user }, resolve));
+    }
+  }
+}
+
+export interface Connection {
+  pool: pg.Pool;
+  /** The schema the tables are in (search_path of every connection). */
+  schema: string;
+  /** A message with every secret of the URL replaced. */
+  scrub(message: string): string;
+}
+
+const ATTEMPTS = 3;
+const BACKOFF_MS = [250, 1000];
+/** Errors of reaching the server that may pass by themselves. */
+const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE', '57P03', '53300']);
+
+/**
+ * A pool of at most `max` connections to the target, checked by one
+ * connection first. `create`: make the named schema if it is missing.
+ */
+export async function connect(target: Target, max: number, create: boolean): Promise<Connection> {
+  const scrub = (message: string) => target.secrets.reduce((m, s) => (s ? m.split(s).join('***') : m), message);
+  const base = { connectionString: target.connectionString, types, application_name: 'tenders' };
+  // Only the first connection has a time limit: the pool's wait for a free connection has none.
+  const first = await firstClient({ ...base, connectionTimeoutMillis: 15_000 }, target, scrub);
+  let schema: string;
+  try {
+    if (target.schema !== undefined) {
+      if (create) await first.query(`CREATE SCHEMA IF NOT EXISTS ${ident(target.schema)}`);
+      schema = target.schema;
+    } else {
+      const row = (await first.query<{ s: string | null }>('SELECT current_schema() AS s')).rows[0];
+      if (!row?.s) throw new UsageError(`${target.location}: no schema to keep the tables in (the search_path names none that exists): add ?schema=NAME`);
+      schema = row.s;
+    }
+  } catch (err) {
+    throw failure(err, target, scrub);
+  } finally {
+    await first.end().catch(() => undefined);
+  }
+  const pool = new pg.Pool({ ...base, Client, max, options: `-c search_path=${ident(schema).replace(/\\/g, '\\\\').replace(/ /g, '\\ ')}` });
+  // An idle connection the server drops is not this process's failure.
+  pool.on('error', () => undefined);
+  return { pool, schema, scrub };
+}
+
+async function firstClient(config: pg.ClientConfig, target: Target, scrub: (m: string) => string): Promise<pg.Client> {
+  for (let attempt = 1; ; attempt++) {
+    const client = new Client(config);
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      return client;
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      const code = (err as { code?: string }).code ?? '';
+      if (!TRANSIENT.has(code) || attempt >= ATTEMPTS) throw failure(err, target, scrub, TRANSIENT.has(code) ? attempt : undefined);
+      await sleep(BACKOFF_MS[attempt - 1] ?? 1000);
+    }
+  }
+}
+
+/** A connection or set-up failure as one line naming the copy (password-free). */
+export function failure(err: unknown, target: Target, scrub: (m: string) => string, attempts?: number): Error {
+  if (err instanceof UsageError || err instanceof RunError) return err;
+  const code = (err as { code?: string }).code ?? '';
+  const raw = scrub(String((err as Error).message ?? err)).split('\n')[0]!;
+  const tries = attempts && attempts > 1 ? ` (${attempts} attempts)` : '';
+  const why =
+    code === '28P01' || code === '28000'
+      ? `the server refused the login: ${raw}`
+      : code === '3D000'
+        ? `${raw}: create it (createdb) or name another in the URL`
+        : code === '42501'
+          ? `not allowed: ${raw}`
+          : TRANSIENT.has(code) || /^E[A-Z]+$/.test(code)
+            ? `cannot reach the PostgreSQL server: ${raw}${tries}`
+            : raw;
+  return new RunError(`${target.location}: ${why}`);
+}

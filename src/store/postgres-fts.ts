@@ -1,0 +1,184 @@
+/**
+ * Full-text search in PostgreSQL with SQLite's answers: the words of title and
+ * buyer name are cut as SQLite's `unicode61 remove_diacritics 2` tokenizer cuts
+ * them (letters and digits, lower case, accents removed) into a tsvector, and
+ * an FTS5 query (words, "phrases", prefix*, AND, OR, NOT, parentheses) becomes
+ * the tsquery that matches the same tenders. Refused as FTS5 refuses.
+ */
+
+import { ftsError } from './rules.js';
+
+/** The tokens of a text as unicode61 (remove_diacritics 2) makes them. */
+export function tokens(text: string | null): string[] {
+  if (!text) return [];
+  const out: string[] = [];
+  for (const [word] of text.matchAll(/[\p{L}\p{N}\p{Co}]+/gu)) {
+    const plain = word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    if (plain) out.push(plain);
+  }
+  return out;
+}
+
+/** The tsvector text of a tender: title's words, then (a position apart, so no phrase spans both) the buyer's. */
+export function tsvectorText(title: string | null, buyerName: string | null): string {
+  const parts: string[] = [];
+  let position = 0;
+  for (const field of [title, buyerName]) {
+    for (const token of tokens(field)) parts.push(`${quote(token)}:${Math.min(++position, 16383)}`);
+    position++;
+  }
+  return parts.join(' ');
+}
+
+type Node = { phrase: string[]; prefix: boolean } | { op: '&' | '|' | 'not'; left: Node; right: Node };
+
+/** The tsquery of an FTS5 query; a query FTS5 refuses is a UsageError with the rule. A query of no words matches nothing: null. */
+export function tsquery(words: string): string | null {
+  const parser = new Parser(words);
+  const node = parser.parse();
+  return render(node);
+}
+
+function render(node: Node | null): string | null {
+  if (node === null) return null;
+  if ('phrase' in node) {
+    if (node.phrase.length === 0) return null;
+    const last = node.phrase.length - 1;
+    return `(${node.phrase.map((t, i) => `${quote(t)}${node.prefix && i === last ? ':*' : ''}`).join(' <-> ')})`;
+  }
+  const left = render(node.left);
+  const right = render(node.right);
+  // An empty phrase (a bareword of no letters) matches nothing, as in FTS5.
+  if (node.op === '|') return left === null ? right : right === null ? left : `(${left} | ${right})`;
+  if (left === null) return null;
+  if (node.op === 'not') return right === null ? left : `(${left} & !${right})`;
+  return right === null ? null : `(${left} & ${right})`;
+}
+
+function quote(token: string): string {
+  return `'${token.replace(/['\\]/g, (c) => c + c)}'`;
+}
+
+type Token = { kind: 'string'; text: string; quoted: boolean } | { kind: 'AND' | 'OR' | 'NOT' | '(' | ')' | '*' | '+' };
+
+class Parser {
+  readonly #tokens: Token[];
+  #at = 0;
+
+  constructor(private readonly words: string) {
+    this.#tokens = this.#lex(words);
+  }
+
+  parse(): Node | null {
+    if (this.#tokens.length === 0) return null;
+    const node = this.#or();
+    if (this.#at < this.#tokens.length) this.#fail(this.#tokens[this.#at]!);
+    return node;
+  }
+
+  // Precedence as FTS5's grammar: OR < AND < NOT < adjacent phrases (an implicit AND).
+  #or(): Node {
+    let node = this.#and();
+    while (this.#peek('OR')) {
+      this.#at++;
+      node = { op: '|', left: node, right: this.#and() };
+    }
+    return node;
+  }
+
+  #and(): Node {
+    let node = this.#not();
+    while (this.#peek('AND')) {
+      this.#at++;
+      node = { op: '&', left: node, right: this.#not() };
+    }
+    return node;
+  }
+
+  #not(): Node {
+    let node = this.#list();
+    while (this.#peek('NOT')) {
+      this.#at++;
+      node = { op: 'not', left: node, right: this.#list() };
+    }
+    return node;
+  }
+
+  #list(): Node {
+    let node = this.#primary();
+    while (this.#peek('string') || this.#peek('(')) node = { op: '&', left: node, right: this.#primary() };
+    return node;
+  }
+
+  #primary(): Node {
+    const token = this.#tokens[this.#at++];
+    if (!token) throw ftsError(this.words, 'syntax error near end of query');
+    if (token.kind === '(') {
+      const node = this.#or();
+      if (!this.#peek(')')) this.#fail(this.#tokens[this.#at]);
+      this.#at++;
+      return node;
+    }
+    if (token.kind !== 'string') this.#fail(token);
+    const phrase = [...tokens(token.text)];
+    let prefix = false;
+    for (;;) {
+      if (this.#peek('*')) {
+        this.#at++;
+        prefix = true;
+        if (!this.#peek('+')) break;
+      }
+      if (!this.#peek('+')) break;
+      this.#at++;
+      const next = this.#tokens[this.#at++];
+      if (next?.kind !== 'string') this.#fail(next);
+      phrase.push(...tokens(next.text));
+      prefix = false;
+    }
+    return { phrase, prefix };
+  }
+
+  #peek(kind: Token['kind']): boolean {
+    return this.#tokens[this.#at]?.kind === kind;
+  }
+
+  #fail(token: Token | undefined): never {
+    const near = token === undefined ? 'end of query' : `"${token.kind === 'string' ? token.text : token.kind}"`;
+    throw ftsError(this.words, `syntax error near ${near}`);
+  }
+
+  #lex(words: string): Token[] {
+    const out: Token[] = [];
+    let i = 0;
+    while (i < words.length) {
+      const c = words[i]!;
+      if (/\s/.test(c)) {
+        i++;
+      } else if (c === '"') {
+        let text = '';
+        i++;
+        for (;;) {
+          if (i >= words.length) throw ftsError(words, 'unterminated string');
+          if (words[i] === '"') {
+            if (words[i + 1] !== '"') break;
+            i++;
+          }
+          text += words[i++];
+        }
+        i++;
+        out.push({ kind: 'string', text, quoted: true });
+      } else if ('()*+'.includes(c)) {
+        out.push({ kind: c as '(' });
+        i++;
+      } else if (/[A-Za-z0-9_\u001a]/.test(c) || c.codePointAt(0)! > 127) {
+        const start = i;
+        while (i < words.length && (/[A-Za-z0-9_\u001a]/.test(words[i]!) || words.codePointAt(i)! > 127)) i++;
+        const text = words.slice(start, i);
+        out.push(text === 'AND' || text === 'OR' || text === 'NOT' ? { kind: text } : { kind: 'string', text, quoted: false });
+      } else {
+        throw ftsError(words, `syntax error near "${c}"`);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The PostgreSQL store's locks, all advisory, keyed by schema and purpose: one
+ * per sync NAME (held by the run's connection from beginRun to its end: a
+ * second run of the name fails at once, naming the holder; the server frees it
+ * when that connection ends, killed or not), one that serialises commits (and
+ * forgets) as SQLite's single writer does, one that serialises upgrades.
+ * The holder of a sync lock names itself in its connection's application_name.
+ */
+
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { RunError } from '../errors.js';
+
+/** A signed 64-bit advisory lock key (decimal text) for `purpose` in `schema`. */
+export function lockKey(schema: string, purpose: string): string {
+  return createHash('sha256').update(`tenders\0${schema}\0${purpose}`).digest().readBigInt64BE(0).toString();
+}
+
+export interface Holder {
+  pid: number;
+  host: string;
+  since: string;
+}
+
+/** Takes the sync lock on `client` (which holds it until released or closed), or throws a RunError naming its holder. */
+export async function lockSync(client: pg.ClientBase, schema: string, name: string, me: Holder): Promise<string> {
+  const key = lockKey(schema, `sync ${name}`);
+  // Truncated by the server past 63 bytes: the host is last.
+  await client.query(`SELECT set_config('application_name', $1, false)`, [`tenders ${me.pid} ${me.since.slice(0, 19)}Z ${me.host}`.slice(0, 63)]);
+  const got = (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key])).rows[0]!.ok;
+  if (got) return key;
+  const holder = await holderOf(client, key);
+  await client.query(`SELECT set_config('application_name', 'tenders', false)`);
+  throw new RunError(
+    `sync '${name}' is running already: ${
+      holder ? `pid ${holder.pid} on ${holder.host}, since ${holder.since}` : 'another connection holds its lock'
+    }; try again when it is done`,
+  );
+}
+
+/** Releases the sync lock; the connection goes back to the pool named as the others. */
+export async function unlockSync(client: pg.ClientBase, key: string): Promise<void> {
+  await client.query(`SELECT pg_advisory_unlock($1::bigint), set_config('application_name', 'tenders', false)`, [key]);
+}
+
+/** Who holds the advisory lock `key`, from the application_name its connection set. */
+async function holderOf(client: pg.ClientBase, key: string): Promise<Holder | undefined> {
+  const k = BigInt.asUintN(64, BigInt(key));
+  const rows = await client.query<{ application_name: string | null; pid: number }>(
+    `SELECT a.application_name, a.pid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+     WHERE l.locktype = 'advisory' AND l.granted AND l.classid = $1::oid AND l.objid = $2::oid AND l.objsubid = 1
+       AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    [String(k >> 32n), String(k & 0xffffffffn)],
+  );
+  const match = /^tenders (\d+) (\S+) (.*)$/.exec(rows.rows[0]?.application_name ?? '');
+  return match ? { pid: Number(match[1]), since: match[2]!, host: match[3]! } : undefined;
+}

@@ -1,0 +1,372 @@
+/**
+ * A sync run into PostgreSQL. The run has a connection of its own (from the
+ * store's pool) holding the sync's advisory lock. Pages are COPied into a
+ * TEMP table of that connection: private, unlogged, and dropped by the server
+ * when the connection ends, killed or not. Commit applies the stage in one
+ * transaction (after the commit lock, so two syncs' commits do not interleave):
+ * readers see the copy before or after the run, never half of it, and a run
+ * that never commits leaves every table as it was.
+ */
+
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { parseJson } from '../model/json-parse.js';
+import { RunError } from '../errors.js';
+import { stringifyJson, type JsonObject } from '../model/exact-json.js';
+import { tenderColumns, tenderId } from './columns.js';
+import { fieldChanges } from './diff.js';
+import { tsvectorText } from './postgres-fts.js';
+import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition, SyncRun } from './store.js';
+
+/** Rows the change pass reads at a time: the transaction's memory stays flat. */
+const DIFF_BATCH = 500;
+/** Staged rows sent in one COPY: fewer round trips than one per page, memory still bounded. */
+const COPY_ROWS = 1000;
+const COLUMNS = 'id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, doc_text, tsv';
+
+export interface RunContext {
+  client: pg.PoolClient;
+  sync: SyncDefinition;
+  mode: RunMode;
+  baseline: boolean;
+  /** The advisory key serialising commits, and how long a commit waits for it (ms). */
+  commitKey: string;
+  busyTimeoutMs: number;
+  /** Says what the copy is, for the busy error. */
+  location: string;
+  /** A failure of the server as one line naming the copy (password-free); RunError and UsageError as they are. */
+  fail(err: unknown): Error;
+  /** Gives the connection back (its sync lock released, or the connection closed on `broken`). */
+  release(broken: boolean): Promise<void>;
+}
+
+export class PostgresRun implements SyncRun {
+  readonly baseline: boolean;
+  readonly #ctx: RunContext;
+  readonly #started = new Date().toISOString();
+  readonly #counts: RunCounts = { new: 0, changed: 0, gone: 0, unchanged: 0, seen: 0, repeated: 0, withoutId: 0 };
+  #staged = 0;
+  #ended = false;
+  /** Rows waiting for the next COPY. */
+  #buffer: string[] = [];
+  /** The COPY under way (one at a time: memory stays bounded), and the first that failed. */
+  #copying: Promise<void> = Promise.resolve();
+  #failed: unknown;
+
+  private constructor(ctx: RunContext) {
+    this.#ctx = ctx;
+    this.baseline = ctx.baseline;
+  }
+
+  static async start(ctx: RunContext): Promise<PostgresRun> {
+    await ctx.client.query(`CREATE TEMP TABLE stage (n bigint GENERATED ALWAYS AS IDENTITY, id text COLLATE "C" NOT NULL,
+      published timestamptz, deadline timestamptz, status text, buyer_id text, buyer_name text, buyer_country text, title text,
+      value_eur numeric, doc_text text NOT NULL, tsv tsvector NOT NULL)`);
+    return new PostgresRun(ctx);
+  }
+
+  async known(ids: readonly string[]): Promise<Set<string>> {
+    const { rows } = await this.#ctx.client.query<{ id: string }>(
+      'SELECT id FROM sync_tenders WHERE sync = $1 AND gone_at IS NULL AND id = ANY($2::text[])',
+      [this.#ctx.sync.name, ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async add(tenders: readonly Record<string, unknown>[]): Promise<void> {
+    this.#live();
+    const lines: string[] = [];
+    for (const tender of tenders) {
+      this.#counts.seen++;
+      const id = tenderId(tender);
+      if (id === undefined) {
+        this.#counts.withoutId++;
+        continue;
+      }
+      const c = tenderColumns(id, tender);
+      const row = [id, date(c.published), date(c.deadline), c.status, c.buyerId, c.buyerName, c.buyerCountry, c.title, c.valueEur, stringifyJson(tender)];
+      lines.push(`${[...row, tsvectorText(c.title, c.buyerName)].map(copyField).join('\t')}\n`);
+    }
+    this.#staged += lines.length;
+    this.#buffer.push(...lines);
+    if (this.#buffer.length >= COPY_ROWS) await this.#flush();
+  }
+
+  /**
+   * Sends the buffered rows in one COPY, after the one under way: the walk
+   * fetches its next page while the server takes this one. A failure surfaces
+   * at commit.
+   */
+  async #flush(): Promise<void> {
+    await this.#copying;
+    if (this.#buffer.length === 0) return;
+    const text = this.#buffer.join('');
+    this.#buffer = [];
+    this.#copying = new Promise<void>((resolve, reject) => {
+      const stream = this.#ctx.client.query(copyFrom(`COPY stage (${COLUMNS}) FROM STDIN`));
+      stream.on('error', reject);
+      stream.on('finish', resolve);
+      stream.end(text);
+    }).catch((err: unknown) => {
+      this.#failed ??= err;
+    });
+  }
+
+  async commit(facts: RunFacts): Promise<RunReceipt> {
+    this.#live();
+    const { client } = this.#ctx;
+    let broken = false;
+    try {
+      await this.#flush();
+      await this.#copying;
+      if (this.#failed) throw this.#failed;
+      if (facts.complete) await this.#dedupe();
+      await client.query('BEGIN');
+      try {
+        await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(this.#ctx.busyTimeoutMs))}`);
+        await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [this.#ctx.commitKey]).catch((err: unknown) => {
+          if ((err as { code?: string }).code === '55P03') throw this.#busy();
+          throw err;
+        });
+        const receipt = facts.complete ? await this.#apply(facts) : await this.#receiptOnly(facts);
+        await client.query('COMMIT');
+        return receipt;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => (broken = true));
+        throw err;
+      }
+    } catch (err) {
+      throw this.#ctx.fail(err);
+    } finally {
+      await this.#end(broken);
+    }
+  }
+
+  async abort(): Promise<void> {
+    await this.#end(false);
+  }
+
+  async #end(broken: boolean): Promise<void> {
+    if (this.#ended) return;
+    this.#ended = true;
+    let failed = broken;
+    await this.#copying;
+    if (!failed) await this.#ctx.client.query('DROP TABLE IF EXISTS stage; DROP TABLE IF EXISTS stage_final').catch(() => (failed = true));
+    await this.#ctx.release(failed);
+  }
+
+  #live(): void {
+    if (this.#ended) throw new Error('this sync run has ended');
+  }
+
+  #busy(): RunError {
+    return new RunError(
+      `${this.#ctx.location} is busy: another sync has been committing for more than ${Math.round(this.#ctx.busyTimeoutMs / 1000)} s; try again when it is done`,
+    );
+  }
+
+  /** The last page's version of each id, keyed, with statistics for the planner. */
+  async #dedupe(): Promise<void> {
+    const { client } = this.#ctx;
+    await client.query(`CREATE TEMP TABLE stage_final AS SELECT DISTINCT ON (id) ${COLUMNS} FROM stage ORDER BY id, n DESC`);
+    await client.query('ALTER TABLE stage_final ADD PRIMARY KEY (id)');
+    const distinct = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM stage_final')).rows[0]!.n);
+    this.#counts.repeated = this.#staged - distinct;
+  }
+
+  async #receiptOnly(facts: RunFacts): Promise<RunReceipt> {
+    const receipt = this.#receipt(facts, new Date().toISOString(), false);
+    receipt.run = await this.#insertRun(receipt);
+    await this.#ctx.client.query('UPDATE syncs SET last_run = $1 WHERE name = $2', [receipt.run, this.#ctx.sync.name]);
+    return receipt;
+  }
+
+  async #apply(facts: RunFacts): Promise<RunReceipt> {
+    const { client, sync, mode } = this.#ctx;
+    const q = async (sql: string, params: unknown[] = []) => client.query(sql, params);
+    const count = async (sql: string, params: unknown[] = []) => Number(((await q(sql, params)).rows[0] as { n: string }).n);
+    const now = new Date().toISOString();
+    const receipt = this.#receipt(facts, now, true);
+    const run = (receipt.run = await this.#insertRun(receipt));
+    const name = sync.name;
+    // $1 is always the sync's name.
+    const held = 'EXISTS (SELECT 1 FROM sync_tenders m WHERE m.sync = $1 AND m.id = s.id AND m.gone_at IS NULL)';
+    // In new-only runs the tenders the sync holds are left as they are ($1 is typed either way).
+    const only = mode === 'new-only' ? `AND NOT ${held}` : 'AND $1::text IS NOT NULL';
+
+    const staged = await count('SELECT count(*) AS n FROM stage_final');
+    const fresh = await count(`SELECT count(*) AS n FROM stage_final s WHERE NOT ${held}`, [name]);
+    this.#counts.new = fresh;
+    if (!this.baseline) {
+      await q(`INSERT INTO changes (run, sync, id, kind, at) SELECT $2, $1, s.id, 'new', $3 FROM stage_final s WHERE NOT ${held} ORDER BY s.id`, [
+        name,
+        run,
+        now,
+      ]);
+    }
+    const changed = await this.#recordFieldChanges(run, now, only);
+    this.#counts.changed = changed;
+    this.#counts.unchanged = staged - fresh - changed;
+
+    // Only new or changed documents (or tenders coming back) are written whole; the others get their last_seen.
+    await q(
+      `INSERT INTO tenders (${COLUMNS}, doc, first_seen, last_seen)
+       SELECT ${COLUMNS}, doc_text::jsonb, $2, $2 FROM stage_final s
+       WHERE NOT EXISTS (SELECT 1 FROM tenders t WHERE t.id = s.id AND t.doc_text = s.doc_text AND t.gone_at IS NULL) ${only}
+       ON CONFLICT (id) DO UPDATE SET published = excluded.published, deadline = excluded.deadline, status = excluded.status,
+         buyer_id = excluded.buyer_id, buyer_name = excluded.buyer_name, buyer_country = excluded.buyer_country, title = excluded.title,
+         value_eur = excluded.value_eur, doc = excluded.doc, doc_text = excluded.doc_text, tsv = excluded.tsv,
+         last_seen = excluded.last_seen, gone_at = NULL`,
+      [name, now],
+    );
+    await q(`UPDATE tenders t SET last_seen = $2 FROM stage_final s WHERE t.id = s.id AND t.last_seen <> $2 ${only}`, [name, now]);
+    await q(
+      `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT $1, id, $2, $2 FROM stage_final s WHERE true ${only}
+       ON CONFLICT (sync, id) DO UPDATE SET last_seen = excluded.last_seen, gone_at = NULL`,
+      [name, now],
+    );
+
+    if (mode === 'full') this.#counts.gone = await this.#markGone(run, name, now);
+
+    await q(
+      `INSERT INTO syncs (name, query, service, created, last_run, last_complete) VALUES ($1, $2, $3, $4, $5, $4)
+       ON CONFLICT (name) DO UPDATE SET query = excluded.query, service = excluded.service, last_run = excluded.last_run,
+         last_complete = excluded.last_complete`,
+      [name, stringifyJson(sync.query), sync.service, now, run],
+    );
+    const c = this.#counts;
+    await q('UPDATE runs SET new = $1, changed = $2, gone = $3, unchanged = $4, seen = $5, repeated = $6, without_id = $7 WHERE run = $8', [
+      c.new,
+      c.changed,
+      c.gone,
+      c.unchanged,
+      c.seen,
+      c.repeated,
+      c.withoutId,
+      run,
+    ]);
+    receipt.counts = { ...c };
+    return receipt;
+  }
+
+  /** One `changed` row per changed field of every staged tender whose stored document differs (see sqlite-run.ts). */
+  async #recordFieldChanges(run: number, now: string, only: string): Promise<number> {
+    const { client, sync } = this.#ctx;
+    let changed = 0;
+    let after = '';
+    for (;;) {
+      const { rows } = await client.query<{ id: string; before: string; current: string; held: boolean }>(
+        `SELECT s.id, t.doc_text AS before, s.doc_text AS current,
+           EXISTS (SELECT 1 FROM sync_tenders m WHERE m.sync = $1 AND m.id = s.id AND m.gone_at IS NULL) AS held
+         FROM stage_final s JOIN tenders t ON t.id = s.id WHERE s.id > $2 AND t.doc_text <> s.doc_text ${only} ORDER BY s.id LIMIT ${DIFF_BATCH}`,
+        [sync.name, after],
+      );
+      const columns: [string[], string[], (string | null)[], (string | null)[]] = [[], [], [], []];
+      for (const { id, before, current, held } of rows) {
+        const fields = fieldChanges(parseJson(before) as JsonObject, parseJson(current) as JsonObject);
+        for (const field of fields) {
+          columns[0].push(id);
+          columns[1].push(field.path);
+          columns[2].push(jsonOrNull(field.old));
+          columns[3].push(jsonOrNull(field.new));
+        }
+        if (held && fields.length > 0) changed++;
+      }
+      if (columns[0].length > 0) {
+        await client.query(
+          `INSERT INTO changes (run, sync, id, kind, field, old, new, at)
+           SELECT $1, $2, u.id, 'changed', u.f, u.o::json, u.n::json, $3
+           FROM unnest($4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS u(id, f, o, n, i) ORDER BY u.i`,
+          [run, sync.name, now, ...columns],
+        );
+      }
+      if (rows.length < DIFF_BATCH) return changed;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  /** The sync's tenders this complete run did not see: `gone` rows, and gone_at where no sync holds them any more. */
+  async #markGone(run: number, name: string, now: string): Promise<number> {
+    const { client } = this.#ctx;
+    const missing = 'sync = $1 AND gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM stage_final s WHERE s.id = sync_tenders.id)';
+    await client.query(`INSERT INTO changes (run, sync, id, kind, at) SELECT $2, $1, id, 'gone', $3 FROM sync_tenders WHERE ${missing} ORDER BY id`, [
+      name,
+      run,
+      now,
+    ]);
+    const gone = (await client.query(`UPDATE sync_tenders SET gone_at = $2 WHERE ${missing}`, [name, now])).rowCount ?? 0;
+    if (gone > 0) {
+      await client.query(
+        `UPDATE tenders SET gone_at = $2 WHERE gone_at IS NULL
+           AND id IN (SELECT id FROM sync_tenders WHERE sync = $1 AND gone_at = $2)
+           AND NOT EXISTS (SELECT 1 FROM sync_tenders m WHERE m.id = tenders.id AND m.gone_at IS NULL)`,
+        [name, now],
+      );
+    }
+    return gone;
+  }
+
+  #receipt(facts: RunFacts, ended: string, complete: boolean): RunReceipt {
+    const { sync, mode } = this.#ctx;
+    return {
+      run: 0,
+      sync: sync.name,
+      query: sync.query,
+      service: sync.service,
+      mode,
+      baseline: this.baseline && complete,
+      startedAt: this.#started,
+      endedAt: ended,
+      complete,
+      pages: facts.pages,
+      requests: facts.requests,
+      counts: { ...this.#counts },
+      error: facts.error ?? null,
+    };
+  }
+
+  async #insertRun(r: RunReceipt): Promise<number> {
+    const c = r.counts;
+    const { rows } = await this.#ctx.client.query<{ run: number }>(
+      `INSERT INTO runs (sync, query, service, mode, baseline, started, ended, complete, pages, requests,
+         new, changed, gone, unchanged, seen, repeated, without_id, error)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING run`,
+      [
+        r.sync,
+        stringifyJson(r.query),
+        r.service,
+        r.mode,
+        r.baseline,
+        r.startedAt,
+        r.endedAt,
+        r.complete,
+        r.pages,
+        r.requests,
+        c.new,
+        c.changed,
+        c.gone,
+        c.unchanged,
+        c.seen,
+        c.repeated,
+        c.withoutId,
+        r.error,
+      ],
+    );
+    return rows[0]!.run;
+  }
+}
+
+function jsonOrNull(value: unknown): string | null {
+  return value === undefined ? null : stringifyJson(value);
+}
+
+/** A date column's value PostgreSQL takes: an ISO timestamp; a date that did not parse is NULL here (SQLite keeps its text). */
+function date(value: string | null): string | null {
+  return value !== null && /^\d{4}-\d\d-\d\dT/.test(value) ? value : null;
+}
+
+/** One field of COPY's text format. */
+function copyField(value: string | number | null): string {
+  if (value === null) return '\\N';
+  return String(value).replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+}

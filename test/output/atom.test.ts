@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { atomEntry, AtomFormatter, atomFoot, atomHead, escapeXml } from '../../src/output/atom-formatter.js';
+import type { FormatOptions } from '../../src/output/formatter.js';
+import { HOSTILE_TITLE, hostileTenders } from '../support/hostile-tenders.js';
+import { readAtomWithPython, xmllintErrors } from '../support/readers.js';
+
+const base: FormatOptions = { header: true, headerStyle: 'path', excelSafe: false, color: false };
+
+function write(pages = [hostileTenders()], opts: FormatOptions = base): string {
+  const formatter = new AtomFormatter(opts);
+  let text = '';
+  for (const page of pages) text += String(formatter.page(page));
+  return text + String(formatter.end());
+}
+
+/** What XML 1.0 can hold of a text: its illegal characters as U+FFFD, CR as feedparser gives it back. */
+const xmlSafe = (text: string) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd');
+
+describe('atom', () => {
+  it('writes a feed that xmllint finds well-formed and feedparser reads back: ids, titles, summaries, the tender as JSON', () => {
+    const xml = write();
+    expect(xmllintErrors(xml)).toBe('');
+    const feed = readAtomWithPython(xml);
+    expect(feed.bozo).toBe(false);
+    expect(feed.feed).toMatchObject({ id: 'urn:tenders:feed:search', title: 'Tenders' });
+    expect(feed.entries.map((e) => e.id)).toEqual(['urn:tenders:T-1', 'urn:tenders:T-2', 'urn:tenders:T-3']);
+    const [hostile, bare, long] = feed.entries;
+    expect(hostile!.title).toBe(xmlSafe(HOSTILE_TITLE));
+    expect(hostile!.summary).toBe('Buyer: Büro <&> "Ost" (DEU); Deadline: 2027-01-14T12:00:00Z; Estimated value: 1,234.5 EUR');
+    expect(hostile!.link).toBe('https://tenders.example.org/notices/T-1');
+    expect(hostile!.updated).toBe('2026-11-23T00:00:00Z');
+    // The content is the tender's JSON, exact: its escapes carry the control characters.
+    expect(JSON.parse(hostile!.content)).toEqual(hostileTenders()[0]);
+    expect(bare!.summary).toBe('Buyer: Gmina (POL); Deadline: none');
+    expect(long!.content).toContain('"amountEur":12345678901234567890.5');
+    // C1 controls, which feedparser would read as cp1252, travel as JSON escapes.
+    const c1 = readAtomWithPython(write([[{ id: 'c', title: 'CSI \u009b2J' }]])).entries[0]!;
+    expect(c1.title).toBe('CSI \ufffd2J');
+    expect(JSON.parse(c1.content)).toEqual({ id: 'c', title: 'CSI \u009b2J' });
+  });
+
+  it('writes a well-formed empty feed, and projects the content with --columns', () => {
+    const empty = write([]);
+    expect(xmllintErrors(empty)).toBe('');
+    expect(readAtomWithPython(empty).entries).toEqual([]);
+    const projected = readAtomWithPython(write([hostileTenders()], { ...base, columns: ['id', 'buyer.name'] }));
+    expect(JSON.parse(projected.entries[0]!.content)).toEqual({ id: 'T-1', buyer: { name: 'Büro <&> "Ost"' } });
+  });
+
+  it('continues a resumed file without a second head', () => {
+    const [a, b, c] = hostileTenders();
+    const first = new AtomFormatter(base);
+    const head = String(first.page([a!, b!]));
+    const resumed = new AtomFormatter(base, first.state());
+    const xml = head + String(resumed.page([c!])) + String(resumed.end());
+    expect(xmllintErrors(xml)).toBe('');
+    expect(readAtomWithPython(xml).entries).toHaveLength(3);
+  });
+
+  it('gives other feeds (a watch, a rolling --feed) its head, entry and foot writers', () => {
+    const xml =
+      atomHead({ id: 'urn:tenders:watch:deu', title: 'Watch <deu>', updated: new Date('2026-11-25T00:00:00Z'), self: 'https://x.example/a?b=1&c=2' }) +
+      atomEntry({ id: 'urn:tenders:T-1:changed:2026-11-25', title: 'changed: a & b', updated: new Date('2026-11-25T00:00:00Z'), summary: 'status' }) +
+      atomFoot();
+    expect(xmllintErrors(xml)).toBe('');
+    const feed = readAtomWithPython(xml);
+    expect(feed.feed.title).toBe('Watch <deu>');
+    expect(feed.entries[0]).toMatchObject({ id: 'urn:tenders:T-1:changed:2026-11-25', title: 'changed: a & b' });
+  });
+
+  it('escapes markup, keeps CR and replaces what XML 1.0 cannot hold', () => {
+    expect(escapeXml('a&b<c>d"e\r\u0000\u001b\ufffe\ud800x')).toBe('a&amp;b&lt;c&gt;d"e&#13;\ufffd\ufffd\ufffd\ufffdx');
+    expect(escapeXml('🚧 \u009b2J \u007f')).toBe('🚧 \ufffd2J \ufffd');
+  });
+});

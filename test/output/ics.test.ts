@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { createFormatter, type FormatOptions } from '../../src/output/formatter.js';
+import { contentLine, escapeText, IcsFormatter } from '../../src/output/ics-formatter.js';
+import { parseReminders, triggerDuration } from '../../src/output/reminders.js';
+import { HOSTILE_TITLE, hostileTenders } from '../support/hostile-tenders.js';
+import { readIcsWithPython } from '../support/readers.js';
+
+const base: FormatOptions = { header: true, headerStyle: 'path', excelSafe: false, color: false };
+
+function write(opts: FormatOptions = base, pages = [hostileTenders()]): { text: string; formatter: IcsFormatter } {
+  const formatter = new IcsFormatter(opts);
+  let text = '';
+  for (const page of pages) text += String(formatter.page(page));
+  return { text: text + String(formatter.end()), formatter };
+}
+
+/** RFC 5545 3.1: every line ends in CRLF and is at most 75 octets; continuations start with a space. */
+function checkLines(text: string): void {
+  expect(text.endsWith('\r\n')).toBe(true);
+  expect(text.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/);
+  for (const line of text.split('\r\n').slice(0, -1)) {
+    expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+    expect(Buffer.from(line).toString('utf8')).not.toContain('\ufffd'); // no UTF-8 sequence split at a fold
+  }
+}
+
+describe('ics', () => {
+  it('writes an event per tender with a deadline that icalendar reads back exactly, and says how many it left out', () => {
+    const { text, formatter } = write();
+    checkLines(text);
+    const { calendar, events } = readIcsWithPython(text);
+    expect(calendar).toMatchObject({ VERSION: '2.0', METHOD: 'PUBLISH' });
+    expect(events.map((e) => e.UID)).toEqual(['T-1@tenders.invalid', 'T-3@tenders.invalid']);
+    const [hostile, long] = events;
+    // TEXT cannot hold control characters: they are dropped; the rest survives, line break as a newline.
+    expect(hostile!.SUMMARY).toBe(HOSTILE_TITLE.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '').replace('\r\n', '\n'));
+    expect(hostile!.DTSTART).toBe('2027-01-14T12:00:00+00:00');
+    expect(hostile!.DESCRIPTION).toBe(
+      'Buyer: Büro <&> "Ost"\nCountry: DEU\nEstimated value: 1,234.5 EUR\nStatus: open\nTender: T-1\nhttps://tenders.example.org/notices/T-1',
+    );
+    expect(hostile!.ALARMS).toEqual(['-P7D', '-P1D']);
+    expect(long!.SUMMARY).toBe('Δήμος 東京 🚧 '.repeat(20));
+    expect(long!.DTSTART).toBe('2027-02-01T07:30:00+00:00'); // in UTC
+    expect(String(long!.DESCRIPTION)).toContain('Buyer: Ville, de; Lille\nCountry: FRA\nEstimated value: 12,345,678,901,234,567,890.5 EUR');
+    expect(formatter.hints()).toEqual(['1 tender has no deadline (or none a calendar can read) and is not in the calendar.']);
+  });
+
+  it('keeps UIDs stable across runs and writes the reminders asked for, or none', () => {
+    const a = write({ ...base, reminders: [120, 15] }).text;
+    const b = write({ ...base, reminders: [] }).text;
+    expect(readIcsWithPython(a).events.map((e) => e.ALARMS)).toEqual([['-PT2H', '-PT15M'], ['-PT2H', '-PT15M']]);
+    expect(readIcsWithPython(a).events[0]!.ALARM_TEXT).toContain(`Deadline in 2 hours: ${readIcsWithPython(a).events[0]!.SUMMARY}`);
+    expect(b).not.toContain('VALARM');
+    expect(readIcsWithPython(b).events.map((e) => e.UID)).toEqual(readIcsWithPython(a).events.map((e) => e.UID));
+  });
+
+  it('writes an empty but valid calendar when nothing matched, and an all-day event for a date-only deadline', () => {
+    const empty = write(base, []).text;
+    expect(readIcsWithPython(empty).events).toEqual([]);
+    expect(empty).toMatch(/^BEGIN:VCALENDAR\r\n[\s\S]*END:VCALENDAR\r\n$/);
+    const day = write(base, [[{ id: 'D', title: 'x', deadline: '2027-03-01' }]]).text;
+    expect(day).toContain('DTSTART;VALUE=DATE:20270301\r\n');
+    expect(readIcsWithPython(day).events[0]!.DTSTART).toBe('2027-03-01');
+  });
+
+  it('continues a resumed file: no second calendar head, the count of left-out tenders carried on', () => {
+    const [a, b, c] = hostileTenders();
+    const first = new IcsFormatter(base);
+    const head = String(first.page([a!, b!]));
+    const resumed = new IcsFormatter(base, first.state());
+    const text = head + String(resumed.page([c!])) + String(resumed.end());
+    expect(text.match(/BEGIN:VCALENDAR/g)).toHaveLength(1);
+    expect(readIcsWithPython(text).events).toHaveLength(2);
+    expect(resumed.hints()[0]).toMatch(/^1 tender/);
+  });
+
+  it('escapes TEXT and folds at 75 octets between whole UTF-8 sequences', () => {
+    expect(escapeText('a\\b;c,d\r\ne\nf\rg\u0007')).toBe('a\\\\b\\;c\\,d\\ne\\nf\\ng');
+    const line = contentLine(`SUMMARY:${'é'.repeat(40)}${'🚧'.repeat(30)}`);
+    checkLines(line);
+    expect(line.replace(/\r\n /g, '').replace(/\r\n$/, '')).toBe(`SUMMARY:${'é'.repeat(40)}${'🚧'.repeat(30)}`);
+  });
+});
+
+describe('ics on a terminal', () => {
+  it('keeps its CRLF line ends and spells out the controls TEXT allows (C1, bidi)', async () => {
+    const formatter = await createFormatter('ics', { ...base, terminal: true });
+    const text = String(formatter.page([{ id: 'x', title: 'CSI \u009b2J \u202eevil', deadline: '2027-01-01T00:00:00Z' }]));
+    expect(text).toContain('SUMMARY:CSI \\x9b2J \\u202eevil\r\n');
+    expect(text).not.toContain('\\r');
+  });
+});
+
+describe('--remind', () => {
+  it('parses durations longest first without repeats, and none', () => {
+    expect(parseReminders('2h,7d,1d,1w,90m')).toEqual([10080, 1440, 120, 90]);
+    expect(parseReminders('none')).toEqual([]);
+    expect(triggerDuration(1440 + 150)).toBe('-P1DT2H30M');
+    expect(triggerDuration(10080)).toBe('-P7D');
+  });
+
+  it('refuses what is not a duration, saying the rule', () => {
+    for (const bad of ['', '7', '0d', '-1d', '7x', '1d,,2h', '400d']) {
+      expect(() => parseReminders(bad)).toThrow(/--remind takes durations before the deadline such as 7d,1d,2h/);
+    }
+  });
+});

@@ -1,0 +1,418 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/model/json-parse.js';
+import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
+import type { LocalSelection } from '../../src/model/local-selection.js';
+import { Store as Sandbox } from '../../src/sandbox/store.js';
+import { lockKey } from '../../src/store/postgres-lock.js';
+import { migrate, MIGRATIONS, schemaVersion, type Migration } from '../../src/store/postgres-schema.js';
+import type { Store } from '../../src/store/store.js';
+import { postgres, postgresBin, POSTGRES_MISSING, type PostgresServer } from '../support/postgres.js';
+import { open, sqliteEngine } from './engines.js';
+
+function docs(size: number, seed: number): Record<string, unknown>[] {
+  return [...new Sandbox(size, seed).rows()].map((row) => parseJson(row.json) as Record<string, unknown>);
+}
+
+async function sync(store: Store, name: string, tenders: Record<string, unknown>[]) {
+  const run = await store.beginRun({ sync: { name, query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+  for (let i = 0; i < tenders.length; i += 100) await run.add(tenders.slice(i, i + 100));
+  return run.commit({ complete: true, pages: 1, requests: 1 });
+}
+
+async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const batch of batches) out.push(...batch);
+  return out;
+}
+
+/** psql's answer to `sql` (it must succeed). */
+function psql(url: string, sql: string): string {
+  const result = spawnSync(join(postgresBin()!, 'psql'), [url, '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return result.stdout.trim();
+}
+
+const TABLES = ['meta', 'tenders', 'syncs', 'sync_tenders', 'runs', 'changes'];
+/** Every row of every table, as psql reads them. */
+const dump = (url: string) => TABLES.map((t) => psql(url, `SELECT md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) FROM ${t} x`)).join(',');
+
+async function refusal(location: string, mode: 'read' | 'write' = 'write', extra = {}): Promise<Error> {
+  const err = (await open(location, mode, extra).then(
+    (store) => store.close().then(() => undefined),
+    (e: unknown) => e,
+  )) as Error | undefined;
+  expect(err, 'refused').toBeInstanceOf(Error);
+  return err!;
+}
+
+describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await postgres();
+  });
+
+  describe('connecting', () => {
+    it('never prints the password: not in status().location, not in any refusal', async () => {
+      const url = await server.createDatabase('secret');
+      const store = await open(url);
+      const { location } = await store.status();
+      await store.close();
+      expect(location).toBe(url.replace(`:${encodeURIComponent(server.password)}@`, '@'));
+      const base = `postgres://${server.user}:${encodeURIComponent(server.password)}@127.0.0.1:${server.port}`;
+      const wrong = `postgres://${server.user}:${encodeURIComponent(`${server.password}x`)}@127.0.0.1:${server.port}/postgres`;
+      for (const bad of [wrong, `${base}/no_such_db`, url.replace(`:${server.port}/`, ':1/')]) {
+        const err = await refusal(bad);
+        for (const secret of [server.password, encodeURIComponent(server.password), `${server.password}x`]) expect(err.message).not.toContain(secret);
+      }
+    });
+
+    it('an unreachable server, a refused login, a missing database: one line, a run error (exit 1)', async () => {
+      const url = await server.createDatabase('refuse');
+      const cases: [string, RegExp][] = [
+        [url.replace(`:${server.port}/`, ':1/'), /^postgres:\/\/tenders_test@127\.0\.0\.1:1\/\w+: cannot reach the PostgreSQL server: .*ECONNREFUSED.*\(3 attempts\)$/],
+        [url.replace(encodeURIComponent(server.password), 'wrong'), /the server refused the login: password authentication failed/],
+        [url.replace(/\/\w+$/, '/no_such_db'), /database "no_such_db" does not exist: create it/],
+      ];
+      for (const [location, message] of cases) {
+        const err = await refusal(location);
+        expect(err, location).toBeInstanceOf(RunError);
+        expect(exitCodeOf(err)).toBe(EXIT.failure);
+        expect(err.message).toMatch(message);
+        expect(err.message).not.toContain('\n');
+      }
+      // Only what may pass is tried again.
+      expect((await refusal(cases[1]![0])).message).not.toMatch(/attempts/);
+    });
+
+    /** Runs `work` with these environment variables set, then puts them back. */
+    async function withEnv(vars: Record<string, string>, work: () => Promise<void>): Promise<void> {
+      const saved = Object.fromEntries(Object.keys(vars).map((key) => [key, process.env[key]]));
+      Object.assign(process.env, vars);
+      try {
+        await work();
+      } finally {
+        for (const [key, value] of Object.entries(saved)) {
+          if (value === undefined) delete process.env[key];
+          else process.env[key] = value;
+        }
+      }
+    }
+
+    it('takes the user and password from PGUSER and PGPASSWORD when the URL has none', async () => {
+      const url = await server.createDatabase('env');
+      const bare = url.replace(/\/\/[^@]+@/, '//');
+      await withEnv({ PGUSER: server.user, PGPASSWORD: server.password }, async () => {
+        const store = await open(bare);
+        await sync(store, 's', docs(5, 1));
+        expect((await store.status()).location).toBe(bare);
+        await store.close();
+      });
+      expect(psql(url, 'SELECT count(*) FROM tenders')).toBe('5');
+    });
+
+    it('takes everything from PGHOST, PGPORT, PGDATABASE, PGUSER and a password file (PGPASSFILE, as ~/.pgpass)', async () => {
+      const url = await server.createDatabase('pgpass');
+      const database = new URL(url).pathname.slice(1);
+      const passfile = join(mkdtempSync(join(tmpdir(), 'tenders-pgpass-')), 'pgpass');
+      writeFileSync(passfile, `127.0.0.1:${server.port}:${database}:${server.user}:${server.password.replace(/[:\\]/g, '\\$&')}\n`, { mode: 0o600 });
+      const warnings: Error[] = [];
+      const warned = (warning: Error) => warnings.push(warning);
+      process.on('warning', warned);
+      await withEnv({ PGHOST: '127.0.0.1', PGPORT: String(server.port), PGDATABASE: database, PGUSER: server.user, PGPASSFILE: passfile }, async () => {
+        const store = await open('postgres://');
+        await sync(store, 's', docs(3, 1));
+        await store.close();
+      }).finally(() => process.off('warning', warned));
+      // pg's own reading of the file prints a deprecation warning on stderr; ours does not.
+      expect(warnings.map((w) => w.message)).toEqual([]);
+      expect(psql(url, 'SELECT count(*) FROM tenders')).toBe('3');
+    });
+
+    it('keeps its tables only in the schema ?schema= (or the option) names, creating it; reading creates nothing', async () => {
+      const url = await server.createDatabase('schema');
+      const err = await refusal(`${url}?schema=team_a`, 'read');
+      expect(err).toBeInstanceOf(RunError);
+      expect(err.message).toMatch(/run tenders sync first/);
+      expect(psql(url, "SELECT count(*) FROM information_schema.schemata WHERE schema_name = 'team_a'")).toBe('0');
+
+      const a = await open(`${url}?schema=team_a`);
+      await sync(a, 's', docs(10, 1));
+      expect((await a.status()).location).toMatch(/\?schema=team_a$/);
+      await a.close();
+      const b = await open(url, 'write', { schema: 'Team B' });
+      await sync(b, 's', docs(3, 2));
+      await b.close();
+      const tables = psql(url, "SELECT table_schema || '.' || table_name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1");
+      expect(tables.split('\n')).toEqual([...TABLES.map((t) => `Team B.${t}`), ...TABLES.map((t) => `team_a.${t}`)].sort());
+      expect(psql(url, 'SELECT count(*) FROM team_a.tenders')).toBe('10');
+      expect(psql(url, 'SELECT count(*) FROM "Team B".tenders')).toBe('3');
+      // The URL's schema wins over the option.
+      const c = await open(`${url}?schema=team_a`, 'read', { schema: 'Team B' });
+      expect((await c.count({})).total).toBe(10);
+      await c.close();
+    });
+
+    it('refuses tables of a newer schema version, and another program\'s tables, as usage errors, changing nothing', async () => {
+      const url = await server.createDatabase('newer');
+      await (await open(url)).close();
+      psql(url, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+      const before = dump(url);
+      for (const mode of ['write', 'read'] as const) {
+        const err = await refusal(url, mode);
+        expect(err).toBeInstanceOf(UsageError);
+        expect(err.message).toMatch(/newer tenders \(schema version 2; this one knows up to 1\)/);
+      }
+      expect(dump(url)).toBe(before);
+      const other = await server.createDatabase('other');
+      psql(other, 'CREATE TABLE things (a int)');
+      expect((await refusal(other)).message).toMatch(/tables of another program/);
+    });
+
+    it('upgrades older tables in place, one transaction per version, keeping their rows', async () => {
+      const url = await server.createDatabase('upgrade');
+      const store = await open(url);
+      await sync(store, 's', docs(5, 1));
+      await store.close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const next: Migration[] = [...MIGRATIONS, async (c) => void (await c.query('ALTER TABLE syncs ADD COLUMN note text'))];
+        await migrate(client, 'public', lockKey('public', 'migrate'), next);
+        expect(await schemaVersion(client, 'public')).toBe(2);
+        // A step that fails leaves the tables at the version before it.
+        const failing: Migration[] = [...next, async (c) => void (await c.query('ALTER TABLE syncs ADD COLUMN x text; SELECT * FROM no_such_table'))];
+        await expect(migrate(client, 'public', lockKey('public', 'migrate'), failing)).rejects.toThrow(/no_such_table/);
+        expect(await schemaVersion(client, 'public')).toBe(2);
+        expect(psql(url, "SELECT name, note FROM syncs")).toBe('s|');
+        expect(psql(url, "SELECT count(*) FROM information_schema.columns WHERE table_name = 'syncs' AND column_name = 'x'")).toBe('0');
+      } finally {
+        await client.end();
+      }
+    });
+
+    it('opens at most `connections` connections at once', async () => {
+      const url = await server.createDatabase('pool');
+      const store = await open(url, 'write', { connections: 2 });
+      await sync(store, 's', docs(600, 3));
+      const database = new URL(url).pathname.slice(1);
+      const backends = () => Number(psql(url, `SELECT count(*) FROM pg_stat_activity WHERE datname = '${database}' AND application_name = 'tenders'`));
+      const one = store.select({})[Symbol.asyncIterator]();
+      const two = store.select({})[Symbol.asyncIterator]();
+      await one.next();
+      await two.next();
+      let third = false;
+      const waiting = store.count({}).then((c) => ((third = true), c));
+      expect(backends()).toBe(2);
+      expect(third).toBe(false);
+      await one.return(undefined);
+      expect((await waiting).total).toBe(600);
+      await two.return(undefined);
+      await store.close();
+    });
+  });
+
+  describe('same answers as SQLite on the same data', () => {
+    let pgStore: Store;
+    let sqlite: Store;
+    let cleanup: () => Promise<void>;
+    const exotic = [
+      { id: 'E-1', title: 'Nettoyage des écoles – Lyon', publicationDate: '2026-02-01', buyer: { name: 'Mairie de Lyon', country: 'FRA' } },
+      { id: 'E-2', title: 'Road-maintenance lot_2 (A7)', publicationDate: '2026-02-01', buyer: { name: 'Ünterföhring', country: 'DEU' } },
+      { id: 'e-3', title: 'ROAD maintenance 2026', publicationDate: '2026-02-01', buyer: { name: 'Zürich', country: 'CHE' }, deadline: '2027-01-01' },
+      { id: 'É-4', title: 'Ärztliche Versorgung', publicationDate: '2026-02-01T10:00:00+02:00', buyer: { name: 'Åre kommun', country: 'SWE' } },
+    ];
+    beforeAll(async () => {
+      const file = await sqliteEngine.location();
+      cleanup = file.cleanup;
+      sqlite = await open(file.location);
+      pgStore = await open(await server.createDatabase('same'));
+      const tenders = [...docs(500, 21), ...exotic];
+      await sync(sqlite, 'all', tenders);
+      await sync(pgStore, 'all', tenders);
+    });
+    afterAll(async () => {
+      await sqlite?.close();
+      await pgStore?.close();
+      await cleanup?.();
+    });
+
+    const selections: LocalSelection[] = [
+      {},
+      { sortBy: 'deadline' },
+      { sortBy: 'estimatedValue', sortOrder: 'asc' },
+      { words: 'road maintenance' },
+      { words: '"road maintenance"' },
+      { words: 'ecoles' },
+      { words: 'ECOLES OR zurich' },
+      { words: 'arztlich*' },
+      { words: 'lot_2' },
+      { words: 'clean* NOT services' },
+      { words: '(road OR cleaning) AND lyon' },
+      { words: 'road AND (maintenance OR cleaning) NOT lyon' },
+      { words: '"road maintenance"*' },
+      { words: 'road + maintenance' },
+      { words: 'Ärztliche zürich OR ROAD' },
+      { words: 'lyon mairie' },
+      { countries: ['FRA', 'DEU'], statuses: ['open'], minValueEur: 1000 },
+      { publishedSince: '2026-02-01T00:00:00.000Z', publishedUntil: '2026-06-01T00:00:00.000Z', sortBy: 'publicationDate', sortOrder: 'asc' },
+    ];
+    it('selects the same tenders in the same order, and counts them alike', async () => {
+      for (const selection of selections) {
+        const [a, b] = await Promise.all([all(sqlite.select(selection)), all(pgStore.select(selection))]);
+        expect(b.map((t) => t.id), JSON.stringify(selection)).toEqual(a.map((t) => t.id));
+        expect(b).toEqual(a);
+        expect(await pgStore.count(selection)).toEqual(await sqlite.count(selection));
+      }
+      for (const path of ['buyer.name', 'status', 'estimatedValue', 'procedure', 'buyer.country']) {
+        expect(await pgStore.count({}, path), path).toEqual(await sqlite.count({}, path));
+      }
+      for (const bad of ['"open', 'AND', 'road (', 'covid-19', 'a OR']) {
+        const [x, y] = await Promise.all([sqlite.count({ words: bad }).catch((e: unknown) => e), pgStore.count({ words: bad }).catch((e: unknown) => e)]);
+        expect(x, bad).toBeInstanceOf(UsageError);
+        expect(y, bad).toBeInstanceOf(UsageError);
+      }
+    });
+  });
+
+  describe('writers, readers and killed runs', () => {
+    let child: string;
+    beforeAll(async () => {
+      child = join(mkdtempSync(join(tmpdir(), 'tenders-pg-run-')), 'killed-pg-run.cjs');
+      await build({
+        entryPoints: [resolve('test/store/fixtures/killed-pg-run.ts')],
+        outfile: child,
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        external: ['pg', 'pg-copy-streams', 'libsql'],
+        logLevel: 'error',
+      });
+    });
+
+    /** Starts the child; resolves once it prints `phase` (it then holds its run until killed). */
+    function runUntil(url: string, phase: 'stage' | 'commit', size: number, seed: number): Promise<ChildProcess> {
+      return new Promise((done, fail) => {
+        const proc = spawn(process.execPath, [child, url, phase, String(size), String(seed)], {
+          env: { ...process.env, NODE_PATH: resolve('node_modules') },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stderr = '';
+        proc.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        proc.stdout!.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes(phase)) done(proc);
+        });
+        proc.on('exit', (code, signal) => fail(new Error(`child ended ${code ?? signal}: ${stderr}`)));
+      });
+    }
+
+    /** SIGKILL, then wait until the server has ended the child's connection (its lock and transaction with it). */
+    async function kill(proc: ChildProcess, url: string): Promise<void> {
+      const exited = new Promise((done) => proc.once('exit', done));
+      proc.kill('SIGKILL');
+      await exited;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        // The server notices the closed socket on its own; this waits for that event (no fixed delay).
+        for (;;) {
+          const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE $1", [`tenders ${proc.pid} %`]);
+          if (rows[0].n === 0) return;
+          await admin.query('SELECT pg_sleep(0.05)');
+        }
+      } finally {
+        await admin.end();
+      }
+    }
+
+    it('a second run of a sync in another process fails at once naming the holder; other names proceed', async () => {
+      const url = await server.createDatabase('lock');
+      const store = await open(url);
+      const proc = await runUntil(url, 'stage', 50, 1);
+      try {
+        const err = await store.beginRun({ sync: { name: 'killed', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(RunError);
+        expect((err as Error).message).toMatch(new RegExp(`^sync 'killed' is running already: pid ${proc.pid} on \\S+, since \\d{4}-\\d\\d-\\d\\dT`));
+        await sync(store, 'other', docs(20, 2));
+        // Another schema is another copy: the same name is free there.
+        const elsewhere = await open(`${url}?schema=elsewhere`);
+        await (await elsewhere.beginRun({ sync: { name: 'killed', query: {}, service: 'u' }, mode: 'full' })).abort();
+        await elsewhere.close();
+      } finally {
+        await kill(proc, url);
+      }
+      // Its connection gone, the lock is free.
+      await sync(store, 'killed', docs(20, 3));
+      await store.close();
+    });
+
+    for (const [phase, size] of [
+      ['stage', 1200],
+      ['commit', 1200],
+    ] as const) {
+      it(`a run SIGKILLed in its ${phase} leaves every table as it was; readers meanwhile see the copy before it`, { timeout: 180_000 }, async () => {
+        const url = await server.createDatabase(`killed_${phase}`);
+        const store = await open(url);
+        await sync(store, 'killed', docs(500, 5));
+        const before = dump(url);
+        const ids = (await all(store.select({}))).map((t) => t.id);
+
+        const proc = await runUntil(url, phase, size, 6);
+        // The run is under way (in `commit`, its transaction has written tenders, membership and changes).
+        expect((await all(store.select({}))).map((t) => t.id)).toEqual(ids);
+        expect(psql(url, 'SELECT count(*) FROM tenders')).toBe('500');
+        expect(dump(url)).toBe(before);
+        await kill(proc, url);
+
+        expect(dump(url)).toBe(before);
+        expect(psql(url, "SELECT count(*) FROM pg_tables WHERE schemaname LIKE 'pg_temp%'")).toBe('0');
+        const receipt = await sync(store, 'killed', docs(size, 6));
+        expect(receipt.counts).toMatchObject({ new: size - 500, changed: 500 });
+        expect(Number(psql(url, "SELECT count(*) FROM changes WHERE kind = 'new'"))).toBe(size - 500);
+        expect(psql(url, 'SELECT count(*) FROM runs')).toBe('2');
+        await store.close();
+      });
+    }
+
+    it('a document PostgreSQL cannot hold (a NUL character) fails its run as one line, leaving the copy as it was', async () => {
+      const url = await server.createDatabase('nul');
+      const store = await open(url);
+      await sync(store, 's', docs(20, 1));
+      const before = dump(url);
+      const err = await sync(store, 's', [...docs(20, 1), { id: 'NUL', title: 'a\u0000b', publicationDate: '2026-01-01' }]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RunError);
+      expect((err as Error).message).toMatch(/^postgres:\/\/tenders_test@127\.0\.0\.1:\d+\/\w+: /);
+      expect((err as Error).message).not.toContain('\n');
+      expect(dump(url)).toBe(before);
+      // The failed run released its lock and its connection.
+      await sync(store, 's', docs(20, 2));
+      await store.close();
+    });
+
+    it('readers see the committed copy while another transaction writes', async () => {
+      const url = await server.createDatabase('readers');
+      const store = await open(url);
+      await sync(store, 's', docs(50, 1));
+      const writer = new pg.Client({ connectionString: url });
+      await writer.connect();
+      try {
+        await writer.query("BEGIN; UPDATE tenders SET title = 'half written', tsv = 'half:1'; DELETE FROM sync_tenders");
+        expect((await store.count({})).total).toBe(50);
+        expect((await store.count({ words: 'half' })).total).toBe(0);
+        expect((await store.count({ sync: 's' })).total).toBe(50);
+        expect(psql(url, "SELECT count(*) FROM tenders WHERE title = 'half written'")).toBe('0');
+      } finally {
+        await writer.query('ROLLBACK');
+        await writer.end();
+        await store.close();
+      }
+    });
+  });
+});
