@@ -8,6 +8,7 @@ import { runCli, type CliOptions } from '../support/cli.js';
 import { useSandbox } from '../support/sandbox.js';
 import { testDir } from '../support/test-context.js';
 import { requireTool } from '../support/tools.js';
+import { postgres, postgresBin, POSTGRES_MISSING } from '../support/postgres.js';
 
 const PATH = '/api/v1/tenders/search';
 const QUERY = ['-c', 'DEU,FRA,ITA,ESP', '-s', 'open'];
@@ -301,6 +302,29 @@ describe.skipIf(!hasSqlite)('sync against the sandbox', () => {
     expect(json.sync).toMatchObject({ name: 'open', run: 1, mode: 'full', baseline: true, committed: true });
     expect(json.sync.counts.new).toBe(truth().length);
     expect(sql('SELECT requests FROM runs')).toEqual([{ requests: json.requests }]);
+  });
+});
+
+describe.skipIf(POSTGRES_MISSING)('sync into PostgreSQL', () => {
+  const psql = (url: string, query: string) =>
+    execFileSync(join(postgresBin()!, 'psql'), [url, '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-c', query], { encoding: 'utf8' }).trim();
+
+  it('--db postgres://... with TENDERS_DB_SCHEMA: the tables in that schema, the changes once, no password anywhere', async () => {
+    const url = await (await postgres()).createDatabase('sync');
+    const env = { TENDERS_DB_SCHEMA: 'copy' };
+    const receipt = join(testDir(), 'receipt.json');
+    const first = await sync(['pg', ...QUERY, '--db', url, '--receipt', receipt], { env });
+    expect(first).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const ids = psql(url, "SELECT string_agg(id, ',' ORDER BY id) FROM copy.sync_tenders WHERE sync = 'pg' AND gone_at IS NULL").split(',');
+    expect(ids).toEqual([...(await exported()).keys()].sort());
+    const before = truth();
+    mutate();
+    expect((await sync(['pg', '--db', url], { env })).code).toBe(0);
+    const rows = psql(url, "SELECT kind || ' ' || id || coalesce(' ' || field || ' ' || coalesce(old::text, 'NULL') || ' ' || coalesce(new::text, 'NULL'), '') FROM copy.changes WHERE run = 2");
+    const kinds = (list: string[]) => list.map((row) => row.split(' ').slice(0, 2).join(' ')).sort();
+    expect(kinds(rows.split('\n'))).toEqual(kinds(expectedChanges(before, truth())));
+    const password = new URL(url).password;
+    expect(await readFile(receipt, 'utf8')).not.toContain(decodeURIComponent(password));
   });
 });
 
