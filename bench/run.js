@@ -75,13 +75,13 @@ const say = (line) => process.stderr.write(`${line}\n`); // progress; the table 
 const NOT_MEASURED = ['table'];
 
 /**
- * The formats the built CLI offers, as it says itself when refusing one (commander's
- * one-line "Allowed choices are a, b, c."), so a format added to the CLI is measured
+ * The formats the built CLI offers, as it says itself when refusing one, so a format added to the CLI is measured
  * without editing the bench.
  */
 function exportFormats() {
   const r = spawnSync(node, [cli, 'export', '--format', '-'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  const choices = /Allowed choices are (.+?)\.(?: |$)/m.exec(r.stderr)?.[1];
+  // commander's words, or the CLI's own since its errors have one style ("--format takes one of a, b, c, not '-'").
+  const choices = (/Allowed choices are (.+?)\.(?: |$)/m.exec(r.stderr) ?? /--format takes one of (.+?), not '/m.exec(r.stderr))?.[1];
   if (r.status !== 2 || !choices) throw new Error(`could not read the formats from tenders export: ${r.stderr.trim()}`);
   return choices.split(', ').filter((format) => !NOT_MEASURED.includes(format));
 }
