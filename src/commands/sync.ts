@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { createReporter } from '../output/reporter.js';
+import { wrapWords } from '../output/wrap.js';
 import { endpointPath, ORG_TENDERS, PAGE_SIZE_MAX, TENDERS } from '../query/endpoints.js';
 import { savedQueryBody } from '../query/tender-body.js';
 import { selectsTenders } from '../query/tender-filters.js';
@@ -65,13 +66,13 @@ export function registerSync(program: Command, ctx: CommandContext): Command {
       'tenders sync deu-open                             # later: brings the copy up to date, records the changes',
       'tenders sync deu-open --verbose                   # ... and says: 3 new, 1 changed, 0 gone',
       'tenders sync deu-open --new-only                  # only new tenders, paging only as far as they go',
-      'tenders sync all-open -s open --parallel 4 --db ~/tenders.db --receipt sync.json',
+      'tenders sync eu-open -c DEU,FRA,ITA -s open --parallel 3 --receipt sync.json',
       'tenders sync big-buyer --org ORG-DEU-0007 --db postgres://me@localhost/tenders',
       'tenders sync deu-open -c DEU,AUT -s open --reset  # follow other filters from now on',
       'tenders sync --list',
       'tenders sync deu-open --forget',
       '17 * * * * tenders sync deu-open                  # a crontab line: silent, exit 0 when all went well',
-    ]) + '\nThe copy: --db, else $TENDERS_DB, else $XDG_DATA_HOME/tenders/tenders.db, else ~/.local/share/tenders/tenders.db.\n',
+    ]) + `\n${wrapWords('The copy: --db, else $TENDERS_DB, else $XDG_DATA_HOME/tenders/tenders.db, else ~/.local/share/tenders/tenders.db.', 80).join('\n')}\n`,
   );
   cmd.action(async (name: string | undefined, flags: SyncFlags, command: Command) => {
     const globals = command.optsWithGlobals<GlobalFlags>();
