@@ -2,7 +2,8 @@
 // npm run bench [-- --quick]: the export's cost in every format the CLI has against a
 // floor program (and NDJSON against a curl + jq loop), its peak memory as the export grows, start-up, what --parallel
 // gains against a service 50 ms away (and costs in memory), and what a watch costs (a
-// full run against an export of the same query; --new-only after 50 new tenders), in one run.
+// full run against an export of the same query; --new-only after 50 new tenders), and what a
+// sync costs (a first sync and a re-sync against an export; --new-only; peak RSS as it grows), in one run.
 // Contenders alternate run by run and medians are reported, so a noisy neighbour hurts
 // every contender alike. Results go to bench/results/<timestamp>.json and latest.json
 // (--quick: 3 runs of 20 000 tenders, <timestamp>-quick.json only, ignored by git;
@@ -53,9 +54,16 @@ const TARGETS = {
   newOnlyPage: undefined, // reported, no target: a --new-only run against one page request
   localQueryMs: { max: 50 }, // search --local, two words, first page, over BIG tenders: query time in the process
   localCountBy: { max: 1 }, // count --local --by buyer.name over BIG tenders, seconds of a whole process
+  syncFirstExport: { max: 1.5 },
+  resyncExport: { max: 1.5 },
+  resyncRequests: { max: 1 }, // the re-sync's requests / the export's: the same walk
+  syncNewOnlyRequests: { max: 3 },
+  syncRss200k50k: { max: 1.3 },
 };
 // The watch case, on the SIZE sandbox: this many tenders published before --new-only runs.
 const WATCH_INSERT = 50;
+// The sync case: tenders changed between two runs of a re-sync, and published before --new-only.
+const SYNC_CHANGES = 50;
 
 const node = process.execPath;
 const cli = join(root, 'bin/tenders.js');
@@ -70,13 +78,13 @@ const say = (line) => process.stderr.write(`${line}\n`); // progress; the table 
 const NOT_MEASURED = ['table'];
 
 /**
- * The formats the built CLI offers, as it says itself when refusing one (commander's
- * one-line "Allowed choices are a, b, c."), so a format added to the CLI is measured
+ * The formats the built CLI offers, as it says itself when refusing one, so a format added to the CLI is measured
  * without editing the bench.
  */
 function exportFormats() {
   const r = spawnSync(node, [cli, 'export', '--format', '-'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  const choices = /Allowed choices are (.+?)\.(?: |$)/m.exec(r.stderr)?.[1];
+  // commander's words, or the CLI's own since its errors have one style ("--format takes one of a, b, c, not '-'").
+  const choices = (/Allowed choices are (.+?)\.(?: |$)/m.exec(r.stderr) ?? /--format takes one of (.+?), not '/m.exec(r.stderr))?.[1];
   if (r.status !== 2 || !choices) throw new Error(`could not read the formats from tenders export: ${r.stderr.trim()}`);
   return choices.split(', ').filter((format) => !NOT_MEASURED.includes(format));
 }
@@ -236,6 +244,75 @@ async function measureWatch(url) {
   };
 }
 
+/**
+ * The sync case, on the SIZE sandbox: a first sync into a new database against `export -f
+ * ndjson` of the same query, alternating; then re-syncs, each after SYNC_CHANGES tenders
+ * changed, against the export (time and requests); then --new-only after SYNC_CHANGES new
+ * tenders. Checked first: the first sync holds every tender, a re-sync records exactly the
+ * changed tenders, --new-only exactly the new ones.
+ */
+async function measureSync(url) {
+  const env = { TENDERS_BASE_URL: url };
+  const db = join(tmp, 'sync.db');
+  const sync = (...extra) => [cli, 'sync', 'bench', '--db', db, ...extra];
+  const fresh = () => ['', '-wal', '-shm'].forEach((end) => rmSync(`${db}${end}`, { force: true }));
+  const run = (args) => spawnSync(node, args, { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const requestsOf = (result) => result.stderr.split('\n').filter((line) => line.startsWith('* POST')).length;
+  const count = (sql) => Number(spawnSync('sqlite3', [db, sql], { encoding: 'utf8' }).stdout.trim());
+  const mutate = async (body) => {
+    const res = await fetch(`${url}/__sandbox/mutate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`sync: the sandbox did not change its data (${res.status})`);
+    return res.json();
+  };
+  const seconds = { first: [], export: [], resync: [], resyncExport: [] };
+  for (let i = 1; i <= RUNS; i++) {
+    fresh();
+    seconds.first.push(await timed(node, sync(), env));
+    seconds.export.push(await timed(node, [cli, 'export', '--format', 'ndjson'], env));
+    say(`  run ${i}/${RUNS}: first sync ${seconds.first.at(-1).toFixed(3)} s, export ${seconds.export.at(-1).toFixed(3)} s`);
+  }
+  const held = count("SELECT count(*) FROM sync_tenders WHERE gone_at IS NULL");
+  const exported = run([cli, 'export', '--format', 'ndjson', '-v']);
+  const rows = exported.stdout.split('\n').filter(Boolean).length;
+  if (held !== rows) throw new Error(`sync: the first sync holds ${held} tenders, the export wrote ${rows}`);
+
+  let seed = 100;
+  const { updated } = await mutate({ update: SYNC_CHANGES, seed: ++seed });
+  const checked = run(sync('-v'));
+  const changed = count(`SELECT count(DISTINCT id) FROM changes WHERE kind = 'changed' AND run = (SELECT max(run) FROM runs)`);
+  if (checked.status !== 0 || changed !== updated.length) throw new Error(`sync: a re-sync recorded ${changed} changed tenders, not ${updated.length}: ${checked.stderr.trim().split('\n').at(-1)}`);
+  const requests = { resync: requestsOf(checked), export: requestsOf(exported) };
+  for (let i = 1; i <= RUNS; i++) {
+    await mutate({ update: SYNC_CHANGES, seed: ++seed });
+    seconds.resync.push(await timed(node, sync(), env));
+    seconds.resyncExport.push(await timed(node, [cli, 'export', '--format', 'ndjson'], env));
+    say(`  run ${i}/${RUNS}: re-sync after ${SYNC_CHANGES} changes ${seconds.resync.at(-1).toFixed(3)} s, export ${seconds.resyncExport.at(-1).toFixed(3)} s`);
+  }
+
+  const { inserted } = await mutate({ insert: SYNC_CHANGES, seed: ++seed });
+  const newOnly = run(sync('--new-only', '-v'));
+  const news = count(`SELECT count(*) FROM changes WHERE kind = 'new' AND run = (SELECT max(run) FROM runs)`);
+  if (newOnly.status !== 0 || news !== inserted.length) throw new Error(`sync --new-only recorded ${news} new tenders, not ${inserted.length}`);
+  requests.newOnly = requestsOf(newOnly);
+  fresh();
+  return {
+    check: `first sync holds the ${held} tenders export writes; a re-sync recorded exactly the ${updated.length} changed tenders; --new-only exactly the ${inserted.length} new ones`,
+    requests,
+    seconds,
+  };
+}
+
+/** Peak RSS of a first sync of the sandbox at `url` into a new database. */
+async function measureSyncRss(url, label) {
+  const rss = [];
+  for (let i = 0; i < RSS_RUNS; i++) {
+    const db = join(tmp, `rss-${label}-${i}.db`);
+    rss.push(await peakRssMb(node, [cli, 'sync', 'bench', '--db', db], { TENDERS_BASE_URL: url }));
+    for (const end of ['', '-wal', '-shm']) rmSync(`${db}${end}`, { force: true });
+  }
+  return rss;
+}
+
 const passes = (value, t) =>
   value === null || t === undefined ? null : (t.max === undefined || value <= t.max) && (t.min === undefined || value >= t.min) && (t.below === undefined || value < t.below);
 
@@ -259,6 +336,7 @@ async function main() {
   let checks;
   let watchCase;
   let localCase;
+  let syncCase;
   try {
     say('checking every contender\'s output (and warming the sandbox)');
     checks = await verify(contenders, env);
@@ -267,7 +345,10 @@ async function main() {
     runs.rssMbSmall = await measureRss(sandbox.url);
     if (!exportsOnly) {
       say(`watch: a full run against an export of the same query, then --new-only after ${WATCH_INSERT} new tenders`);
-      watchCase = await measureWatch(sandbox.url); // last on this sandbox: it publishes tenders
+      watchCase = await measureWatch(sandbox.url); // it publishes tenders: only the sync case follows
+      say(`sync: a first sync and re-syncs after ${SYNC_CHANGES} changes against an export of the same query, then --new-only`);
+      syncCase = await measureSync(sandbox.url);
+      runs.syncRssMbSmall = await measureSyncRss(sandbox.url, 'small');
     }
   } finally {
     await sandbox.stop();
@@ -276,6 +357,11 @@ async function main() {
     checks.watch = watchCase.check;
     runs.watchSeconds = watchCase.seconds;
     settings.watch = { insert: WATCH_INSERT, newOnlyRequests: watchCase.requests };
+  }
+  if (syncCase) {
+    checks.sync = syncCase.check;
+    runs.syncSeconds = syncCase.seconds;
+    settings.sync = { changes: SYNC_CHANGES, requests: syncCase.requests };
   }
 
   const big = await startSandbox(sandboxBin, BIG, { cache: sandbox.cache });
@@ -288,6 +374,7 @@ async function main() {
       if (syncCopy(node, cli, big.url, db)) localCase = await measureLocal(node, cli, db, RUNS);
       else say('bench: skipped the local queries: this build has no tenders sync');
     }
+    if (!exportsOnly) runs.syncRssMbBig = await measureSyncRss(big.url, 'big');
   } finally {
     await big.stop();
   }
@@ -319,6 +406,8 @@ async function main() {
   const lat = medians(runs.latencySeconds);
   const latRss = medians(runs.latencyRssMb);
   const w = medians(runs.watchSeconds);
+  const sy = medians(runs.syncSeconds);
+  const syncRss = runs.syncRssMbSmall && { [SIZE]: median(runs.syncRssMbSmall), [BIG]: median(runs.syncRssMbBig) };
   const results = {
     date: new Date().toISOString(),
     machine: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
@@ -333,6 +422,8 @@ async function main() {
       latencySeconds: lat ?? null,
       latencyRssMb: latRss ?? null,
       watchSeconds: w ?? null,
+      syncSeconds: sy ?? null,
+      syncRssMb: syncRss ?? null,
     },
     ratios: {
       ...Object.fromEntries(formats.map((format) => [`${format}Floor`, m[format] / m.floor])),
@@ -349,6 +440,11 @@ async function main() {
       newOnlyPage: ratio(w?.newOnly, w?.onePage),
       localQueryMs: localCase?.queryMs ?? null,
       localCountBy: localCase?.countBySeconds ?? null,
+      syncFirstExport: ratio(sy?.first, sy?.export),
+      resyncExport: ratio(sy?.resync, sy?.resyncExport),
+      resyncRequests: ratio(syncCase?.requests.resync, syncCase?.requests.export),
+      syncNewOnlyRequests: syncCase?.requests.newOnly ?? null,
+      syncRss200k50k: ratio(syncRss?.[BIG], syncRss?.[SIZE]),
     },
     targets: TARGETS,
     runs,
@@ -380,7 +476,8 @@ function report(r) {
   const sec = (x) => `${x.toFixed(3)} s`;
   const csvRss = r.medians.csvRssMb;
   const { startupSeconds: start, latencySeconds: lat, latencyRssMb: latRss, watchSeconds: w } = r.medians;
-  const { latency = LATENCY, watch = { insert: WATCH_INSERT } } = r.settings;
+  const { latency = LATENCY, watch = { insert: WATCH_INSERT }, sync = { changes: SYNC_CHANGES } } = r.settings;
+  const { syncSeconds: sy, syncRssMb: syncRss } = r.medians;
   // Details are functions: a case --exports skipped has no medians to show.
   const rows = [
     ...r.settings.formats.map((format) => [`${format} export / floor`, () => `${sec(s[format])} / ${sec(s.floor)}`, `${format}Floor`]),
@@ -397,6 +494,11 @@ function report(r) {
     ['watch --new-only / one page request', w && (() => `${sec(w.newOnly)} / ${sec(w.onePage)}`), 'newOnlyPage'],
     [`search --local, 2 words, ${big / 1000}k: query ms`, r.ratios.localQueryMs !== null && (() => `${r.ratios.localQueryMs.toFixed(1)} ms`), 'localQueryMs'],
     [`count --local --by buyer.name, ${big / 1000}k`, r.ratios.localCountBy !== null && (() => sec(r.ratios.localCountBy)), 'localCountBy'],
+    [`first sync ${size / 1000}k / ndjson export`, sy && (() => `${sec(sy.first)} / ${sec(sy.export)}`), 'syncFirstExport'],
+    [`re-sync, ${sync.changes} changed / export`, sy && (() => `${sec(sy.resync)} / ${sec(sy.resyncExport)}`), 'resyncExport'],
+    ['re-sync requests / export requests', sy && (() => `${sync.requests.resync} / ${sync.requests.export}`), 'resyncRequests'],
+    [`sync --new-only, ${sync.changes} new: requests`, sy && (() => `${r.ratios.syncNewOnlyRequests} requests`), 'syncNewOnlyRequests'],
+    [`sync peak RSS ${big / 1000}k / ${size / 1000}k`, syncRss && (() => `${syncRss[big].toFixed(1)} MB / ${syncRss[size].toFixed(1)} MB`), 'syncRss200k50k'],
   ];
   const line = (cells) => console.log(cells.map((c, i) => String(c).padEnd([36, 27, 8, 8, 0][i])).join(' ').trimEnd());
   console.log(`\ntenders bench, ${size} tenders (${r.date})`);

@@ -11,6 +11,7 @@ import { orgsGroup, orgsSearchSpec, orgTendersSpec } from './commands/orgs.js';
 import { searchSpec } from './commands/search.js';
 import { registerPaged } from './commands/spec.js';
 import { finishHelp, HELP_TOPICS } from './commands/help.js';
+import { registerSync } from './commands/sync.js';
 import { registerWatch } from './commands/watch.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf } from './errors.js';
 import { PassThrough } from 'node:stream';
@@ -59,6 +60,7 @@ function buildProgram(ctx: CommandContext): Command {
   registerPaged(orgs, orgTendersSpec, ctx);
   registerFields(orgs, orgFieldsSpec, ctx);
   registerWatch(program, ctx);
+  registerSync(program, ctx);
   registerChanges(program, ctx);
   registerCompletion(program, ctx);
   finishHelp(program, ctx);

@@ -120,8 +120,8 @@ function checkAlone(name: string | undefined, flags: WatchFlags): void {
   if (flags.forget && name === undefined) throw new UsageError('--forget needs the NAME of the watch to delete');
 }
 
-/** A list of watches (not of tenders) is written in a format that writes any records. */
-function listPlan(flags: WatchFlags, io: IO): OutputPlan {
+/** A list (of watches, of syncs: not of tenders) is written in a format that writes any records. */
+export function listPlan(flags: OutputFlags, io: IO): OutputPlan {
   const plan = outputPlan(flags, interactiveFormat(io, outputFile(flags)));
   const formats = recordFormats();
   if (!formats.includes(plan.format)) throw new UsageError(`--list prints ${formats.join(', ')}: ${plan.format} is for tenders`);

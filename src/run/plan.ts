@@ -117,3 +117,26 @@ export interface WatchPlan {
   /** --feed-size: the entries the feed keeps. */
   feedSize: number;
 }
+
+/** A run of `tenders sync NAME`: walk its query into the local copy, one transaction at the end. */
+export interface SyncPlan {
+  name: string;
+  /** The copy: a SQLite file path or a postgres:// URL (storeLocation). */
+  db: string;
+  /** $TENDERS_DB_SCHEMA, for a postgres:// copy. */
+  dbSchema?: string;
+  connection: ConnectionPlan;
+  /** The query of the command line; undefined: the saved one (or every tender, the first time). */
+  query?: SavedQuery;
+  /** The API path of a query: the tender search, or an organisation's tenders. */
+  pathFor(org: string | null): string;
+  /** Results per page asked for. */
+  limit: number;
+  /** Record only new tenders, paging only as far as they go. */
+  newOnly: boolean;
+  /** Replace the saved query or service. */
+  reset: boolean;
+  parallel: number;
+  sortPaths?: SortPaths;
+  receipt?: ReceiptPlan;
+}

@@ -25,7 +25,7 @@ async function script(shell: string): Promise<string> {
 
 /** What is offered after the words typed, the same for each shell: [words, expected]. */
 const CASES: [string[], string[]][] = [
-  [['tenders', ''], ['search', 'export', 'count', 'fields', 'orgs', 'watch', 'changes', 'completion', 'help']],
+  [['tenders', ''], ['search', 'export', 'count', 'fields', 'orgs', 'watch', 'sync', 'changes', 'completion', 'help']],
   [['tenders', 'o'], ['orgs']],
   [['tenders', 'orgs', ''], ['search', 'tenders', 'fields', 'help']],
   [['tenders', 'search', '--f'], ['--filter', '--format']],

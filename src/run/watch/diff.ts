@@ -1,8 +1,7 @@
+import type { ChangeKind } from '../../store/store.js';
 import type { FieldTable } from './field-table.js';
 import type { KnownTenders } from './known.js';
 import { keptTender, tenderKey, tenderLine } from './state.js';
-
-export type ChangeKind = 'new' | 'changed' | 'gone';
 
 /** One row of a watch's output. */
 export interface WatchChange {

@@ -1,13 +1,10 @@
 import { RunError } from '../../errors.js';
 import type { IO } from '../../io.js';
-import { displayOptions } from '../../output/display.js';
-import { traitsOf } from '../../output/format-registry.js';
-import { createFormatter, joinChunks } from '../../output/formatter.js';
 import { nodeFs, type FileSystem } from '../../files/fs.js';
 import { acquireLock } from '../../files/lock.js';
 import { formatCount } from '../../model/numbers.js';
 import type { Reporter } from '../../output/reporter.js';
-import { openOutput, resolveTarget } from '../../output/target.js';
+import { writeList } from '../list-output.js';
 import type { OutputPlan } from '../plan.js';
 import { STATE_SUFFIX, watchFiles } from './location.js';
 import { describeQuery } from './query.js';
@@ -36,23 +33,7 @@ export async function runWatchList(dir: string, output: OutputPlan, io: IO, sign
     say.hint(`No saved watches in ${dir}.`);
     return;
   }
-  const target = await resolveTarget(output.file, false, fs);
-  const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, fs });
-  try {
-    const formatter = await createFormatter(output.format, {
-      columns: output.columns ?? (traitsOf(output.format).rows === 'columns' ? LIST_COLUMNS : undefined),
-      header: output.header,
-      headerStyle: output.headerStyle,
-      excelSafe: output.excelSafe,
-      ...displayOptions(io, target.kind === 'stdout'),
-      terminal: out.terminal,
-    });
-    await out.write(joinChunks([formatter.page(rows), formatter.end()]));
-    await out.finish();
-  } catch (err) {
-    await out.abandon(false);
-    throw err;
-  }
+  await writeList(rows, LIST_COLUMNS, output, io, signal, fs);
   say.hint(`${formatCount(rows.length)} watches in ${dir}.`);
 }
 

@@ -3,7 +3,8 @@ import { ServiceError } from '../../api/errors.js';
 import { RETRY_STATUSES } from '../../api/retry-policy.js';
 import { RunError } from '../../errors.js';
 import { stringifyJson } from '../../model/exact-json.js';
-import type { ChangeKind, WatchChange } from './diff.js';
+import type { ChangeKind } from '../../store/store.js';
+import type { WatchChange } from './diff.js';
 import type { SavedQuery } from './state.js';
 import type { Webhook } from './webhook-url.js';
 

@@ -1,0 +1,143 @@
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+import type { IO } from '../io.js';
+import { createReporter } from '../output/reporter.js';
+import { wrapWords } from '../output/wrap.js';
+import { endpointPath, ORG_TENDERS, PAGE_SIZE_MAX, TENDERS } from '../query/endpoints.js';
+import { savedQueryBody } from '../query/tender-body.js';
+import { selectsTenders } from '../query/tender-filters.js';
+import { parseSortPaths } from '../query/sort-paths.js';
+import { parseLimit, parseSavedName } from '../query/validate.js';
+import type { SyncPlan } from '../run/plan.js';
+import { storeLocation } from '../store/location.js';
+import { withClient, type CommandContext } from './context.js';
+import {
+  addOutputFlags,
+  addTenderFilters,
+  dbOption,
+  examples,
+  parallelOption,
+  receiptOption,
+  sortPathOption,
+  type GlobalFlags,
+  type OutputFlags,
+  type TenderFilterFlags,
+} from './flags.js';
+import { connectionPlan, parseParallel, receiptPlan } from './plans.js';
+import { listPlan } from './watch.js';
+
+export interface SyncFlags extends TenderFilterFlags, OutputFlags {
+  org?: string;
+  db?: string;
+  parallel?: string;
+  sortPath?: string[];
+  receipt?: string;
+  newOnly?: boolean;
+  reset?: boolean;
+  list?: boolean;
+  forget?: boolean;
+}
+
+export function registerSync(program: Command, ctx: CommandContext): Command {
+  const cmd = program
+    .command('sync')
+    .summary('keep a local copy of a saved search, with the history of its changes')
+    .description(
+      'Keep a local copy (SQLite, or PostgreSQL) of the tenders a saved search matches: the first run of NAME saves its ' +
+        'filters and service and stores every tender (a baseline); every later run brings the copy up to date and records ' +
+        'each new, changed (field, old and new value) and gone tender once, in one transaction: an interrupted run changes ' +
+        'nothing. Silent unless --verbose; read the copy with search/export/count --local, tenders changes, or sqlite3.',
+    )
+    .argument('[NAME]', 'the sync: letters, digits, -, _ and . (not first)');
+  addTenderFilters(cmd);
+  cmd
+    .option('--org <id>', "copy an organisation's tenders (as orgs tenders) instead of the tender search")
+    .addOption(dbOption())
+    .option('--new-only', 'record only new tenders; in the default order, page only as far as they go')
+    .option('--reset', 'replace the saved filters or service (the tenders the sync holds are compared with the new query)')
+    .option('--list', 'list the syncs of the copy: name, query, service, last run, tenders, complete')
+    .option('--forget', 'delete the sync NAME and the tenders only it holds');
+  addOutputFlags(cmd, 'with --list: table on a terminal, else ndjson', { max: false });
+  cmd.addOption(parallelOption()).addOption(sortPathOption()).addOption(receiptOption());
+  cmd.addHelpText(
+    'after',
+    examples([
+      'tenders sync deu-open -c DEU -s open              # first run: saves the query, stores every tender',
+      'tenders sync deu-open                             # later: brings the copy up to date, records the changes',
+      'tenders sync deu-open --verbose                   # ... and says: 3 new, 1 changed, 0 gone',
+      'tenders sync deu-open --new-only                  # only new tenders, paging only as far as they go',
+      'tenders sync eu-open -c DEU,FRA,ITA -s open --parallel 3 --receipt sync.json',
+      'tenders sync big-buyer --org ORG-DEU-0007 --db postgres://me@localhost/tenders',
+      'tenders sync deu-open -c DEU,AUT -s open --reset  # follow other filters from now on',
+      'tenders sync --list',
+      'tenders sync deu-open --forget',
+      '17 * * * * tenders sync deu-open                  # a crontab line: silent, exit 0 when all went well',
+    ]) + `\n${wrapWords('The copy: --db, else $TENDERS_DB, else $XDG_DATA_HOME/tenders/tenders.db, else ~/.local/share/tenders/tenders.db.', 80).join('\n')}\n`,
+  );
+  cmd.action(async (name: string | undefined, flags: SyncFlags, command: Command) => {
+    const globals = command.optsWithGlobals<GlobalFlags>();
+    if (flags.list || flags.forget) {
+      checkAlone(name, flags);
+      if (globals.dryRun) throw new UsageError(`--dry-run shows the requests a run would send: ${flags.list ? '--list' : '--forget'} sends none`);
+      const say = createReporter(ctx.io, { quiet: Boolean(globals.quiet), verbose: Boolean(globals.verbose) });
+      const db = { location: storeLocation(flags.db, ctx.io.env), schema: ctx.io.env.TENDERS_DB_SCHEMA || undefined };
+      const { runSyncForget, runSyncList } = await import('../run/sync-list.js');
+      if (flags.list) await runSyncList(db, listPlan(flags, ctx.io), ctx.io, ctx.signal, say, ctx.fs);
+      else await runSyncForget(db, parseSavedName('sync', name!), say, ctx.fs);
+      return;
+    }
+    const plan = syncPlan(name, flags, globals, ctx.io, ctx.argv);
+    const { runSync, syncFirstRequests } = await import('../run/sync.js');
+    await withClient(ctx, plan.connection, (deps) => runSync(plan, deps), () => syncFirstRequests(plan));
+  });
+  return cmd;
+}
+
+const filtersGiven = (flags: SyncFlags) => selectsTenders(flags) || flags.org !== undefined;
+
+const OUTPUT_FLAGS: [keyof SyncFlags, string][] = [
+  ['format', '-f'],
+  ['output', '-o'],
+  ['columns', '--columns'],
+  ['excelSafe', '--excel-safe'],
+];
+
+/** --list takes no NAME and no filters; --forget takes NAME alone; the output flags are --list's. */
+function checkAlone(name: string | undefined, flags: SyncFlags): void {
+  if (flags.list && flags.forget) throw new UsageError('--list and --forget contradict each other: choose one');
+  const what = flags.list ? '--list' : '--forget';
+  if (filtersGiven(flags) || flags.limit !== undefined || flags.reset || flags.newOnly || flags.parallel || flags.receipt) {
+    throw new UsageError(`${what} takes no filters, --reset, --new-only, --parallel or --receipt`);
+  }
+  if (flags.list && name !== undefined) throw new UsageError('--list lists every sync: leave the NAME out');
+  if (flags.forget && name === undefined) throw new UsageError('--forget needs the NAME of the sync to delete');
+  const output = OUTPUT_FLAGS.find(([key]) => flags[key] !== undefined);
+  if (flags.forget && output) throw new UsageError(`${output[1]} is for --list: --forget prints nothing`);
+}
+
+/** Flags → the plan of one sync run, checked before any request (UsageError: exit 2). */
+export function syncPlan(name: string | undefined, flags: SyncFlags, globals: GlobalFlags, io: IO, argv: readonly string[] = []): SyncPlan {
+  if (name === undefined) throw new UsageError("sync needs a NAME: tenders sync NAME [filters] (or 'tenders sync --list')");
+  const output = OUTPUT_FLAGS.find(([key]) => flags[key] !== undefined);
+  if (output) throw new UsageError(`${output[1]} is for --list: a sync writes the local copy, read it with search/export --local`);
+  const pathFor = (org: string | null) => (org === null ? endpointPath(TENDERS, io.env) : endpointPath(ORG_TENDERS, io.env, undefined, org));
+  let query: SyncPlan['query'];
+  if (filtersGiven(flags)) {
+    query = { org: flags.org ?? null, body: savedQueryBody(flags) };
+    pathFor(query.org); // a bad --org or path template is a usage error now, not after the store is opened
+  }
+  return {
+    name: parseSavedName('sync', name),
+    db: storeLocation(flags.db, io.env),
+    dbSchema: io.env.TENDERS_DB_SCHEMA || undefined,
+    connection: connectionPlan(globals, io),
+    query,
+    pathFor,
+    limit: flags.limit !== undefined ? parseLimit(flags.limit) : PAGE_SIZE_MAX,
+    newOnly: Boolean(flags.newOnly),
+    reset: Boolean(flags.reset),
+    parallel: parseParallel(flags.parallel),
+    sortPaths: parseSortPaths(flags.sortPath, io.env),
+    receipt: flags.receipt !== undefined ? receiptPlan(flags.receipt, { name: 'sync', argv }) : undefined,
+  };
+}

@@ -1,0 +1,35 @@
+import type { IO } from '../io.js';
+import { displayOptions } from '../output/display.js';
+import { traitsOf } from '../output/format-registry.js';
+import { createFormatter, joinChunks } from '../output/formatter.js';
+import type { FileSystem } from '../files/fs.js';
+import { openOutput, resolveTarget } from '../output/target.js';
+import type { OutputPlan } from './plan.js';
+
+/** The rows of a --list (watches, syncs) in the format and target asked for; `columns` for formats of columns when --columns is not given. */
+export async function writeList(
+  rows: Record<string, unknown>[],
+  columns: string[],
+  output: OutputPlan,
+  io: IO,
+  signal: AbortSignal,
+  fs: FileSystem,
+): Promise<void> {
+  const target = await resolveTarget(output.file, false, fs);
+  const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, fs });
+  try {
+    const formatter = await createFormatter(output.format, {
+      columns: output.columns ?? (traitsOf(output.format).rows === 'columns' ? columns : undefined),
+      header: output.header,
+      headerStyle: output.headerStyle,
+      excelSafe: output.excelSafe,
+      ...displayOptions(io, target.kind === 'stdout'),
+      terminal: out.terminal,
+    });
+    await out.write(joinChunks([formatter.page(rows), formatter.end()]));
+    await out.finish();
+  } catch (err) {
+    await out.abandon(false);
+    throw err;
+  }
+}

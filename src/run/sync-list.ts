@@ -1,0 +1,59 @@
+import { RunError } from '../errors.js';
+import type { IO } from '../io.js';
+import { formatCounted } from '../model/numbers.js';
+import { nodeFs, type FileSystem } from '../files/fs.js';
+import type { Reporter } from '../output/reporter.js';
+import { openStore } from '../store/open.js';
+import { isPostgresLocation, type Store } from '../store/store.js';
+import { writeList } from './list-output.js';
+import type { OutputPlan } from './plan.js';
+import { describeQuery } from './watch/query.js';
+import type { SavedQuery } from './watch/state.js';
+
+const LIST_COLUMNS = ['name', 'query', 'service', 'lastRun', 'tenders', 'complete'];
+
+/** Where the copy is: storeLocation's answer, and $TENDERS_DB_SCHEMA for a postgres:// one. */
+export interface StoreTarget {
+  location: string;
+  schema?: string;
+}
+
+async function withStore<T>(db: StoreTarget, mode: 'read' | 'write', use: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openStore(db.location, { mode, schema: db.schema });
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+/** `sync --list`: one row per sync (name, query as flags, service, end of its last run, tenders held, whether that run completed), by name. */
+export async function runSyncList(db: StoreTarget, output: OutputPlan, io: IO, signal: AbortSignal, say: Reporter, fs: FileSystem = nodeFs): Promise<void> {
+  const syncs = await withStore(db, 'read', (store) => store.listSyncs());
+  if (syncs.length === 0) {
+    say.hint(`No syncs in ${db.location}.`);
+    return;
+  }
+  const rows = syncs.map((sync) => ({
+    name: sync.name,
+    query: describeQuery(sync.query as unknown as SavedQuery),
+    service: sync.service,
+    lastRun: sync.lastRun.endedAt,
+    tenders: sync.tenders,
+    complete: sync.lastRun.complete,
+    lastComplete: sync.lastComplete,
+    created: sync.created,
+  }));
+  await writeList(rows, LIST_COLUMNS, output, io, signal, fs);
+  say.hint(`${formatCounted(rows.length, 'syncs')} in ${db.location}.`);
+}
+
+/** `sync NAME --forget`: the sync, its runs and changes, and the tenders only it held (never under a running sync). */
+export async function runSyncForget(db: StoreTarget, name: string, say: Reporter, fs: FileSystem = nodeFs): Promise<void> {
+  // A sync opens the copy for writing, which would create it: a missing one has nothing to forget.
+  if (!isPostgresLocation(db.location) && !(await fs.stat(db.location).then(() => true, () => false))) {
+    throw new RunError(`no local copy at ${db.location}: there is no sync named ${name} to forget`);
+  }
+  const { tenders } = await withStore(db, 'write', (store) => store.forget(name));
+  say.hint(`sync ${name} forgotten (${formatCounted(tenders, 'tenders')} only it held removed)`);
+}

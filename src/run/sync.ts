@@ -1,0 +1,187 @@
+import { RunError, UsageError } from '../errors.js';
+import type { JsonObject } from '../model/exact-json.js';
+import { formatCount, formatCounted } from '../model/numbers.js';
+import type { FirstRequest } from '../model/request.js';
+import { tenderId } from '../store/columns.js';
+import { openStore } from '../store/open.js';
+import type { RunCounts, RunReceipt, SyncInfo, SyncRun } from '../store/store.js';
+import type { QueryPlan, RunDeps, SyncPlan } from './plan.js';
+import { runSession, type Session } from './session.js';
+import { firstRequests } from './partition.js';
+import { openSource, type ResultSource } from './source.js';
+import { describeQuery, newestFirst, sameQuery } from './watch/query.js';
+import type { SavedQuery } from './watch/state.js';
+
+/**
+ * Runs a sync: opens the copy for writing (an unusable --db is exit 2 before
+ * any request), takes the sync's lock, walks its query page by page into the
+ * store's run (staged, constant memory), and commits it in one transaction
+ * once the walk reached the end. A failed run records only its receipt row; an
+ * interrupted one nothing: the copy stays as it was either way.
+ */
+export async function runSync(plan: SyncPlan, deps: RunDeps): Promise<void> {
+  const sessionPlan = { ...plan, query: queryPlan(plan, plan.query ?? EVERY_TENDER) };
+  await runSession(sessionPlan, deps, async (session) => {
+    const store = await openStore(plan.db, { mode: 'write', schema: plan.dbSchema, connections: plan.parallel + 1 });
+    try {
+      const saved = await store.getSync(plan.name);
+      const query = chooseQuery(plan, saved);
+      if (session.receipt) session.receipt.query = queryPlan(plan, query);
+      // The first run of a sync stores every tender, --new-only or not.
+      const mode = plan.newOnly && saved ? 'new-only' : 'full';
+      const run = await store.beginRun({ sync: { name: plan.name, query: query as unknown as JsonObject, service: service(plan) }, mode, reset: plan.reset });
+      session.onAbandon(() => run.abort());
+      await walkAndCommit(plan, session, run, query, saved);
+    } finally {
+      await store.close();
+    }
+  });
+}
+
+const EVERY_TENDER: SavedQuery = { org: null, body: {} };
+
+/** The requests a run of the sync starts with (--dry-run): its query, the saved one unless given, split as --parallel splits it. */
+export async function syncFirstRequests(plan: SyncPlan): Promise<FirstRequest[]> {
+  let saved: SyncInfo | undefined;
+  if (!plan.query) {
+    const store = await openStore(plan.db, { mode: 'read', schema: plan.dbSchema }).catch((err: unknown) => {
+      if (err instanceof RunError) return undefined; // no copy yet: the first run walks every tender
+      throw err;
+    });
+    saved = await store?.getSync(plan.name).finally(() => store.close());
+  }
+  return firstRequests(queryPlan(plan, chooseQuery(plan, saved)), undefined, plan.parallel);
+}
+
+/** What a sync's query asks of the service: its path and the body of every page. */
+function queryPlan(plan: SyncPlan, query: SavedQuery): QueryPlan {
+  return { path: plan.pathFor(query.org), body: { ...query.body, limit: plan.limit }, noun: 'tenders', fieldsCommand: 'tenders fields' };
+}
+
+/** The service a sync is bound to: the base URL without credentials, written as a user writes it (no trailing slash, as a watch's). */
+function service(plan: SyncPlan): string {
+  const url = new URL(plan.connection.baseUrl);
+  url.username = '';
+  url.password = '';
+  return url.href.replace(/\/+$/, '');
+}
+
+/**
+ * The query to walk: the command line's, else the saved one. Another query
+ * or service than the saved ones is a usage error naming both, unless
+ * --reset (checked here, before the lock and any request; the store checks it too).
+ */
+function chooseQuery(plan: SyncPlan, saved: SyncInfo | undefined): SavedQuery {
+  const savedQuery = saved && (saved.query as unknown as SavedQuery);
+  if (saved && savedQuery && !plan.reset) {
+    if (plan.query && !sameQuery(plan.query, savedQuery)) {
+      throw new UsageError(
+        `sync ${plan.name} follows '${describeQuery(savedQuery)}', not '${describeQuery(plan.query)}': ` +
+          'leave the filters out to use the saved ones, or add --reset to follow the new ones',
+      );
+    }
+    if (saved.service !== service(plan)) {
+      throw new UsageError(
+        `sync ${plan.name} copies ${saved.service}, not ${service(plan)}: ` +
+          'use --base-url (or TENDERS_BASE_URL) to reach the saved service, or add --reset to copy the new one',
+      );
+    }
+  }
+  return plan.query ?? savedQuery ?? EVERY_TENDER;
+}
+
+async function walkAndCommit(plan: SyncPlan, session: Session, run: SyncRun, query: SavedQuery, saved: SyncInfo | undefined): Promise<void> {
+  const { say, client, signal, receipt } = session;
+  const newOnly = plan.newOnly && !run.baseline;
+  const stopEarly = newOnly && newestFirst(query.body) && plan.parallel === 1;
+  if (plan.newOnly && run.baseline) say.debug('--new-only: this is the first run of the sync, so it stores every tender (the baseline)');
+  else if (newOnly && !stopEarly) say.debug('--new-only walks every page here: it stops early only in the default order (publicationDate, newest first) on one chain');
+  // --new-only decides after each page whether to ask for the next one: no page is asked for ahead.
+  const source = openSource({ client, query: queryPlan(plan, query), signal, parallel: plan.parallel, sortPaths: plan.sortPaths, prefetch: stopEarly ? false : undefined }, say);
+  if (receipt) receipt.source = source;
+  const progress = await session.showProgress();
+  let seen = 0;
+  let receiptRow: RunReceipt | undefined;
+  const pages = source.pages();
+  try {
+    try {
+      for await (const items of { [Symbol.asyncIterator]: () => pages }) {
+        const news = stopEarly ? await newTenders(run, items) : 1;
+        await run.add(items);
+        seen += items.length;
+        progress.update({ pages: source.fetched, rows: seen, total: source.total });
+        if (signal.aborted) throw signal.reason;
+        if (news === 0) break; // a page with nothing new: what follows is older still
+      }
+    } finally {
+      await pages.return(undefined); // stops the pager (and its request in flight) when the walk did not get to the end
+    }
+    const facts = { complete: true, pages: source.fetched, requests: requests(session) };
+    session.onCommit(async () => {
+      receiptRow = await run.commit(facts);
+    });
+    await session.commit();
+  } catch (err) {
+    // A failure (not an interruption) leaves its receipt row, complete = 0; the copy stays as it was.
+    if (!signal.aborted) {
+      receiptRow = await run
+        .commit({ complete: false, pages: source.fetched, requests: requests(session), error: oneLine(err) })
+        .catch(() => undefined);
+    }
+    throw err;
+  } finally {
+    if (receipt) {
+      receipt.rows = seen;
+      receipt.extra = { sync: syncReceipt(plan, receiptRow) };
+    }
+  }
+  report(session, plan, receiptRow!, source, saved);
+}
+
+/** How many of a page's tenders the sync does not hold yet. */
+async function newTenders(run: SyncRun, items: readonly Record<string, unknown>[]): Promise<number> {
+  const ids = items.map(tenderId).filter((id): id is string => id !== undefined);
+  const known = await run.known(ids);
+  return ids.filter((id) => !known.has(id)).length;
+}
+
+const requests = (session: Session) => session.client.stats?.requests ?? 0;
+
+const oneLine = (err: unknown) => (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
+
+/** A sync's own part of its receipt: the copy, the store's run and its counts. */
+function syncReceipt(plan: SyncPlan, row: RunReceipt | undefined) {
+  return {
+    name: plan.name,
+    db: plan.db.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, '$1'),
+    run: row?.run ?? null,
+    mode: row?.mode ?? (plan.newOnly ? 'new-only' : 'full'),
+    baseline: row?.baseline ?? null,
+    committed: Boolean(row?.complete),
+    counts: row?.counts ?? null,
+  };
+}
+
+/** Silent, as cron wants it; with --verbose one line of what changed. */
+function report(session: Session, plan: SyncPlan, row: RunReceipt, source: ResultSource, saved: SyncInfo | undefined): void {
+  const { say } = session;
+  const { counts } = row;
+  if (counts.withoutId > 0) say.warn(`${formatCounted(counts.withoutId, 'tenders')} without an id ${counts.withoutId === 1 ? 'was' : 'were'} left out: a sync keeps tenders by their id`);
+  if (row.mode === 'full') session.checkCount(source, counts.seen, (seen) => `the walk saw ${seen}`);
+  if (!say.verbose) return;
+  const held = (saved?.tenders ?? 0) + counts.new - counts.gone;
+  say.hint(`sync ${plan.name}: ${summary(row, counts)} (${formatCounted(held, 'tenders')}, ${formatCounted(row.pages, 'pages')})`);
+  session.summary(
+    [
+      `${formatCounted(counts.seen, 'tenders')} in ${formatCounted(source.fetched, 'pages')}${source.complete ? '' : ' (stopped early)'}`,
+      `${formatCounted(source.dropped + counts.repeated, 'duplicates')} dropped`,
+    ],
+    source.chains(),
+  );
+}
+
+function summary(row: RunReceipt, counts: RunCounts): string {
+  if (row.baseline) return 'baseline recorded';
+  const news = `${formatCount(counts.new)} new`;
+  return row.mode === 'new-only' ? `${news} (changed and gone tenders are looked for without --new-only)` : `${news}, ${formatCount(counts.changed)} changed, ${formatCount(counts.gone)} gone`;
+}
