@@ -20,6 +20,8 @@ await build({
   platform: 'node',
   target: 'node20.18',
   packages: 'bundle',
+  // A native addon finds its compiled .node file from its own package directory: loaded from node_modules, not bundled.
+  external: ['better-sqlite3'],
   // Bundled CommonJS (undici, commander) calls require(): give ESM one, made on its first call
   // (most chunks never call it, and making one per chunk costs every start-up).
   banner: {

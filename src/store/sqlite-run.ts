@@ -6,7 +6,10 @@
  * half of it, and a run that never commits leaves every table as it was.
  */
 
-import type { Database, Statement } from 'libsql';
+import type BetterSqlite3 from 'better-sqlite3';
+
+type Database = BetterSqlite3.Database;
+type Statement = BetterSqlite3.Statement;
 import { parseJson } from '../model/json-parse.js';
 import { RunError } from '../errors.js';
 import { stringifyJson, type JsonObject } from '../model/exact-json.js';

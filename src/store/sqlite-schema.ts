@@ -4,7 +4,9 @@
  * upgrade runs in one transaction with the version it writes.
  */
 
-import type { Database } from 'libsql';
+import type BetterSqlite3 from 'better-sqlite3';
+
+type Database = BetterSqlite3.Database;
 
 export type Migration = (db: Database) => void;
 

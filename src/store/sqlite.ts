@@ -3,7 +3,7 @@
  * blocked by a sync), the schema of docs/local-copy-schema.md.
  */
 
-import Database from 'libsql';
+import Database from 'better-sqlite3';
 import { parseJson } from '../model/json-parse.js';
 import { RunError, UsageError } from '../errors.js';
 import { canonicalJson } from '../model/canonical-json.js';
@@ -410,11 +410,11 @@ class SqliteStore implements Store {
   }
 
   #syncRow(name: string): SyncRow | undefined {
-    return stripMetadata(this.db.prepare('SELECT * FROM syncs WHERE name = ?').get(name)) as SyncRow | undefined;
+    return this.db.prepare('SELECT * FROM syncs WHERE name = ?').get(name) as SyncRow | undefined;
   }
 
   #syncInfo(row: SyncRow): SyncInfo {
-    const run = stripMetadata(this.db.prepare('SELECT * FROM runs WHERE run = ?').get(row.last_run)) as RunRow;
+    const run = this.db.prepare('SELECT * FROM runs WHERE run = ?').get(row.last_run) as RunRow;
     const tenders = (this.db.prepare('SELECT count(*) FROM sync_tenders WHERE sync = ? AND gone_at IS NULL').raw().get(row.name) as [number])[0];
     return {
       name: row.name,
@@ -454,11 +454,6 @@ function receiptOf(row: RunRow): RunReceipt {
   };
 }
 
-/** libsql adds `_metadata` to every object row. */
-function stripMetadata(row: unknown): unknown {
-  if (row && typeof row === 'object' && '_metadata' in row) delete (row as { _metadata?: unknown })._metadata;
-  return row;
-}
 
 /** A dot path as a SQLite JSON path: every key quoted, so a key may hold anything but a double quote. */
 function jsonPath(path: string): string {

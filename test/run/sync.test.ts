@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import Database from 'libsql';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { mutate } from '../../src/sandbox/mutate.js';
 import { Routes } from '../../src/sandbox/routes.js';
@@ -26,7 +26,7 @@ const sync = (args: string[], respond: Responder, env: Record<string, string> = 
 function rows(query: string): Record<string, unknown>[] {
   const db = new Database(join(testDir(), 'tenders.db'), { readonly: true });
   try {
-    return (db.prepare(query).all() as Record<string, unknown>[]).map(({ _metadata, ...row }) => row);
+    return db.prepare(query).all() as Record<string, unknown>[];
   } finally {
     db.close();
   }

@@ -292,7 +292,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
         platform: 'node',
         format: 'cjs',
         target: 'node20',
-        external: ['pg', 'pg-copy-streams', 'libsql'],
+        external: ['pg', 'pg-copy-streams', 'better-sqlite3'],
         logLevel: 'error',
       });
     });

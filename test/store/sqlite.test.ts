@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, st
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
-import Database from 'libsql';
+import Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
 import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
@@ -242,7 +242,7 @@ describe('a run killed with SIGKILL', () => {
       platform: 'node',
       format: 'cjs',
       target: 'node20',
-      external: ['libsql'],
+      external: ['better-sqlite3'],
       logLevel: 'error',
     });
   });
