@@ -9,7 +9,7 @@ import { DIMENSIONS, EVERY_VALUE, partitionBy, type Dimension } from '../run/par
 import { openChoices } from './choices.js';
 import { withClient, type CommandContext } from './context.js';
 import { addLocalFilters, addTenderFilters, dbOption, examples, localFilterFlags, localOption, type GlobalFlags } from './flags.js';
-import { localQuery, type LocalFlags } from './local-plan.js';
+import type { LocalFlags } from './local-plan.js';
 import { connectionPlan, parseParallel } from './plans.js';
 
 /** Counts at once when every country is counted and --parallel is not given. */
@@ -106,6 +106,7 @@ export function registerCount(program: Command, ctx: CommandContext): void {
 
 /** count --local: exact counts from the copy, every value of any field, no ceiling. */
 async function countLocal(command: Command, flags: CountFlags, ctx: CommandContext): Promise<void> {
+  const { localQuery } = await import('./local-plan.js');
   const { selection, location } = localQuery(command, ctx.io, new Date());
   const { format, by } = flags;
   if (!by && format !== 'text' && format !== 'json') throw new UsageError(`count --format ${format} is for one count per value: add --by FIELD`);

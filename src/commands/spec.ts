@@ -8,7 +8,7 @@ import { firstRequests } from '../run/partition.js';
 import type { RunDeps, WalkPlan } from '../run/plan.js';
 import { ResultOrder } from '../run/sort-order.js';
 import { withClient, withPager, type CommandContext } from './context.js';
-import { localWalkPlan, type LocalFlags } from './local-plan.js';
+import type { LocalFlags } from './local-plan.js';
 import {
   addLocalFilters,
   addOutputFlags,
@@ -85,8 +85,9 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
     const globals = command.optsWithGlobals<GlobalFlags>();
     const line = { name: commandName(command), argv: ctx.argv, invocation: ctx.invocation };
     if (spec.local && command.opts<LocalFlags>().local) {
+      // Loaded only for --local (its cursor digest needs node:crypto, which a start-up should not pay).
+      const [{ localWalkPlan }, { runLocalWalk }] = await Promise.all([import('./local-plan.js'), import('../run/local-walk.js')]);
       const { plan, local } = localWalkPlan(command, spec.mode, spec.endpoint, ctx.io, line, new Date());
-      const { runLocalWalk } = await import('../run/local-walk.js');
       return withPager(ctx, plan.connection, globals.pager && !plan.output.file, () => runLocalWalk(plan, local, { io: ctx.io, signal: ctx.signal, fs: ctx.fs }));
     }
     // The local-only filters are on the command for --local; tenderBody refuses them without it.
