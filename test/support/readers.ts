@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import AjvDraft04 from 'ajv-draft-04';
@@ -52,7 +53,8 @@ export function xmllintErrors(xml: string): string {
   return r.status === 0 ? '' : r.stderr || `exit ${r.status}`;
 }
 
-const SCHEMAS = '/work/shared/ocds';
+// The round's shared folder beside the checkout (as CI lays it: a clone with shared/ next to it).
+const SCHEMAS = fileURLToPath(new URL('../../../shared/ocds', import.meta.url));
 
 /** A validator of OCDS 1.1.5 release packages, both schemas loaded from disk (never the network). */
 export function ocdsValidator(): (data: unknown) => { valid: boolean; errors: string } {
