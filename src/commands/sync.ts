@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { checkListOrForget } from './saved-list.js';
 import type { IO } from '../io.js';
 import { createReporter } from '../output/reporter.js';
 import { wrapWords } from '../output/wrap.js';
@@ -77,8 +78,7 @@ export function registerSync(program: Command, ctx: CommandContext): Command {
   cmd.action(async (name: string | undefined, flags: SyncFlags, command: Command) => {
     const globals = command.optsWithGlobals<GlobalFlags>();
     if (flags.list || flags.forget) {
-      checkAlone(name, flags);
-      if (globals.dryRun) throw new UsageError(`--dry-run shows the requests a run would send: ${flags.list ? '--list' : '--forget'} sends none`);
+      checkAlone(name, flags, Boolean(globals.dryRun));
       const say = createReporter(ctx.io, { quiet: Boolean(globals.quiet), verbose: Boolean(globals.verbose) });
       const db = { location: storeLocation(flags.db, ctx.io.env), schema: ctx.io.env.TENDERS_DB_SCHEMA || undefined };
       const { runSyncForget, runSyncList } = await import('../run/sync-list.js');
@@ -103,14 +103,9 @@ const OUTPUT_FLAGS: [keyof SyncFlags, string][] = [
 ];
 
 /** --list takes no NAME and no filters; --forget takes NAME alone; the output flags are --list's. */
-function checkAlone(name: string | undefined, flags: SyncFlags): void {
-  if (flags.list && flags.forget) throw new UsageError('--list and --forget contradict each other: choose one');
-  const what = flags.list ? '--list' : '--forget';
-  if (filtersGiven(flags) || flags.limit !== undefined || flags.reset || flags.newOnly || flags.parallel || flags.receipt) {
-    throw new UsageError(`${what} takes no filters, --reset, --new-only, --parallel or --receipt`);
-  }
-  if (flags.list && name !== undefined) throw new UsageError('--list lists every sync: leave the NAME out');
-  if (flags.forget && name === undefined) throw new UsageError('--forget needs the NAME of the sync to delete');
+function checkAlone(name: string | undefined, flags: SyncFlags, dryRun: boolean): void {
+  const given = filtersGiven(flags) || flags.limit !== undefined || Boolean(flags.reset || flags.newOnly || flags.parallel || flags.receipt);
+  checkListOrForget('sync', name, flags, { given, names: '--reset, --new-only, --parallel or --receipt', dryRun });
   const output = OUTPUT_FLAGS.find(([key]) => flags[key] !== undefined);
   if (flags.forget && output) throw new UsageError(`${output[1]} is for --list: --forget prints nothing`);
 }

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { checkListOrForget } from './saved-list.js';
 import type { IO } from '../io.js';
 import { createReporter } from '../output/reporter.js';
 import { recordFormats } from '../output/format-registry.js';
@@ -90,8 +91,7 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
   cmd.action(async (name: string | undefined, flags: WatchFlags, command: Command) => {
     const globals = command.optsWithGlobals<GlobalFlags>();
     if (flags.list || flags.forget) {
-      checkAlone(name, flags);
-      if (globals.dryRun) throw new UsageError(`--dry-run shows the requests a run would send: ${flags.list ? '--list' : '--forget'} sends none`);
+      checkAlone(name, flags, Boolean(globals.dryRun));
       const say = createReporter(ctx.io, { quiet: Boolean(globals.quiet), verbose: Boolean(globals.verbose) });
       const dir = watchDir(ctx.io.env);
       const { runWatchForget, runWatchList } = await import('../run/watch/list.js');
@@ -110,14 +110,9 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
 const filtersGiven = (flags: WatchFlags) => selectsTenders(flags) || flags.org !== undefined;
 
 /** --list takes no NAME and no filters; --forget takes NAME alone. */
-function checkAlone(name: string | undefined, flags: WatchFlags): void {
-  if (flags.list && flags.forget) throw new UsageError('--list and --forget contradict each other: choose one');
-  const what = flags.list ? '--list' : '--forget';
-  if (filtersGiven(flags) || flags.limit !== undefined || flags.reset || flags.newOnly || flags.parallel || flags.receipt || flags.webhook || flags.feed) {
-    throw new UsageError(`${what} takes no filters, --reset, --new-only, --parallel, --receipt, --webhook or --feed`);
-  }
-  if (flags.list && name !== undefined) throw new UsageError('--list lists every watch: leave the NAME out');
-  if (flags.forget && name === undefined) throw new UsageError('--forget needs the NAME of the watch to delete');
+function checkAlone(name: string | undefined, flags: WatchFlags, dryRun: boolean): void {
+  const given = filtersGiven(flags) || flags.limit !== undefined || Boolean(flags.reset || flags.newOnly || flags.parallel || flags.receipt || flags.webhook || flags.feed);
+  checkListOrForget('watch', name, flags, { given, names: '--reset, --new-only, --parallel, --receipt, --webhook or --feed', dryRun });
 }
 
 /** A list (of watches, of syncs: not of tenders) is written in a format that writes any records. */
