@@ -1,18 +1,9 @@
 import { Command, CommanderError, type Option } from 'commander';
-import { registerChanges } from './commands/changes.js';
 import { foldChoiceCase } from './commands/choices.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerCount } from './commands/count.js';
-import { orgFieldsSpec, registerFields, tenderFieldsSpec } from './commands/fields.js';
 import type { CommandContext } from './commands/context.js';
-import { exportSpec } from './commands/export.js';
 import { addGlobalFlags, describeOption, examples } from './commands/flags.js';
-import { orgsGroup, orgsSearchSpec, orgTendersSpec } from './commands/orgs.js';
-import { searchSpec } from './commands/search.js';
-import { registerPaged } from './commands/spec.js';
 import { finishHelp, HELP_TOPICS } from './commands/help.js';
-import { registerSync } from './commands/sync.js';
-import { registerWatch } from './commands/watch.js';
+import { COMMANDS, commandsFor, type CommandEntry } from './commands/registry.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf } from './errors.js';
 import { PassThrough } from 'node:stream';
 import { createIO, processInvocation, processIO, type ColorMode, type IO } from './io.js';
@@ -21,7 +12,11 @@ import { escapeControls } from './output/sanitize.js';
 import { OutputClosedError } from './output/sink.js';
 import { VERSION } from './version.js';
 
-function buildProgram(ctx: CommandContext): Command {
+/**
+ * The program with the given commands (every one unless told): a run builds
+ * only the command its argv names, and loads only that command's code.
+ */
+async function buildProgram(ctx: CommandContext, commands: (root: Command) => readonly CommandEntry[] = () => COMMANDS): Promise<Command> {
   const { io } = ctx;
   const program = new Command('tenders')
     .description('Search the public procurement tender service and export what it finds.')
@@ -51,18 +46,9 @@ function buildProgram(ctx: CommandContext): Command {
     ]) +
       `\nMore help:\n  tenders COMMAND --help   a command's flags, with examples\n  tenders help TOPIC       ${HELP_TOPICS.join(', ')}\n  man tenders              the manual\n`,
   );
-  registerPaged(program, searchSpec, ctx);
-  registerPaged(program, exportSpec, ctx);
-  registerCount(program, ctx);
-  registerFields(program, tenderFieldsSpec, ctx);
-  const orgs = orgsGroup(program);
-  registerPaged(orgs, orgsSearchSpec, ctx);
-  registerPaged(orgs, orgTendersSpec, ctx);
-  registerFields(orgs, orgFieldsSpec, ctx);
-  registerWatch(program, ctx);
-  registerSync(program, ctx);
-  registerChanges(program, ctx);
-  registerCompletion(program, ctx);
+  // Loaded at once, registered in the table's order: the root's help lists them so.
+  const registers = await Promise.all(commands(program).map((entry) => entry.load()));
+  for (const register of registers) register(program, ctx);
   finishHelp(program, ctx);
   foldChoiceCase(program);
   return program;
@@ -71,7 +57,7 @@ function buildProgram(ctx: CommandContext): Command {
 /** The manual page, tenders.1: made at build time from the program itself (scripts/build.js). */
 export async function manualPage(): Promise<string> {
   const silent = createIO({ stdout: new PassThrough(), stderr: new PassThrough(), env: {} });
-  const program = buildProgram({ io: silent, signal: new AbortController().signal, argv: [], invocation: ['tenders'], createClient: undiciClient(silent) });
+  const program = await buildProgram({ io: silent, signal: new AbortController().signal, argv: [], invocation: ['tenders'], createClient: undiciClient(silent) });
   return (await import('./commands/manual.js')).manPage(program, VERSION);
 }
 
@@ -92,7 +78,7 @@ export async function execute(
 ): Promise<number> {
   const signal = opts.signal ?? new AbortController().signal;
   const invocation = opts.invocation ?? ['tenders'];
-  const program = buildProgram({ io, signal, argv, invocation, createClient: opts.createClient ?? undiciClient(io), fs: opts.fs });
+  const program = await buildProgram({ io, signal, argv, invocation, createClient: opts.createClient ?? undiciClient(io), fs: opts.fs }, (root) => commandsFor(root, argv));
   try {
     // Bare `tenders` asks what it can do, as bare `gh` and `git` do: help on stdout, exit 0.
     if (argv.length === 0) return (program.outputHelp(), EXIT.ok);

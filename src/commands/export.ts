@@ -1,7 +1,9 @@
+import type { Command } from 'commander';
 import { PAGE_SIZE_MAX, TENDERS } from '../query/endpoints.js';
 import { tenderBody } from '../query/tender-body.js';
 import { addTenderFilters, type TenderFilterFlags } from './flags.js';
-import type { PagedCommandSpec } from './spec.js';
+import type { CommandContext } from './context.js';
+import { registerPaged, type PagedCommandSpec } from './spec.js';
 
 export const exportSpec: PagedCommandSpec<TenderFilterFlags> = {
   name: 'export',
@@ -27,3 +29,5 @@ export const exportSpec: PagedCommandSpec<TenderFilterFlags> = {
   // Exports ask for the largest page the service allows: fewer round trips.
   pageSize: PAGE_SIZE_MAX,
 };
+
+export const registerExport = (root: Command, ctx: CommandContext): Command => registerPaged(root, exportSpec, ctx);

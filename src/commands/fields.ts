@@ -74,3 +74,5 @@ export function registerFields<F>(parent: Command, spec: FieldsSpec<F>, ctx: Com
   });
   return cmd;
 }
+
+export const registerTenderFields = (root: Command, ctx: CommandContext): Command => registerFields(root, tenderFieldsSpec, ctx);

@@ -3,7 +3,9 @@ import { ORG_TENDERS, ORGS_SEARCH } from '../query/endpoints.js';
 import { orgBody } from '../query/org-body.js';
 import { tenderBody } from '../query/tender-body.js';
 import { addOrgFilters, addTenderFilters, examples, type OrgFilterFlags, type TenderFilterFlags } from './flags.js';
-import type { PagedCommandSpec } from './spec.js';
+import type { CommandContext } from './context.js';
+import { orgFieldsSpec, registerFields } from './fields.js';
+import { registerPaged, type PagedCommandSpec } from './spec.js';
 
 export const orgsSearchSpec: PagedCommandSpec<OrgFilterFlags> = {
   name: 'search',
@@ -39,9 +41,9 @@ export const orgTendersSpec: PagedCommandSpec<TenderFilterFlags> = {
   partitionable: true,
 };
 
-/** The `orgs` group: its paged commands are registered by the CLI from the specs above. */
-export function orgsGroup(program: Command): Command {
-  return program
+/** The `orgs` group and its commands: search, tenders, fields. */
+export function registerOrgs(program: Command, ctx: CommandContext): Command {
+  const orgs = program
     .command('orgs')
     .summary('organisations: search them, list their tenders')
     .description(
@@ -58,4 +60,8 @@ export function orgsGroup(program: Command): Command {
         'tenders help orgs tenders           # the flags of one command',
       ]),
     );
+  registerPaged(orgs, orgsSearchSpec, ctx);
+  registerPaged(orgs, orgTendersSpec, ctx);
+  registerFields(orgs, orgFieldsSpec, ctx);
+  return orgs;
 }

@@ -1,7 +1,9 @@
+import type { Command } from 'commander';
 import { TENDERS } from '../query/endpoints.js';
 import { tenderBody } from '../query/tender-body.js';
 import { addTenderFilters, type TenderFilterFlags } from './flags.js';
-import type { PagedCommandSpec } from './spec.js';
+import type { CommandContext } from './context.js';
+import { registerPaged, type PagedCommandSpec } from './spec.js';
 
 export const searchSpec: PagedCommandSpec<TenderFilterFlags> = {
   name: 'search',
@@ -22,3 +24,5 @@ export const searchSpec: PagedCommandSpec<TenderFilterFlags> = {
   partitionable: true,
   local: true,
 };
+
+export const registerSearch = (root: Command, ctx: CommandContext): Command => registerPaged(root, searchSpec, ctx);
