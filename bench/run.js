@@ -8,12 +8,14 @@
 // every contender alike. Results go to bench/results/<timestamp>.json and latest.json
 // (--quick: 3 runs of 20 000 tenders, <timestamp>-quick.json only, ignored by git;
 // --exports: only the exports of every format against the floor and their peak RSS, the
-// table of issue 24 in a few minutes, <timestamp>-exports.json only).
+// table of issue 24 in a few minutes, <timestamp>-exports.json only; --startup: only the
+// start-up of --version and of a real command against node -e 0, in about a minute,
+// <timestamp>-startup.json only).
 // Exit 0 even when a target is missed (this is a report); 1 when the bench could not
 // run or a contender wrote the wrong output.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonicalLines, checkCsv, sameLines } from './check.js';
@@ -23,6 +25,7 @@ import { hasCommand, peakRssMb, rssMethod, startSandbox, stopAll, timed } from '
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');
 const exportsOnly = process.argv.includes('--exports');
+const startupOnly = process.argv.includes('--startup');
 const SIZE = quick ? 20_000 : 50_000;
 const BIG = quick ? 80_000 : 200_000; // 4 × SIZE either way, so the RSS ratio means the same
 const RUNS = quick ? 3 : 5;
@@ -91,7 +94,7 @@ function exportFormats() {
 
 /** Measuring an old build would be a lie: refuse a missing dist/, warn on a stale one. */
 function checkBuild() {
-  const built = join(root, 'dist/cli.js');
+  const built = join(root, 'dist/cli.cjs');
   if (!existsSync(built)) throw new Error('dist/ is missing: run npm run build first');
   const src = join(root, 'src');
   const newest = Math.max(...readdirSync(src, { recursive: true }).map((f) => statSync(join(src, f)).mtimeMs));
@@ -318,6 +321,7 @@ const passes = (value, t) =>
 
 async function main() {
   checkBuild();
+  if (startupOnly) return startupBench();
   say(`tenders bench: ${SIZE} tenders, ${RUNS} alternating runs each${quick ? ' (quick)' : ''}${exportsOnly ? ' (exports only)' : ''}`);
   const settings = { quick, exportsOnly, size: SIZE, big: BIG, runs: RUNS, startupRuns: STARTUP_RUNS, rssRuns: RSS_RUNS, rssMethod };
   const runs = {};
@@ -465,6 +469,34 @@ async function main() {
   writeFileSync(join(dir, name), json);
   if (!partial) writeFileSync(join(dir, 'latest.json'), json);
   say(`\nwrote bench/results/${name}${partial ? '' : ' and bench/results/latest.json'}`);
+}
+
+/** --startup: the start-up rows alone, with the load the machine was under (a loaded machine blurs them). */
+async function startupBench() {
+  const load = () => loadavg()[0].toFixed(2);
+  say(`tenders bench --startup: ${STARTUP_RUNS} alternating runs of each (load average ${load()})`);
+  const runs = { startupSeconds: await measureStartup() };
+  const start = Object.fromEntries(Object.entries(runs.startupSeconds).map(([name, v]) => [name, median(v)]));
+  const ratios = { startupNode: start.version / start.node, startupCommand: start.command / start.node };
+  const results = {
+    date: new Date().toISOString(),
+    machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: loadavg() },
+    settings: { startupOnly, startupRuns: STARTUP_RUNS },
+    medians: { startupSeconds: start },
+    ratios,
+    targets: { startupNode: TARGETS.startupNode, startupCommand: TARGETS.startupCommand },
+    pass: Object.fromEntries(Object.entries(ratios).map(([key, value]) => [key, passes(value, TARGETS[key])])),
+    runs,
+  };
+  const ms = (x) => `${(x * 1000).toFixed(1)} ms`;
+  for (const [name, key, of] of [['tenders --version / node -e 0', 'startupNode', 'version'], ['tenders --dry-run search -c DEU / node -e 0', 'startupCommand', 'command']]) {
+    console.log(`${name.padEnd(44)} ${`${ms(start[of])} / ${ms(start.node)}`.padEnd(22)} ${ratios[key].toFixed(2)}  ${targetText(TARGETS[key])}  ${results.pass[key] ? 'PASS' : 'FAIL'}`);
+  }
+  console.log(`load average ${load()} at the end; ${process.version}, ${cpus().length} × ${cpus()[0]?.model}`);
+  const name = `${results.date.replace(/[:.]/g, '-')}-startup.json`;
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  writeFileSync(join(root, 'bench/results', name), `${JSON.stringify(results, null, 2)}\n`);
+  say(`wrote bench/results/${name}`);
 }
 
 const targetText = (t) => (t === undefined ? '-' : t.max !== undefined ? `≤ ${t.max}` : t.min !== undefined ? `≥ ${t.min}` : `< ${t.below}`);

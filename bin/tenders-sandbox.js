@@ -1,4 +1,2 @@
 #!/usr/bin/env node
-import { main } from '../dist/sandbox/main.js';
-
-main(process.argv.slice(2));
+import('../dist/sandbox/main.js').then(({ main }) => main(process.argv.slice(2)));

@@ -1,38 +1,82 @@
 #!/usr/bin/env node
-// Bundles the CLI and the sandbox into dist/ with esbuild: one file to load
-// instead of a hundred (undici alone has that many), which is most of the
-// start-up a run pays. Lazily imported parts (formats, ora, the walk) stay
-// separate chunks, so a command loads only what it uses. Types are checked by
+// Bundles the CLI and the sandbox into dist/ with esbuild. Types are checked by
 // `tsc --noEmit` before this runs.
+//
+// Start-up is what a user notices on every run (docs/performance.md). With Node 20
+// most of it was loading ES modules (each file read through the thread pool and
+// linked asynchronously) and compiling them. So the CLI is ONE CommonJS file,
+// dist/cli.cjs, read synchronously: all of src/ and commander. A module src/
+// imports lazily (`await import(...)`) is in that file too, but evaluated only
+// when imported: a run evaluates its own command's code, not the others'. The
+// third-party packages but commander are files of their own under dist/vendor/,
+// required only by the modules that import them (undici alone is 1 MB: compiling
+// it would cost every run more than loading it costs the runs that need it).
+// Beside the bundle, dist/cli.cjs.cache holds V8's compiled code of it, made
+// here, which bin/load-cli.js hands to V8: a run then compiles almost nothing.
 import { build } from 'esbuild';
+import { createRequire } from 'node:module';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
-  entryPoints: ['src/cli.ts', 'src/version.ts', 'src/sandbox/main.ts'],
-  outdir: 'dist',
-  outbase: 'src',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20.18',
-  packages: 'bundle',
-  // A native addon finds its compiled .node file from its own package directory: loaded from node_modules, not bundled.
-  external: ['better-sqlite3'],
-  // Bundled CommonJS (undici, commander) calls require(): give ESM one, made on its first call
-  // (most chunks never call it, and making one per chunk costs every start-up).
-  banner: {
-    js: "import { createRequire as __tendersRequire } from 'node:module'; let __tendersReq; const require = (id) => (__tendersReq ??= __tendersRequire(import.meta.url))(id);",
-  },
-  // Chunks beside cli.js, so code in them finds ../package.json as src/ does.
-  chunkNames: '[name]-[hash]',
-  define: { __TENDERS_VERSION__: JSON.stringify(version) },
-  logLevel: 'warning',
-});
+/** Packages loaded from dist/vendor/NAME.cjs, when a module that imports them is evaluated. */
+const VENDOR = ['undici', 'ora', 'cli-table3', 'string-width', 'hyparquet-writer', 'pg', 'pgpass', 'pg-copy-streams'];
+/** A native addon finds its compiled .node file from its own package directory: required from node_modules. */
+const NATIVE = ['better-sqlite3'];
 
-// The manual page, from the program just built: every command and flag is in it.
-const { manualPage } = await import('../dist/cli.js');
-writeFileSync(new URL('../dist/tenders.1', import.meta.url), await manualPage());
+const common = { bundle: true, platform: 'node', target: 'node20.18', logLevel: 'warning' };
+
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+
+const vendored = {
+  name: 'vendor',
+  setup(b) {
+    const names = new RegExp(`^(${VENDOR.join('|')})$`);
+    b.onResolve({ filter: names }, (args) => ({ path: `./vendor/${args.path}.cjs`, external: true }));
+  },
+};
+
+await Promise.all([
+  build({
+    ...common,
+    entryPoints: ['src/cli.ts'],
+    outfile: 'dist/cli.cjs',
+    format: 'cjs',
+    external: NATIVE,
+    plugins: [vendored],
+    // import() of a package or built-in becomes require(): every one is CommonJS here, and the
+    // bundle runs as a vm.Script (bin/load-cli.js), which has no ES module loader.
+    supported: { 'dynamic-import': false },
+    define: { __TENDERS_VERSION__: JSON.stringify(version) },
+    // Fewer bytes to parse on every run; names are kept, so a --verbose stack trace still reads.
+    minifyWhitespace: true,
+    minifySyntax: true,
+  }),
+  // `tenders --version` answers from this alone (bin/tenders.js), without the CLI.
+  build({ ...common, entryPoints: ['src/version.ts'], outfile: 'dist/version.cjs', format: 'cjs', define: { __TENDERS_VERSION__: JSON.stringify(version) } }),
+  // The sandbox is a program of its own.
+  build({ ...common, entryPoints: ['src/sandbox/main.ts'], outfile: 'dist/sandbox/main.js', format: 'esm', packages: 'bundle' }),
+  // Each package one file, shaped as Node shows a package to an ES import (the CLI's imports are compiled
+  // with Node's rules): an ES-only package's default export (ora, string-width) is what it exports.
+  ...VENDOR.map((name) =>
+    build({
+      ...common,
+      stdin: { contents: `const m = require(${JSON.stringify(name)}); module.exports = m && m.__esModule && 'default' in m ? m.default : m;`, resolveDir: '.', loader: 'js' },
+      outfile: `dist/vendor/${name}.cjs`,
+      format: 'cjs',
+      // pg requires pg-native only when asked for it, which tenders never does.
+      external: [...NATIVE, 'pg-native'],
+    }),
+  ),
+]);
+
+// The manual page, from the program just built: every command and flag is in it. Building it
+// and a few dry runs compile what a run compiles (the program, every command's flags, help,
+// the plans); V8's code of that is saved beside the bundle, for bin/load-cli.js.
+const { loadCli, CACHE } = createRequire(import.meta.url)('../bin/load-cli.js');
+const { cli, script } = loadCli({ cache: false });
+writeFileSync(new URL('../dist/tenders.1', import.meta.url), await cli.manualPage());
+for (const argv of [['--dry-run', 'search', '-c', 'DEU'], ['--dry-run', 'export', '-s', 'open'], ['--dry-run', 'count']]) {
+  if ((await cli.silentRun(argv)) !== 0) throw new Error(`build: tenders ${argv.join(' ')} failed`);
+}
+writeFileSync(CACHE, script.createCachedData());

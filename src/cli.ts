@@ -54,11 +54,23 @@ async function buildProgram(ctx: CommandContext, commands: (root: Command) => re
   return program;
 }
 
+/** IO whose streams go nowhere, for what the build runs (scripts/build.js). */
+const silentIO = (env: Record<string, string> = {}) => createIO({ stdout: new PassThrough(), stderr: new PassThrough(), env });
+
 /** The manual page, tenders.1: made at build time from the program itself (scripts/build.js). */
 export async function manualPage(): Promise<string> {
-  const silent = createIO({ stdout: new PassThrough(), stderr: new PassThrough(), env: {} });
+  const silent = silentIO();
   const program = await buildProgram({ io: silent, signal: new AbortController().signal, argv: [], invocation: ['tenders'], createClient: undiciClient(silent) });
   return (await import('./commands/manual.js')).manPage(program, VERSION);
+}
+
+/**
+ * Runs `tenders ARGV` with nothing to see its output and no service behind it
+ * (meant for --dry-run): the build runs a few, so that the V8 code cache it
+ * saves beside the bundle holds the code a run compiles (bin/load-cli.js).
+ */
+export async function silentRun(argv: string[]): Promise<number> {
+  return execute(argv, silentIO({ TENDERS_BASE_URL: 'http://127.0.0.1:9' }));
 }
 
 /** The real HTTP client; undici loads only when a command needs it. */

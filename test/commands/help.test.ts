@@ -39,6 +39,31 @@ describe('help', () => {
   });
 });
 
+describe('a run builds only the command it names (start-up)', () => {
+  it.each([[['search']], [['export']], [['count']], [['fields']], [['orgs']], [['orgs', 'tenders']], [['watch']], [['sync']], [['changes']], [['completion']]])(
+    '%j --help, built alone, is the help the whole program shows (tenders help ...)',
+    async (command) => {
+      const alone = await run([...command, '--help']);
+      expect(alone.code).toBe(0);
+      expect(alone.stdout).toBe((await run(['help', ...command])).stdout);
+    },
+  );
+
+  it.each([
+    [['--base-url', 'http://x', 'search', '--stauts', 'open'], "tenders: unknown option '--stauts' (Did you mean --status?) (see 'tenders search --help')\n"],
+    [['--timeout=5', '-q', 'serch'], "tenders: unknown command 'serch' (Did you mean search?) (see 'tenders --help')\n"],
+    [['--color', 'never', '--bogus', 'search'], "tenders: unknown option '--bogus' (see 'tenders --help')\n"],
+  ])('%j: root flags and their values before the command are skipped; anything else gets the whole program', async (argv, line) => {
+    const r = await run(argv);
+    expect(r).toMatchObject({ code: 2, stderr: line });
+  });
+
+  it('a root flag whose value is a command name does not choose the command', async () => {
+    const r = await run(['--rate', 'export', 'search', '--dry-run']);
+    expect(r).toMatchObject({ code: 2, stderr: expect.stringMatching(/^tenders: --rate takes requests per second, .* not 'export'\n$/) });
+  });
+});
+
 describe('usage errors', () => {
   it.each([
     [['search', '--stauts', 'open'], "tenders: unknown option '--stauts' (Did you mean --status?) (see 'tenders search --help')\n"],

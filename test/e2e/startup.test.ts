@@ -1,39 +1,68 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN, cliEnv } from '../support/cli.js';
+import { testDir } from '../support/test-context.js';
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'tenders-startup-'));
-  // A module hook that names every module the CLI loads, on stderr.
-  await writeFile(join(dir, 'hooks.mjs'), "export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write(`LOADED ${r.url}\\n`); return r; }\n");
-  await writeFile(join(dir, 'register.mjs'), `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`);
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
-
-/** The modules a run of the CLI loads: dist files by name, built-ins as node:NAME. */
-function loaded(args: string[]): string[] {
-  const r = spawnSync(process.execPath, ['--import', join(dir, 'register.mjs'), BIN, ...args], { env: cliEnv('http://127.0.0.1:9'), encoding: 'utf8' });
-  expect(r.status).toBe(0);
-  return [...r.stderr.matchAll(/^LOADED (\S+)$/gm)].map((m) => (m[1]!.startsWith('node:') ? m[1]! : m[1]!.split('/').pop()!));
+interface Loaded {
+  /** dist files by their path under dist/ (cli.cjs, vendor/undici.cjs). */
+  files: string[];
+  /** The source modules of the bundle whose top level ran (src/commands/search.ts). */
+  evaluated: string[];
+  /** Node's own modules (crypto, http). */
+  builtins: string[];
 }
 
+/**
+ * What a run of the CLI loaded and ran. The bundle is one file in which each
+ * module is a function named by its source path, run when the module is first
+ * imported; V8's coverage (NODE_V8_COVERAGE) says which of them ran, and
+ * which files were loaded at all.
+ */
+function loaded(args: string[]): Loaded {
+  const dir = testDir();
+  const coverage = join(dir, 'coverage');
+  const exit = join(dir, 'builtins.cjs');
+  writeFileSync(exit, "process.on('exit', () => process.stderr.write(`BUILTINS ${process.moduleLoadList.join(',')}\\n`));\n");
+  const r = spawnSync(process.execPath, ['--require', exit, BIN, ...args], { env: cliEnv('http://127.0.0.1:9', { NODE_V8_COVERAGE: coverage }), encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  const scripts = readdirSync(coverage).flatMap((file) => (JSON.parse(readFileSync(join(coverage, file), 'utf8')) as Coverage).result);
+  const dist = scripts.filter((s) => s.url.includes('/dist/'));
+  const ran = (f: Coverage['result'][number]['functions'][number]) => (f.ranges[0]?.count ?? 0) > 0;
+  return {
+    files: dist.map((s) => s.url.split('/dist/')[1]!),
+    evaluated: dist.flatMap((s) => s.functions.filter((f) => /^src\/.+\.ts$/.test(f.functionName) && ran(f)).map((f) => f.functionName)),
+    builtins: /^BUILTINS (.*)$/m.exec(r.stderr)![1]!.split(',').flatMap((m) => (m.startsWith('NativeModule ') ? [m.slice('NativeModule '.length)] : [])),
+  };
+}
+
+interface Coverage {
+  result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
+}
+
+/** The commands other than search, by their modules. */
+const OTHER_COMMANDS = ['export', 'count', 'fields', 'orgs', 'watch', 'sync', 'changes', 'completion'].map((name) => `src/commands/${name}.ts`);
+
 describe('start-up loads only what the command needs', () => {
-  it('--dry-run search loads neither the walk nor the HTTP client, nor crypto, net or tty', () => {
-    const modules = loaded(['--dry-run', 'search', '-c', 'DEU']);
-    expect(modules).toContain('cli.js');
-    expect(modules.filter((m) => /^(walk|client|source|ora)-/.test(m))).toEqual([]);
-    expect(modules.filter((m) => ['node:crypto', 'node:net', 'node:tty', 'node:http'].includes(m))).toEqual([]);
+  it('--dry-run search runs its own command module, and no other command\'s', () => {
+    const { evaluated } = loaded(['--dry-run', 'search', '-c', 'DEU']);
+    expect(evaluated).toContain('src/commands/search.ts');
+    expect(evaluated.filter((m) => OTHER_COMMANDS.includes(m))).toEqual([]);
+    // Nor what runs a walk, a local query or a watch, nor the HTTP client, the progress line or the help texts' makers.
+    const unneeded = /^src\/(run\/(walk|session|local-|watch\/|sync)|store\/(sqlite|postgres)|api\/client|output\/progress|commands\/(local-plan|completion-model|manual))/;
+    expect(evaluated.filter((m) => unneeded.test(m))).toEqual([]);
   });
 
-  it('--dry-run search loads no completion, manual page or help topic text', () => {
-    const modules = loaded(['--dry-run', 'search', '-c', 'DEU']);
-    expect(modules.filter((m) => /^(completion-model|manual|bash|zsh|fish)-/.test(m))).toEqual([]);
-    // The completion command still works, loading them when it runs.
-    expect(loaded(['completion', 'bash'])).toEqual(expect.arrayContaining([expect.stringMatching(/^completion-model-/), expect.stringMatching(/^bash-/)]));
+  it('--dry-run search loads one file of the CLI, no package but commander (in it), and neither crypto, http nor tty', () => {
+    const { files, builtins } = loaded(['--dry-run', 'search', '-c', 'DEU']);
+    expect(files).toEqual(['cli.cjs']);
+    expect(builtins.filter((m) => ['crypto', 'http', 'https', 'tty', 'internal/deps/undici/undici'].includes(m))).toEqual([]);
+  });
+
+  it('the root help builds every command; completion loads its model when it runs', () => {
+    expect(loaded(['--help']).evaluated).toEqual(expect.arrayContaining(OTHER_COMMANDS));
+    const completion = loaded(['completion', 'bash']).evaluated;
+    expect(completion).toEqual(expect.arrayContaining(['src/commands/completion-model.ts', 'src/output/completion/bash.ts']));
   });
 });
