@@ -12,8 +12,8 @@ export interface CommandEntry {
 
 /**
  * Every top-level command, in the order the root's help lists them. Each
- * loads its code only when registered: a run that names one command builds
- * and loads that command alone (the bundle has a chunk per command).
+ * command's module runs only when it is registered: a run that names one
+ * command builds and runs that command's code alone (scripts/build.js).
  */
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'search', load: async () => (await import('./search.js')).registerSearch },
