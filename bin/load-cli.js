@@ -2,7 +2,9 @@
 // Compiling the bundle is most of what a run's start-up costs, and Node 20 has no compile
 // cache of its own (Node 22's module.enableCompileCache). A cache V8 does not accept
 // (another Node version, other V8 flags) is ignored: the bundle is compiled as usual.
-const { readFileSync } = require('node:fs');
+// V8 checks the source's length, not its text: a bundle changed after the build (newer
+// than its cache) is compiled as usual too.
+const { readFileSync, statSync } = require('node:fs');
 const Module = require('node:module');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
@@ -14,7 +16,7 @@ const CACHE = `${FILE}.cache`;
 function loadCli({ cache = true } = {}) {
   let cachedData;
   try {
-    if (cache) cachedData = readFileSync(CACHE);
+    if (cache && statSync(CACHE).mtimeMs >= statSync(FILE).mtimeMs) cachedData = readFileSync(CACHE);
   } catch {
     // No cache (a build that made none): compiled as usual.
   }
