@@ -51,9 +51,11 @@ describe('a page of CSV leaves nothing alive once written', () => {
 
   it('no number text outlives its page', () => {
     // Pages as the service's: parsed JSON, 100 tenders with 8 distinct amounts each.
-    const pages = Array.from({ length: 40 }, (_, p) =>
-      JSON.parse(JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ id: `T-${p}-${i}`, value: Object.fromEntries(Array.from({ length: 8 }, (_, k) => [`amount${k}`, (p * 100 + i + 0.5) / (k + 7)])) })))) as Record<string, unknown>[],
-    );
+    const tender = (p: number, i: number) => ({
+      id: `T-${p}-${i}`,
+      value: Object.fromEntries(Array.from({ length: 8 }, (_, k) => [`amount${k}`, (p * 100 + i + 0.5) / (k + 7)])),
+    });
+    const pages = Array.from({ length: 40 }, (_, p) => JSON.parse(JSON.stringify(Array.from({ length: 100 }, (_, i) => tender(p, i)))) as Record<string, unknown>[]);
     const csv = new CsvFormatter({ header: true, headerStyle: 'path', excelSafe: false } as FormatOptions);
     const formatted = survivorsPerPage(pages, (page) => void csv.page(page));
     const remembered = survivorsPerPage(pages, (page) => {
