@@ -28,7 +28,7 @@ export default defineConfig({
       include: ['src/**/*.ts'],
       exclude: ['src/sandbox/**'],
       reporter: ['text-summary', 'text'],
-      thresholds: { lines: 85 },
+      thresholds: { lines: 95 },
     },
   },
 });
