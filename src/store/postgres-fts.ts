@@ -8,12 +8,15 @@
 
 import { ftsError } from './rules.js';
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** The tokens of a text as unicode61 (remove_diacritics 2) makes them. */
 export function tokens(text: string | null): string[] {
   if (!text) return [];
   const out: string[] = [];
   for (const [word] of text.matchAll(/[\p{L}\p{N}\p{Co}]+/gu)) {
-    const plain = word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    // Most words are ASCII, which has no accents to remove: normalising each was a tenth of a sync's time.
+    const plain = ASCII.test(word) ? word.toLowerCase() : word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
     if (plain) out.push(plain);
   }
   return out;

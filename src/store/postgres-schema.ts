@@ -102,6 +102,9 @@ export const MIGRATIONS: readonly Migration[] = [
     await client.query(V1);
     await client.query("INSERT INTO meta (key, value) VALUES ('created', $1)", [new Date().toISOString()]);
   },
+  // 2: a tender's last sighting is its syncs' (sync_tenders.last_seen); writing it into every
+  // row of tenders rewrote the whole documents on every run.
+  async (client) => void (await client.query('ALTER TABLE tenders DROP COLUMN last_seen')),
 ];
 
 /** The version the schema's tables are at: 0 without tables; undefined when it holds tables of another program. */

@@ -11,7 +11,7 @@ import type { LocalSelection } from '../../src/model/local-selection.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
 import { lockKey } from '../../src/store/postgres-lock.js';
 import { migrate, MIGRATIONS, schemaVersion, type Migration } from '../../src/store/postgres-schema.js';
-import type { Store } from '../../src/store/store.js';
+import { SCHEMA_VERSION, type Store } from '../../src/store/store.js';
 import { postgres, postgresBin, POSTGRES_MISSING, type PostgresServer } from '../support/postgres.js';
 import { open, sqliteEngine } from './engines.js';
 
@@ -162,12 +162,12 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
     it('refuses tables of a newer schema version, and another program\'s tables, as usage errors, changing nothing', async () => {
       const url = await server.createDatabase('newer');
       await (await open(url)).close();
-      psql(url, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+      psql(url, `UPDATE meta SET value = '${SCHEMA_VERSION + 1}' WHERE key = 'schema_version'`);
       const before = dump(url);
       for (const mode of ['write', 'read'] as const) {
         const err = await refusal(url, mode);
         expect(err).toBeInstanceOf(UsageError);
-        expect(err.message).toMatch(/newer tenders \(schema version 2; this one knows up to 1\)/);
+        expect(err.message).toContain(`newer tenders (schema version ${SCHEMA_VERSION + 1}; this one knows up to ${SCHEMA_VERSION})`);
       }
       expect(dump(url)).toBe(before);
       const other = await server.createDatabase('other');
@@ -185,16 +185,42 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       try {
         const next: Migration[] = [...MIGRATIONS, async (c) => void (await c.query('ALTER TABLE syncs ADD COLUMN note text'))];
         await migrate(client, 'public', lockKey('public', 'migrate'), next);
-        expect(await schemaVersion(client, 'public')).toBe(2);
+        expect(await schemaVersion(client, 'public')).toBe(next.length);
         // A step that fails leaves the tables at the version before it.
         const failing: Migration[] = [...next, async (c) => void (await c.query('ALTER TABLE syncs ADD COLUMN x text; SELECT * FROM no_such_table'))];
         await expect(migrate(client, 'public', lockKey('public', 'migrate'), failing)).rejects.toThrow(/no_such_table/);
-        expect(await schemaVersion(client, 'public')).toBe(2);
+        expect(await schemaVersion(client, 'public')).toBe(next.length);
         expect(psql(url, "SELECT name, note FROM syncs")).toBe('s|');
         expect(psql(url, "SELECT count(*) FROM information_schema.columns WHERE table_name = 'syncs' AND column_name = 'x'")).toBe('0');
       } finally {
         await client.end();
       }
+    });
+
+    it('upgrades a version 1 copy: tenders.last_seen goes (sync_tenders keeps it), rows and changes stay, the next run records changes once', async () => {
+      const url = await server.createDatabase('v1');
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await migrate(client, 'public', lockKey('public', 'migrate'), MIGRATIONS.slice(0, 1));
+      } finally {
+        await client.end();
+      }
+      const now = "'2026-11-01T00:00:00Z'";
+      psql(url, `INSERT INTO tenders (id, title, doc, doc_text, tsv, first_seen, last_seen) VALUES ('A', 'Old', '{"id":"A","title":"Old"}', '{"id":"A","title":"Old"}', '', ${now}, ${now});
+        INSERT INTO syncs (name, query, service, created, last_run, last_complete) VALUES ('s', '{}', 'http://127.0.0.1:1', ${now}, 1, ${now});
+        INSERT INTO runs (sync, query, service, mode, baseline, started, ended, complete, pages, requests, new, changed, gone, unchanged, seen, repeated, without_id)
+          VALUES ('s', '{}', 'http://127.0.0.1:1', 'full', true, ${now}, ${now}, true, 1, 1, 0, 0, 0, 1, 1, 0, 0);
+        INSERT INTO sync_tenders (sync, id, first_seen, last_seen) VALUES ('s', 'A', ${now}, ${now})`);
+      expect((await refusal(url, 'read')).message).toMatch(/older schema \(version 1\): run tenders sync to upgrade it/);
+      const store = await open(url);
+      expect(psql(url, "SELECT string_agg(column_name, ',' ORDER BY column_name) FROM information_schema.columns WHERE table_name = 'tenders' AND column_name LIKE '%seen'")).toBe('first_seen');
+      const receipt = await sync(store, 's', [{ id: 'A', title: 'New' }]);
+      await store.close();
+      expect(receipt.counts).toMatchObject({ changed: 1, new: 0 });
+      expect(psql(url, "SELECT field, old, new FROM changes")).toBe('title|"Old"|"New"');
+      expect(psql(url, "SELECT last_seen > first_seen FROM sync_tenders")).toBe('t');
+      expect(psql(url, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe(String(SCHEMA_VERSION));
     });
 
     it('opens at most `connections` connections at once', async () => {
