@@ -33,14 +33,15 @@ export async function postgresCopy() {
   }
   const server = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
   const psql = (sql) => {
-    const r = spawnSync(join(bin, 'psql'), [server, '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' });
+    const env = { ...process.env, PGOPTIONS: '-c search_path=bench' };
+    const r = spawnSync(join(bin, 'psql'), [server, '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8', env });
     if (r.status !== 0) throw new Error(`psql: ${r.stderr.trim()}`);
     return r.stdout.trim();
   };
   return {
     url: `${server}?schema=bench`,
     fresh: () => psql('DROP SCHEMA IF EXISTS bench CASCADE'),
-    count: (sql) => Number(psql(`SET search_path = bench; ${sql}`)),
+    count: (sql) => Number(psql(sql)),
     stop: () => stop(dir),
   };
 }

@@ -390,10 +390,11 @@ async function main() {
         watchCase = await measureWatch(sandbox.url); // it publishes tenders: only the sync cases follow
       }
       say(`sync: a first sync and re-syncs after ${SYNC_CHANGES} changes against an export of the same query, then --new-only`);
+      say('sync into PostgreSQL: the same, into a throwaway cluster');
+      pgCase = await measurePostgresSync(sandbox.url);
+      say('sync into SQLite');
       syncCase = await measureSync(sandbox.url, sqliteCopy());
       if (!syncOnly) runs.syncRssMbSmall = await measureSyncRss(sandbox.url, 'small');
-      say(`sync into PostgreSQL: the same, into a throwaway cluster`);
-      pgCase = await measurePostgresSync(sandbox.url);
     }
   } finally {
     await sandbox.stop();

@@ -206,6 +206,13 @@ export interface OpenOptions {
   schema?: string;
   /** PostgreSQL: the most connections this store opens at once (the command passes --parallel + 1; default 4). */
   connections?: number;
+  /**
+   * PostgreSQL: the command's environment, where the libpq variables a URL
+   * leaves out are read (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE,
+   * PGSSLMODE, PGPASSFILE, and HOME for ~/.pgpass); never the process's own.
+   * Default: none of them. Ignored by SQLite.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** How long a writer waits for another sync's commit unless OpenOptions says (ms). */

@@ -91,45 +91,46 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       expect((await refusal(cases[1]![0])).message).not.toMatch(/attempts/);
     });
 
-    /** Runs `work` with these environment variables set, then puts them back. */
-    async function withEnv(vars: Record<string, string>, work: () => Promise<void>): Promise<void> {
-      const saved = Object.fromEntries(Object.keys(vars).map((key) => [key, process.env[key]]));
-      Object.assign(process.env, vars);
-      try {
-        await work();
-      } finally {
-        for (const [key, value] of Object.entries(saved)) {
-          if (value === undefined) delete process.env[key];
-          else process.env[key] = value;
-        }
-      }
-    }
-
-    it('takes the user and password from PGUSER and PGPASSWORD when the URL has none', async () => {
+    it('takes the user and password from PGUSER and PGPASSWORD of the environment it is given, never the process\'s', async () => {
       const url = await server.createDatabase('env');
       const bare = url.replace(/\/\/[^@]+@/, '//');
-      await withEnv({ PGUSER: server.user, PGPASSWORD: server.password }, async () => {
-        const store = await open(bare);
-        await sync(store, 's', docs(5, 1));
-        expect((await store.status()).location).toBe(bare);
-        await store.close();
-      });
+      const store = await open(bare, 'write', { env: { PGUSER: server.user, PGPASSWORD: server.password } });
+      await sync(store, 's', docs(5, 1));
+      expect((await store.status()).location).toBe(bare);
+      await store.close();
       expect(psql(url, 'SELECT count(*) FROM tenders')).toBe('5');
+      // The process's own variables are not read: only the given environment counts.
+      process.env.PGPASSWORD = server.password;
+      try {
+        const err = await refusal(bare, 'read', { env: { PGUSER: server.user } });
+        expect(err.message).toMatch(/the server asks for a password, and none was given/);
+      } finally {
+        delete process.env.PGPASSWORD;
+      }
     });
 
-    it('takes everything from PGHOST, PGPORT, PGDATABASE, PGUSER and a password file (PGPASSFILE, as ~/.pgpass)', async () => {
+    it('takes everything from PGHOST, PGPORT, PGDATABASE, PGUSER and a password file (PGPASSFILE, as ~/.pgpass) of its environment', async () => {
       const url = await server.createDatabase('pgpass');
       const database = new URL(url).pathname.slice(1);
-      const passfile = join(mkdtempSync(join(tmpdir(), 'tenders-pgpass-')), 'pgpass');
-      writeFileSync(passfile, `127.0.0.1:${server.port}:${database}:${server.user}:${server.password.replace(/[:\\]/g, '\\$&')}\n`, { mode: 0o600 });
+      const dir = mkdtempSync(join(tmpdir(), 'tenders-pgpass-'));
+      const line = `127.0.0.1:${server.port}:${database}:${server.user}:${server.password.replace(/[:\\]/g, '\\$&')}\n`;
+      writeFileSync(join(dir, 'pgpass'), line, { mode: 0o600 });
+      writeFileSync(join(dir, '.pgpass'), line, { mode: 0o600 });
       const warnings: Error[] = [];
       const warned = (warning: Error) => warnings.push(warning);
       process.on('warning', warned);
-      await withEnv({ PGHOST: '127.0.0.1', PGPORT: String(server.port), PGDATABASE: database, PGUSER: server.user, PGPASSFILE: passfile }, async () => {
-        const store = await open('postgres://');
+      const where = { PGHOST: '127.0.0.1', PGPORT: String(server.port), PGDATABASE: database, PGUSER: server.user };
+      try {
+        const store = await open('postgres://', 'write', { env: { ...where, PGPASSFILE: join(dir, 'pgpass') } });
         await sync(store, 's', docs(3, 1));
         await store.close();
-      }).finally(() => process.off('warning', warned));
+        // Without PGPASSFILE: ~/.pgpass, HOME as the environment says.
+        const reader = await open('postgres://', 'read', { env: { ...where, HOME: dir } });
+        expect((await reader.count({})).total).toBe(3);
+        await reader.close();
+      } finally {
+        process.off('warning', warned);
+      }
       // pg's own reading of the file prints a deprecation warning on stderr; ours does not.
       expect(warnings.map((w) => w.message)).toEqual([]);
       expect(psql(url, 'SELECT count(*) FROM tenders')).toBe('3');
