@@ -222,6 +222,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       expect(psql(url, "SELECT field, old, new FROM changes")).toBe('title|"Old"|"New"');
       expect(psql(url, "SELECT last_seen > first_seen FROM sync_tenders")).toBe('t');
       expect(psql(url, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe(String(SCHEMA_VERSION));
+      expect(psql(url, "SELECT reloptions FROM pg_class WHERE relname = 'sync_tenders'")).toBe('{fillfactor=70}');
     });
 
     it('opens at most `connections` connections at once', async () => {
