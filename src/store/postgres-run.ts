@@ -380,5 +380,9 @@ function date(value: string | null): string | null {
 /** One field of COPY's text format. */
 function copyField(value: string | number | null): string {
   if (value === null) return '\\N';
-  return String(value).replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+  const text = String(value);
+  // Most fields hold none of the four: testing first spares a replace per field.
+  return COPY_SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : text;
 }
+
+const COPY_SPECIAL = /[\\\t\n\r]/;
