@@ -40,8 +40,9 @@ function psql(url: string, sql: string): string {
 }
 
 const TABLES = ['meta', 'tenders', 'syncs', 'sync_tenders', 'runs', 'changes'];
-/** Every row of every table, as psql reads them. */
-const dump = (url: string) => TABLES.map((t) => psql(url, `SELECT md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) FROM ${t} x`)).join(',');
+/** Every row of every table, as psql reads them (one psql for all of them). */
+const dump = (url: string) =>
+  psql(url, `${TABLES.map((t) => `SELECT '${t}', md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) FROM ${t} x`).join(' UNION ALL ')} ORDER BY 1`);
 
 async function refusal(location: string, mode: 'read' | 'write' = 'write', extra = {}): Promise<Error> {
   const err = (await open(location, mode, extra).then(

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -80,6 +80,14 @@ describe('opening a SQLite copy', () => {
       expect(err.message).not.toContain('\n');
       if (before) expect(hash(path)).toBe(before);
     }
+  });
+
+  it('refuses a copy whose directory cannot be made (a link to nowhere in its path), as a usage error, making nothing', async () => {
+    symlinkSync(join(dir, 'nowhere', 'x'), join(dir, 'link'));
+    const err = await refusal(join(dir, 'link', 'copies', 'tenders.db'));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toBe(`cannot make the directory of the local copy, ${join(dir, 'link', 'copies')}: ENOENT: no such file or directory, mkdir '${join(dir, 'link', 'copies')}'`);
+    expect(readdirSync(dir)).toEqual(['link']);
   });
 
   it('refuses a read-only file for writing, and reads it', async () => {
