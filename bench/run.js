@@ -8,9 +8,11 @@
 // every contender alike. Results go to bench/results/<timestamp>.json and latest.json
 // (--quick: 3 runs of 20 000 tenders, <timestamp>-quick.json only, ignored by git;
 // --exports: only the exports of every format against the floor and their peak RSS, the
-// table of issue 24 in a few minutes, <timestamp>-exports.json only; --startup: only the
-// start-up of --version and of a real command against node -e 0, in about a minute,
-// <timestamp>-startup.json only).
+// table of issue 24 in a few minutes, <timestamp>-exports.json only; --sync: only the sync
+// rows, SQLite and PostgreSQL, <timestamp>-sync.json only; --startup: only the start-up of
+// --version and of a real command against node -e 0, in about a minute, <timestamp>-startup.json only).
+// The PostgreSQL rows run against a throwaway cluster (bench/postgres.js); without the
+// PostgreSQL binaries the bench says so in one line and skips them.
 // Exit 0 even when a target is missed (this is a report); 1 when the bench could not
 // run or a contender wrote the wrong output.
 import { spawnSync } from 'node:child_process';
@@ -20,12 +22,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonicalLines, checkCsv, sameLines } from './check.js';
 import { measureLocal, syncCopy } from './local.js';
+import { postgresCopy, stopClusters } from './postgres.js';
 import { hasCommand, peakRssMb, rssMethod, startSandbox, stopAll, timed } from './procs.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');
 const exportsOnly = process.argv.includes('--exports');
 const startupOnly = process.argv.includes('--startup');
+const syncOnly = process.argv.includes('--sync');
 const SIZE = quick ? 20_000 : 50_000;
 const BIG = quick ? 80_000 : 200_000; // 4 × SIZE either way, so the RSS ratio means the same
 const RUNS = quick ? 3 : 5;
@@ -62,6 +66,9 @@ const TARGETS = {
   resyncRequests: { max: 1 }, // the re-sync's requests / the export's: the same walk
   syncNewOnlyRequests: { max: 3 },
   syncRss200k50k: { max: 1.3 },
+  pgSyncFirstExport: { max: 2 }, // issue 22: a first sync into PostgreSQL
+  pgResyncExport: undefined, // reported: a re-sync into PostgreSQL after SYNC_CHANGES changes
+  pgSyncNewOnlyRequests: { max: 3 },
 };
 // The watch case, on the SIZE sandbox: this many tenders published before --new-only runs.
 const WATCH_INSERT = 50;
@@ -248,20 +255,20 @@ async function measureWatch(url) {
 }
 
 /**
- * The sync case, on the SIZE sandbox: a first sync into a new database against `export -f
- * ndjson` of the same query, alternating; then re-syncs, each after SYNC_CHANGES tenders
- * changed, against the export (time and requests); then --new-only after SYNC_CHANGES new
- * tenders. Checked first: the first sync holds every tender, a re-sync records exactly the
- * changed tenders, --new-only exactly the new ones.
+ * The sync case, on the SIZE sandbox, into one engine's copy: a first sync into a new copy
+ * against `export -f ndjson` of the same query, alternating; then re-syncs, each after
+ * SYNC_CHANGES tenders changed, against the export (time and requests); then --new-only
+ * after SYNC_CHANGES new tenders. Checked first: the first sync holds every tender, a
+ * re-sync records exactly the changed tenders, --new-only exactly the new ones.
+ * `copy`: where the copy is (`db`, a file or a postgres:// URL), `fresh()` removes it,
+ * `count(sql)` reads one number from it with the engine's own shell.
  */
-async function measureSync(url) {
+async function measureSync(url, copy) {
   const env = { TENDERS_BASE_URL: url };
-  const db = join(tmp, 'sync.db');
+  const { db, fresh, count } = copy;
   const sync = (...extra) => [cli, 'sync', 'bench', '--db', db, ...extra];
-  const fresh = () => ['', '-wal', '-shm'].forEach((end) => rmSync(`${db}${end}`, { force: true }));
   const run = (args) => spawnSync(node, args, { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 26 });
   const requestsOf = (result) => result.stderr.split('\n').filter((line) => line.startsWith('* POST')).length;
-  const count = (sql) => Number(spawnSync('sqlite3', [db, sql], { encoding: 'utf8' }).stdout.trim());
   const mutate = async (body) => {
     const res = await fetch(`${url}/__sandbox/mutate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     if (!res.ok) throw new Error(`sync: the sandbox did not change its data (${res.status})`);
@@ -279,7 +286,7 @@ async function measureSync(url) {
   const rows = exported.stdout.split('\n').filter(Boolean).length;
   if (held !== rows) throw new Error(`sync: the first sync holds ${held} tenders, the export wrote ${rows}`);
 
-  let seed = 100;
+  let seed = copy.seed;
   const { updated } = await mutate({ update: SYNC_CHANGES, seed: ++seed });
   const checked = run(sync('-v'));
   const changed = count(`SELECT count(DISTINCT id) FROM changes WHERE kind = 'changed' AND run = (SELECT max(run) FROM runs)`);
@@ -316,21 +323,47 @@ async function measureSyncRss(url, label) {
   return rss;
 }
 
+/** The SQLite copy of the sync case: a file, read with the sqlite3 shell. */
+function sqliteCopy() {
+  const db = join(tmp, 'sync.db');
+  return {
+    db,
+    fresh: () => ['', '-wal', '-shm'].forEach((end) => rmSync(`${db}${end}`, { force: true })),
+    count: (sql) => Number(spawnSync('sqlite3', [db, sql], { encoding: 'utf8' }).stdout.trim()),
+    seed: 100,
+  };
+}
+
+/** The sync case into a throwaway PostgreSQL cluster; undefined (and one line) without PostgreSQL's binaries. */
+async function measurePostgresSync(url) {
+  const copy = await postgresCopy();
+  if (!copy) {
+    say('bench: skipped the PostgreSQL sync: no PostgreSQL binaries (apt-get install -y postgresql to measure it)');
+    return undefined;
+  }
+  try {
+    return await measureSync(url, { db: copy.url, fresh: copy.fresh, count: copy.count, seed: 200 });
+  } finally {
+    copy.stop();
+  }
+}
+
 const passes = (value, t) =>
   value === null || t === undefined ? null : (t.max === undefined || value <= t.max) && (t.min === undefined || value >= t.min) && (t.below === undefined || value < t.below);
 
 async function main() {
   checkBuild();
   if (startupOnly) return startupBench();
-  say(`tenders bench: ${SIZE} tenders, ${RUNS} alternating runs each${quick ? ' (quick)' : ''}${exportsOnly ? ' (exports only)' : ''}`);
-  const settings = { quick, exportsOnly, size: SIZE, big: BIG, runs: RUNS, startupRuns: STARTUP_RUNS, rssRuns: RSS_RUNS, rssMethod };
+  const loadStart = loadavg(); // the 1, 5 and 15 min load averages (uptime's), at the start and the end
+  say(`tenders bench: ${SIZE} tenders, ${RUNS} alternating runs each${quick ? ' (quick)' : ''}${exportsOnly ? ' (exports only)' : ''}${syncOnly ? ' (sync only)' : ''}`);
+  const settings = { quick, exportsOnly, syncOnly, size: SIZE, big: BIG, runs: RUNS, startupRuns: STARTUP_RUNS, rssRuns: RSS_RUNS, rssMethod };
   const runs = {};
 
   const sandbox = await startSandbox(sandboxBin, SIZE);
   settings.sandboxCache = sandbox.cache;
   if (!sandbox.cache) say('bench: the sandbox does not accept --cache; measuring without it');
   const env = { TENDERS_BASE_URL: sandbox.url, NO_COLOR: '1' };
-  const formats = exportFormats();
+  const formats = syncOnly ? [] : exportFormats();
   settings.formats = formats;
   const contenders = { floor: [node, [join(root, 'bench/floor.js')]] };
   for (const format of formats) contenders[format] = [node, [cli, 'export', '--format', format]];
@@ -341,18 +374,30 @@ async function main() {
   let watchCase;
   let localCase;
   let syncCase;
+  let pgCase;
   try {
-    say('checking every contender\'s output (and warming the sandbox)');
-    checks = await verify(contenders, env);
-    runs.seconds = await measureTimes(contenders, env);
-    say('peak RSS');
-    runs.rssMbSmall = await measureRss(sandbox.url);
+    if (syncOnly) {
+      say('warming the sandbox');
+      await timed(node, [cli, 'export', '--format', 'ndjson'], env);
+      checks = {};
+    } else {
+      say('checking every contender\'s output (and warming the sandbox)');
+      checks = await verify(contenders, env);
+      runs.seconds = await measureTimes(contenders, env);
+      say('peak RSS');
+      runs.rssMbSmall = await measureRss(sandbox.url);
+    }
     if (!exportsOnly) {
-      say(`watch: a full run against an export of the same query, then --new-only after ${WATCH_INSERT} new tenders`);
-      watchCase = await measureWatch(sandbox.url); // it publishes tenders: only the sync case follows
+      if (!syncOnly) {
+        say(`watch: a full run against an export of the same query, then --new-only after ${WATCH_INSERT} new tenders`);
+        watchCase = await measureWatch(sandbox.url); // it publishes tenders: only the sync cases follow
+      }
       say(`sync: a first sync and re-syncs after ${SYNC_CHANGES} changes against an export of the same query, then --new-only`);
-      syncCase = await measureSync(sandbox.url);
-      runs.syncRssMbSmall = await measureSyncRss(sandbox.url, 'small');
+      say('sync into PostgreSQL: the same, into a throwaway cluster');
+      pgCase = await measurePostgresSync(sandbox.url);
+      say('sync into SQLite');
+      syncCase = await measureSync(sandbox.url, sqliteCopy());
+      if (!syncOnly) runs.syncRssMbSmall = await measureSyncRss(sandbox.url, 'small');
     }
   } finally {
     await sandbox.stop();
@@ -367,22 +412,29 @@ async function main() {
     runs.syncSeconds = syncCase.seconds;
     settings.sync = { changes: SYNC_CHANGES, requests: syncCase.requests };
   }
-
-  const big = await startSandbox(sandboxBin, BIG, { cache: sandbox.cache });
-  try {
-    await timed(node, [join(root, 'bench/floor.js')], { TENDERS_BASE_URL: big.url }); // warm its cache
-    runs.rssMbBig = await measureRss(big.url);
-    if (!exportsOnly) {
-      say(`local: a copy of ${BIG} tenders by tenders sync, then search --local (two words) and count --local --by buyer.name`);
-      const db = join(tmp, 'local', 'tenders.db');
-      if (syncCopy(node, cli, big.url, db)) localCase = await measureLocal(node, cli, db, RUNS);
-      else say('bench: skipped the local queries: this build has no tenders sync');
-    }
-    if (!exportsOnly) runs.syncRssMbBig = await measureSyncRss(big.url, 'big');
-  } finally {
-    await big.stop();
+  if (pgCase) {
+    checks.pgSync = pgCase.check;
+    runs.pgSyncSeconds = pgCase.seconds;
+    settings.pgSync = { changes: SYNC_CHANGES, requests: pgCase.requests };
   }
-  if (!exportsOnly) {
+
+  if (!syncOnly) {
+    const big = await startSandbox(sandboxBin, BIG, { cache: sandbox.cache });
+    try {
+      await timed(node, [join(root, 'bench/floor.js')], { TENDERS_BASE_URL: big.url }); // warm its cache
+      runs.rssMbBig = await measureRss(big.url);
+      if (!exportsOnly) {
+        say(`local: a copy of ${BIG} tenders by tenders sync, then search --local (two words) and count --local --by buyer.name`);
+        const db = join(tmp, 'local', 'tenders.db');
+        if (syncCopy(node, cli, big.url, db)) localCase = await measureLocal(node, cli, db, RUNS);
+        else say('bench: skipped the local queries: this build has no tenders sync');
+      }
+      if (!exportsOnly) runs.syncRssMbBig = await measureSyncRss(big.url, 'big');
+    } finally {
+      await big.stop();
+    }
+  }
+  if (!exportsOnly && !syncOnly) {
     say(`latency: ${LATENCY.ms} ms, export of ${LATENCY.countries.split(',').length} countries, --parallel 1 and ${LATENCY.parallel}`);
     const slow = await startSandbox(sandboxBin, LATENCY.size, { cache: sandbox.cache, extra: ['--latency', String(LATENCY.ms)] });
     let latency;
@@ -399,42 +451,44 @@ async function main() {
     runs.startupSeconds = await measureStartup();
   }
 
-  // A case --exports skips has no medians, and its ratios are null.
+  // A case --exports or --sync skips has no medians, and its ratios are null.
   const medians = (values) => values && Object.fromEntries(Object.entries(values).map(([name, v]) => [name, median(v)]));
   const ratio = (a, b) => (a === undefined || b === undefined ? null : a / b);
-  const m = medians(runs.seconds);
-  const rssSmall = median(runs.rssMbSmall.ndjson);
-  const rssBig = median(runs.rssMbBig.ndjson);
-  const csvRss = { [SIZE]: median(runs.rssMbSmall.csv), [BIG]: median(runs.rssMbBig.csv) };
+  const m = medians(runs.seconds) ?? {};
+  const rssSmall = runs.rssMbSmall && median(runs.rssMbSmall.ndjson);
+  const rssBig = runs.rssMbBig && median(runs.rssMbBig.ndjson);
+  const csvRss = runs.rssMbSmall && { [SIZE]: median(runs.rssMbSmall.csv), [BIG]: median(runs.rssMbBig.csv) };
   const startup = medians(runs.startupSeconds);
   const lat = medians(runs.latencySeconds);
   const latRss = medians(runs.latencyRssMb);
   const w = medians(runs.watchSeconds);
   const sy = medians(runs.syncSeconds);
+  const pg = medians(runs.pgSyncSeconds);
   const syncRss = runs.syncRssMbSmall && { [SIZE]: median(runs.syncRssMbSmall), [BIG]: median(runs.syncRssMbBig) };
   const results = {
     date: new Date().toISOString(),
-    machine: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30) },
+    machine: { node: process.version, platform: `${process.platform} ${process.arch}`, cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), loadAverage: { start: loadStart, end: loadavg() } },
     settings,
     checks,
     medians: {
       seconds: m,
       rssMb: { [SIZE]: rssSmall, [BIG]: rssBig }, // of the ndjson export
       csvRssMb: csvRss,
-      floorRssMb: { [SIZE]: median(runs.rssMbSmall.floor), [BIG]: median(runs.rssMbBig.floor) },
+      floorRssMb: runs.rssMbSmall ? { [SIZE]: median(runs.rssMbSmall.floor), [BIG]: median(runs.rssMbBig.floor) } : null,
       startupSeconds: startup ?? null,
       latencySeconds: lat ?? null,
       latencyRssMb: latRss ?? null,
       watchSeconds: w ?? null,
       syncSeconds: sy ?? null,
       syncRssMb: syncRss ?? null,
+      pgSyncSeconds: pg ?? null,
     },
     ratios: {
       ...Object.fromEntries(formats.map((format) => [`${format}Floor`, m[format] / m.floor])),
       curljqNdjson: m.curljq === undefined ? null : m.curljq / m.ndjson,
-      rss200k50k: rssBig / rssSmall,
-      csvRss200k50k: csvRss[BIG] / csvRss[SIZE],
-      rssMb200k: rssBig,
+      rss200k50k: ratio(rssBig, rssSmall),
+      csvRss200k50k: ratio(csvRss?.[BIG], csvRss?.[SIZE]),
+      rssMb200k: rssBig ?? null,
       startupNode: ratio(startup?.version, startup?.node),
       startupCommand: ratio(startup?.command, startup?.node),
       parallelSpeedup: ratio(lat?.single, lat?.parallel),
@@ -449,6 +503,9 @@ async function main() {
       resyncRequests: ratio(syncCase?.requests.resync, syncCase?.requests.export),
       syncNewOnlyRequests: syncCase?.requests.newOnly ?? null,
       syncRss200k50k: ratio(syncRss?.[BIG], syncRss?.[SIZE]),
+      pgSyncFirstExport: ratio(pg?.first, pg?.export),
+      pgResyncExport: ratio(pg?.resync, pg?.resyncExport),
+      pgSyncNewOnlyRequests: pgCase?.requests.newOnly ?? null,
     },
     targets: TARGETS,
     runs,
@@ -464,8 +521,8 @@ async function main() {
   const dir = join(root, 'bench/results');
   mkdirSync(dir, { recursive: true });
   const json = `${JSON.stringify(results, null, 2)}\n`;
-  const partial = quick || exportsOnly; // latest.json is a complete run
-  const name = `${results.date.replace(/[:.]/g, '-')}${quick ? '-quick' : ''}${exportsOnly ? '-exports' : ''}.json`;
+  const partial = quick || exportsOnly || syncOnly; // latest.json is a complete run
+  const name = `${results.date.replace(/[:.]/g, '-')}${quick ? '-quick' : ''}${exportsOnly ? '-exports' : ''}${syncOnly ? '-sync' : ''}.json`;
   writeFileSync(join(dir, name), json);
   if (!partial) writeFileSync(join(dir, 'latest.json'), json);
   say(`\nwrote bench/results/${name}${partial ? '' : ' and bench/results/latest.json'}`);
@@ -509,14 +566,16 @@ function report(r) {
   const csvRss = r.medians.csvRssMb;
   const { startupSeconds: start, latencySeconds: lat, latencyRssMb: latRss, watchSeconds: w } = r.medians;
   const { latency = LATENCY, watch = { insert: WATCH_INSERT }, sync = { changes: SYNC_CHANGES } } = r.settings;
-  const { syncSeconds: sy, syncRssMb: syncRss } = r.medians;
-  // Details are functions: a case --exports skipped has no medians to show.
+  const { syncSeconds: sy, syncRssMb: syncRss, pgSyncSeconds: pg } = r.medians;
+  const pgSync = r.settings.pgSync;
+  const exported = s.floor !== undefined;
+  // Details are functions: a case --exports or --sync skipped has no medians to show.
   const rows = [
     ...r.settings.formats.map((format) => [`${format} export / floor`, () => `${sec(s[format])} / ${sec(s.floor)}`, `${format}Floor`]),
-    ['curl+jq / ndjson export', () => (s.curljq === undefined ? (r.settings.exportsOnly ? 'skipped (--exports)' : 'skipped: no curl/jq') : `${sec(s.curljq)} / ${sec(s.ndjson)}`), 'curljqNdjson'],
-    [`ndjson peak RSS ${big / 1000}k / ${size / 1000}k`, () => `${rss[big].toFixed(1)} MB / ${rss[size].toFixed(1)} MB`, 'rss200k50k'],
-    [`csv peak RSS ${big / 1000}k / ${size / 1000}k`, () => `${csvRss[big].toFixed(1)} MB / ${csvRss[size].toFixed(1)} MB`, 'csvRss200k50k'],
-    [`ndjson peak RSS ${big / 1000}k, MB`, () => `${rss[big].toFixed(1)} MB`, 'rssMb200k'],
+    ['curl+jq / ndjson export', exported && (() => (s.curljq === undefined ? (r.settings.exportsOnly ? 'skipped (--exports)' : 'skipped: no curl/jq') : `${sec(s.curljq)} / ${sec(s.ndjson)}`)), 'curljqNdjson'],
+    [`ndjson peak RSS ${big / 1000}k / ${size / 1000}k`, exported && (() => `${rss[big].toFixed(1)} MB / ${rss[size].toFixed(1)} MB`), 'rss200k50k'],
+    [`csv peak RSS ${big / 1000}k / ${size / 1000}k`, exported && (() => `${csvRss[big].toFixed(1)} MB / ${csvRss[size].toFixed(1)} MB`), 'csvRss200k50k'],
+    [`ndjson peak RSS ${big / 1000}k, MB`, exported && (() => `${rss[big].toFixed(1)} MB`), 'rssMb200k'],
     ['tenders --version / node -e 0', start && (() => `${(start.version * 1000).toFixed(1)} ms / ${(start.node * 1000).toFixed(1)} ms`), 'startupNode'],
     ['tenders --dry-run search -c DEU / node -e 0', start && (() => `${(start.command * 1000).toFixed(1)} ms / ${(start.node * 1000).toFixed(1)} ms`), 'startupCommand'],
     [`--parallel 1 / ${latency.parallel}, ${latency.ms} ms away`, lat && (() => `${sec(lat.single)} / ${sec(lat.parallel)}`), 'parallelSpeedup'],
@@ -531,20 +590,27 @@ function report(r) {
     ['re-sync requests / export requests', sy && (() => `${sync.requests.resync} / ${sync.requests.export}`), 'resyncRequests'],
     [`sync --new-only, ${sync.changes} new: requests`, sy && (() => `${r.ratios.syncNewOnlyRequests} requests`), 'syncNewOnlyRequests'],
     [`sync peak RSS ${big / 1000}k / ${size / 1000}k`, syncRss && (() => `${syncRss[big].toFixed(1)} MB / ${syncRss[size].toFixed(1)} MB`), 'syncRss200k50k'],
+    [`PostgreSQL: first sync ${size / 1000}k / export`, pg && (() => `${sec(pg.first)} / ${sec(pg.export)}`), 'pgSyncFirstExport'],
+    [`PostgreSQL: re-sync, ${sync.changes} changed / export`, pg && (() => `${sec(pg.resync)} / ${sec(pg.resyncExport)}`), 'pgResyncExport'],
+    [`PostgreSQL: sync --new-only, ${sync.changes} new`, pg && (() => `${pgSync.requests.newOnly} requests`), 'pgSyncNewOnlyRequests'],
   ];
+  const skipped = r.settings.exportsOnly ? 'skipped (--exports)' : r.settings.syncOnly ? 'skipped (--sync)' : 'skipped (no PostgreSQL)';
   const line = (cells) => console.log(cells.map((c, i) => String(c).padEnd([36, 27, 8, 8, 0][i])).join(' ').trimEnd());
   console.log(`\ntenders bench, ${size} tenders (${r.date})`);
   line(['measure', 'medians', 'ratio', 'target', 'result']);
   for (const [name, detail, key] of rows) {
     const value = r.ratios[key];
     const verdict = r.pass[key] === null ? 'n/a' : r.pass[key] ? 'PASS' : 'FAIL';
-    const shown = detail ? detail() : 'skipped (--exports)';
+    const shown = detail ? detail() : skipped;
     line([name, shown, value === null ? '-' : Number.isInteger(value) ? String(value) : value.toFixed(2), targetText(r.targets[key]), verdict]);
   }
-  const spread = Object.entries(r.runs.seconds).map(([n, t]) => `${n} ${Math.min(...t).toFixed(3)}–${Math.max(...t).toFixed(3)} s`);
-  console.log(`\nruns (min–max): ${spread.join(', ')}`);
+  const spread = Object.entries(r.runs.seconds ?? {}).map(([n, t]) => `${n} ${Math.min(...t).toFixed(3)}–${Math.max(...t).toFixed(3)} s`);
+  if (spread.length) console.log(`\nruns (min–max): ${spread.join(', ')}`);
   if (lat) console.log(`latency case: ${latency.rows} tenders of ${latency.countries.split(',').length} countries from ${latency.size} (--latency ${latency.ms}), ${latency.runs} alternating runs`);
-  console.log(`floor peak RSS, for reference: ${floorRssMb[size].toFixed(1)} MB at ${size / 1000}k, ${floorRssMb[big].toFixed(1)} MB at ${big / 1000}k`);
+  if (floorRssMb) console.log(`floor peak RSS, for reference: ${floorRssMb[size].toFixed(1)} MB at ${size / 1000}k, ${floorRssMb[big].toFixed(1)} MB at ${big / 1000}k`);
+  if (pg) console.log(`PostgreSQL runs (s): first ${r.runs.pgSyncSeconds.first.map((t) => t.toFixed(2)).join(' ')}; export ${r.runs.pgSyncSeconds.export.map((t) => t.toFixed(2)).join(' ')}`);
+  const load = (l) => l.map((x) => x.toFixed(2)).join(', ');
+  console.log(`load average (1, 5, 15 min): ${load(r.machine.loadAverage.start)} at the start, ${load(r.machine.loadAverage.end)} at the end`);
   console.log(`${r.machine.node}, ${r.machine.cpus} × ${r.machine.cpuModel}; sandbox --cache: ${r.settings.sandboxCache ? 'yes' : 'NO (not accepted)'}; RSS by ${r.settings.rssMethod}`);
 }
 
@@ -552,6 +618,7 @@ function report(r) {
 for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
   process.once(signal, () => {
     stopAll();
+    stopClusters();
     rmSync(tmp, { recursive: true, force: true });
     process.exit(code);
   });
@@ -564,5 +631,6 @@ try {
   process.exitCode = 1;
 } finally {
   stopAll();
+  stopClusters();
   rmSync(tmp, { recursive: true, force: true });
 }

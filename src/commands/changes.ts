@@ -4,7 +4,7 @@ import { recordFormats, traitsOf } from '../output/format-registry.js';
 import { parseInstant } from '../query/local-values.js';
 import { parseSavedName } from '../query/validate.js';
 import type { ColumnSpec } from '../model/column-spec.js';
-import { storeLocation } from '../store/location.js';
+import { storeTarget } from '../store/location.js';
 import { withPager, type CommandContext } from './context.js';
 import { addOutputFlags, dbOption, examples, type GlobalFlags, type OutputFlags } from './flags.js';
 import { interactiveFormat, localConnectionPlan, outputFile, outputPlan } from './plans.js';
@@ -55,7 +55,7 @@ export function registerChanges(program: Command, ctx: CommandContext): void {
   );
   cmd.action(async (name: string | undefined, flags: ChangesFlags, command: Command) => {
     const globals = command.optsWithGlobals<GlobalFlags>();
-    const location = storeLocation(flags.db, ctx.io.env);
+    const db = storeTarget(flags.db, ctx.io.env);
     const output = outputPlan(flags, interactiveFormat(ctx.io, outputFile(flags)));
     if (!traitsOf(output.format).anyRecords) throw new UsageError(`changes --format ${output.format} writes tenders only: choose ${recordFormats().join(', ')}`);
     const filter = {
@@ -64,9 +64,9 @@ export function registerChanges(program: Command, ctx: CommandContext): void {
       ...(flags.id !== undefined ? { id: flags.id } : {}),
     };
     const plan = {
-      location,
+      db,
       filter,
-      connection: localConnectionPlan(globals, location),
+      connection: localConnectionPlan(globals, db.location),
       output: { ...output, columns: output.columns ?? [...CHANGE_FIELDS], defaultColumns: CHANGE_COLUMNS },
     };
     const { runChanges } = await import('../run/changes.js');

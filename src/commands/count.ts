@@ -107,9 +107,9 @@ export function registerCount(program: Command, ctx: CommandContext): void {
 /** count --local: exact counts from the copy, every value of any field, no ceiling. */
 async function countLocal(command: Command, flags: CountFlags, ctx: CommandContext): Promise<void> {
   const { localQuery } = await import('./local-plan.js');
-  const { selection, location } = localQuery(command, ctx.io, new Date());
+  const { selection, db } = localQuery(command, ctx.io, new Date());
   const { format, by } = flags;
   if (!by && format !== 'text' && format !== 'json') throw new UsageError(`count --format ${format} is for one count per value: add --by FIELD`);
   const { runLocalCount } = await import('../run/local-count.js');
-  await runLocalCount({ location, selection, by, format }, { io: ctx.io, signal: ctx.signal });
+  await runLocalCount({ db, selection, by, format }, { io: ctx.io, signal: ctx.signal });
 }

@@ -9,7 +9,7 @@ import { parseLimit } from '../query/validate.js';
 import type { LocalPlan } from '../run/local-source.js';
 import type { WalkPlan } from '../run/plan.js';
 import { ResultOrder } from '../run/sort-order.js';
-import { storeLocation } from '../store/location.js';
+import { storeTarget, type StoreTarget } from '../store/location.js';
 import { localFilterFlags, type GlobalFlags, type LocalFilterFlags, type TenderFilterFlags } from './flags.js';
 import { interactiveFormat, localConnectionPlan, outputFile, outputPlan, parseMax, parseShown, receiptPlan, withoutCursor } from './plans.js';
 import type { PagedFlags } from './spec.js';
@@ -44,11 +44,11 @@ export function refuseOnlineFlags(flags: object): void {
 }
 
 /** The selection and the copy's location of a command run with --local: checked before the copy is opened. */
-export function localQuery(command: Command, io: IO, now: Date): { flags: TenderFilterFlags & LocalFilterFlags & LocalFlags; selection: LocalSelection; location: string } {
+export function localQuery(command: Command, io: IO, now: Date): { flags: TenderFilterFlags & LocalFilterFlags & LocalFlags; selection: LocalSelection; db: StoreTarget } {
   const flags = localFilterFlags(command) as TenderFilterFlags & LocalFilterFlags & LocalFlags;
   refuseOnlineFlags({ ...flags, dryRun: command.optsWithGlobals<GlobalFlags>().dryRun });
   const { limit: _limit, ...selecting } = flags;
-  return { flags, selection: localSelection(selecting, now), location: storeLocation(flags.db, io.env) };
+  return { flags, selection: localSelection(selecting, now), db: storeTarget(flags.db, io.env) };
 }
 
 /** search/export --local: the same walk plan as online, its pages from the copy. */
@@ -60,10 +60,10 @@ export function localWalkPlan(
   line: { name: string; argv: readonly string[]; invocation?: readonly string[] },
   now: Date,
 ): { plan: WalkPlan; local: LocalPlan } {
-  const { flags, selection, location } = localQuery(command, io, now);
+  const { flags, selection, db } = localQuery(command, io, now);
   const paged = flags as PagedFlags<TenderFilterFlags>;
   const exporting = mode === 'export';
-  const connection = localConnectionPlan(command.optsWithGlobals<GlobalFlags>(), location);
+  const connection = localConnectionPlan(command.optsWithGlobals<GlobalFlags>(), db.location);
   const output = outputPlan(paged, exporting ? 'csv' : interactiveFormat(io, outputFile(paged)));
   const pageSize = flags.limit === undefined ? PAGE_SIZE_DEFAULT : parseLimit(flags.limit);
   const after = paged.cursor === undefined ? undefined : decodeLocalCursor(paged.cursor, selection);
@@ -81,7 +81,7 @@ export function localWalkPlan(
     receipt: paged.receipt !== undefined ? receiptPlan(paged.receipt, line) : undefined,
     output: { ...output, defaultColumns: endpoint.columns, sortColumn: sortColumn(selection) },
   };
-  return { plan, local: { location, selection, pageSize, after } };
+  return { plan, local: { db, selection, pageSize, after } };
 }
 
 /** The field a table keeps in view: what the selection is sorted by, as online. */

@@ -10,7 +10,7 @@ import { selectsTenders } from '../query/tender-filters.js';
 import { parseSortPaths } from '../query/sort-paths.js';
 import { parseLimit, parseSavedName } from '../query/validate.js';
 import type { SyncPlan } from '../run/plan.js';
-import { storeLocation } from '../store/location.js';
+import { storeTarget } from '../store/location.js';
 import { withClient, type CommandContext } from './context.js';
 import {
   addOutputFlags,
@@ -80,7 +80,7 @@ export function registerSync(program: Command, ctx: CommandContext): Command {
     if (flags.list || flags.forget) {
       checkAlone(name, flags, Boolean(globals.dryRun));
       const say = createReporter(ctx.io, { quiet: Boolean(globals.quiet), verbose: Boolean(globals.verbose) });
-      const db = { location: storeLocation(flags.db, ctx.io.env), schema: ctx.io.env.TENDERS_DB_SCHEMA || undefined };
+      const db = storeTarget(flags.db, ctx.io.env);
       const { runSyncForget, runSyncList } = await import('../run/sync-list.js');
       if (flags.list) await runSyncList(db, listPlan(flags, ctx.io), ctx.io, ctx.signal, say, ctx.fs);
       else await runSyncForget(db, parseSavedName('sync', name!), say, ctx.fs);
@@ -123,8 +123,7 @@ export function syncPlan(name: string | undefined, flags: SyncFlags, globals: Gl
   }
   return {
     name: parseSavedName('sync', name),
-    db: storeLocation(flags.db, io.env),
-    dbSchema: io.env.TENDERS_DB_SCHEMA || undefined,
+    db: storeTarget(flags.db, io.env),
     connection: connectionPlan(globals, io),
     query,
     pathFor,

@@ -7,6 +7,20 @@ export function formatCount(n: number): string {
   return Number.isSafeInteger(n) ? groupDigits(String(n)) : n.toLocaleString('en-US');
 }
 
+/**
+ * String(n)'s text, made without V8's number-to-string cache. String() and
+ * template literals remember each number's text in that cache, a table in the
+ * old generation, until another number takes its slot; a text it remembers
+ * outlives two minor GCs and is promoted. An export of distinct amounts then
+ * keeps a page's worth of texts alive at every GC: the young generation grows
+ * to its maximum and garbage piles up in the old one, so peak memory grows
+ * with the length of the export. JSON.stringify writes a finite number's
+ * digits (by the spec, ToString's) into a new string it does not remember.
+ */
+export function numberText(n: number): string {
+  return Number.isFinite(n) ? JSON.stringify(n) : String(n);
+}
+
 /** "1234567.5" → "1,234,567.5": a number's own digits, the whole part grouped; an exponent form is left alone. */
 export function groupDigits(text: string): string {
   const match = /^(-?)(\d+)(\.\d+)?$/.exec(text);

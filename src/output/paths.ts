@@ -1,4 +1,5 @@
 import { holdsRawNumber, isObject, markHolder, stringifyJson, type JsonObject } from '../model/exact-json.js';
+import { numberText } from '../model/numbers.js';
 
 /**
  * Dot paths ("buyer.name") into nested result objects: lookup, discovery,
@@ -96,5 +97,6 @@ export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'object') return stringifyJson(value);
+  if (typeof value === 'number') return numberText(value); // one a cell: see numberText
   return String(value);
 }

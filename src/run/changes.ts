@@ -1,3 +1,4 @@
+import type { StoreTarget } from '../store/location.js';
 import type { ChangeFilter, ChangeRecord } from '../store/store.js';
 import { withLocalCopy } from './local-copy.js';
 import { NO_CLIENT } from './local-source.js';
@@ -6,7 +7,7 @@ import { runSession } from './session.js';
 
 /** `tenders changes`: which history, from which copy, into which output. */
 export interface ChangesPlan {
-  location: string;
+  db: StoreTarget;
   filter: ChangeFilter;
   connection: ConnectionPlan;
   output: OutputPlan;
@@ -20,7 +21,7 @@ export interface ChangesPlan {
 export function runChanges(plan: ChangesPlan, deps: Omit<RunDeps, 'client'>): Promise<void> {
   const session = { connection: plan.connection, query: { path: '', body: { ...plan.filter }, noun: 'changes' }, parallel: 1, output: plan.output };
   return runSession(session, { ...deps, client: NO_CLIENT }, (run) =>
-    withLocalCopy(plan.location, plan.filter.sync, async (store) => {
+    withLocalCopy(plan.db, plan.filter.sync, async (store) => {
       const out = await run.openOutput();
       const formatter = await run.createFormatter();
       let rows = 0;

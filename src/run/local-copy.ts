@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { targetOptions, type StoreTarget } from '../store/location.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/store.js';
 
@@ -7,8 +8,9 @@ import type { Store } from '../store/store.js';
  * RunError from the store ("run tenders sync first"), nothing created; a
  * sync NAME it does not know is a UsageError listing the syncs it has.
  */
-export async function openLocalCopy(location: string, sync: string | undefined): Promise<Store> {
-  const store = await openStore(location, { mode: 'read' });
+export async function openLocalCopy(db: StoreTarget, sync: string | undefined): Promise<Store> {
+  const { location } = db;
+  const store = await openStore(location, { mode: 'read', ...targetOptions(db) });
   try {
     if (sync !== undefined && !(await store.getSync(sync))) {
       const known = (await store.listSyncs()).map((s) => s.name);
@@ -22,8 +24,8 @@ export async function openLocalCopy(location: string, sync: string | undefined):
 }
 
 /** Runs `body` with the copy open for reading, closed however it ends. */
-export async function withLocalCopy<T>(location: string, sync: string | undefined, body: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openLocalCopy(location, sync);
+export async function withLocalCopy<T>(db: StoreTarget, sync: string | undefined, body: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openLocalCopy(db, sync);
   try {
     return await body(store);
   } finally {

@@ -5,11 +5,12 @@ import type { CountFormat, CountRow } from '../output/counts.js';
 import { formatDefinition, refuseOnTerminal } from '../output/format-registry.js';
 import { printTo } from '../output/sink.js';
 import type { LocalCount } from '../store/store.js';
+import type { StoreTarget } from '../store/location.js';
 import { withLocalCopy } from './local-copy.js';
 
 /** What `count --local` asks: the selection, and the field to count values of. */
 export interface LocalCountPlan {
-  location: string;
+  db: StoreTarget;
   selection: LocalSelection;
   /** A dot path into the documents; absent: one total. */
   by?: string;
@@ -26,7 +27,7 @@ export const ABSENT_LABEL = '(none)';
  */
 export async function runLocalCount(plan: LocalCountPlan, { io, signal }: { io: IO; signal: AbortSignal }): Promise<void> {
   if (plan.by !== undefined && plan.format !== 'text') refuseOnTerminal(formatDefinition(plan.format), io.stdoutIsTTY);
-  const counts = await withLocalCopy(plan.location, plan.selection.sync, (store) => store.count(plan.selection, plan.by));
+  const counts = await withLocalCopy(plan.db, plan.selection.sync, (store) => store.count(plan.selection, plan.by));
   if (plan.by === undefined) {
     const text = plan.format === 'json' ? JSON.stringify({ count: counts.total, capped: false }) : String(counts.total);
     return printTo(io.stdout, signal, `${text}\n`);

@@ -3,13 +3,14 @@ import type { LocalSelection } from '../model/local-selection.js';
 import type { Total } from '../model/total.js';
 import type { Reporter } from '../output/reporter.js';
 import { encodeLocalCursor } from '../query/local-cursor.js';
+import type { StoreTarget } from '../store/location.js';
 import type { Store } from '../store/store.js';
 import type { ResultSource, SourcePosition } from './source.js';
 
 /** What a local query is given instead of a service: where the copy is, what to select, how much. */
 export interface LocalPlan {
-  /** The store's location (file path or postgres:// URL). */
-  location: string;
+  /** The copy (a file path or postgres:// URL, and how to reach it). */
+  db: StoreTarget;
   selection: LocalSelection;
   /** Results of one page (search without --all/--max). */
   pageSize: number;

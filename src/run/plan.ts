@@ -4,6 +4,7 @@ import type { FileSystem } from '../files/fs.js';
 import type { Format } from '../output/format-registry.js';
 import type { FormatChoice } from '../output/formatter.js';
 import type { SortPaths } from '../query/sort-paths.js';
+import type { StoreTarget } from '../store/location.js';
 import type { ReceiptPlan } from './receipt.js';
 import type { SavedQuery } from './watch/state.js';
 import type { Webhook } from './watch/webhook-url.js';
@@ -121,10 +122,8 @@ export interface WatchPlan {
 /** A run of `tenders sync NAME`: walk its query into the local copy, one transaction at the end. */
 export interface SyncPlan {
   name: string;
-  /** The copy: a SQLite file path or a postgres:// URL (storeLocation). */
-  db: string;
-  /** $TENDERS_DB_SCHEMA, for a postgres:// copy. */
-  dbSchema?: string;
+  /** The copy: a SQLite file path or a postgres:// URL, and how to reach it (storeTarget). */
+  db: StoreTarget;
   connection: ConnectionPlan;
   /** The query of the command line; undefined: the saved one (or every tender, the first time). */
   query?: SavedQuery;

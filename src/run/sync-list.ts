@@ -3,6 +3,7 @@ import type { IO } from '../io.js';
 import { formatCounted } from '../model/numbers.js';
 import { nodeFs, type FileSystem } from '../files/fs.js';
 import type { Reporter } from '../output/reporter.js';
+import { targetOptions, type StoreTarget } from '../store/location.js';
 import { openStore } from '../store/open.js';
 import { isPostgresLocation, type Store } from '../store/store.js';
 import { writeList } from './list-output.js';
@@ -12,14 +13,8 @@ import type { SavedQuery } from './watch/state.js';
 
 const LIST_COLUMNS = ['name', 'query', 'service', 'lastRun', 'tenders', 'complete'];
 
-/** Where the copy is: storeLocation's answer, and $TENDERS_DB_SCHEMA for a postgres:// one. */
-export interface StoreTarget {
-  location: string;
-  schema?: string;
-}
-
 async function withStore<T>(db: StoreTarget, mode: 'read' | 'write', use: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(db.location, { mode, schema: db.schema });
+  const store = await openStore(db.location, { mode, ...targetOptions(db) });
   try {
     return await use(store);
   } finally {

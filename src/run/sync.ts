@@ -3,6 +3,7 @@ import type { JsonObject } from '../model/exact-json.js';
 import { formatCount, formatCounted } from '../model/numbers.js';
 import type { FirstRequest } from '../model/request.js';
 import { tenderId } from '../store/columns.js';
+import { targetOptions } from '../store/location.js';
 import { openStore } from '../store/open.js';
 import type { RunCounts, RunReceipt, SyncInfo, SyncRun } from '../store/store.js';
 import type { QueryPlan, RunDeps, SyncPlan } from './plan.js';
@@ -22,7 +23,7 @@ import type { SavedQuery } from './watch/state.js';
 export async function runSync(plan: SyncPlan, deps: RunDeps): Promise<void> {
   const sessionPlan = { ...plan, query: queryPlan(plan, plan.query ?? EVERY_TENDER) };
   await runSession(sessionPlan, deps, async (session) => {
-    const store = await openStore(plan.db, { mode: 'write', schema: plan.dbSchema, connections: plan.parallel + 1 });
+    const store = await openStore(plan.db.location, { mode: 'write', ...targetOptions(plan.db), connections: plan.parallel + 1 });
     try {
       const saved = await store.getSync(plan.name);
       const query = chooseQuery(plan, saved);
@@ -44,7 +45,7 @@ const EVERY_TENDER: SavedQuery = { org: null, body: {} };
 export async function syncFirstRequests(plan: SyncPlan): Promise<FirstRequest[]> {
   let saved: SyncInfo | undefined;
   if (!plan.query) {
-    const store = await openStore(plan.db, { mode: 'read', schema: plan.dbSchema }).catch((err: unknown) => {
+    const store = await openStore(plan.db.location, { mode: 'read', ...targetOptions(plan.db) }).catch((err: unknown) => {
       if (err instanceof RunError) return undefined; // no copy yet: the first run walks every tender
       throw err;
     });
@@ -153,7 +154,7 @@ const oneLine = (err: unknown) => (err instanceof Error ? err.message : String(e
 function syncReceipt(plan: SyncPlan, row: RunReceipt | undefined) {
   return {
     name: plan.name,
-    db: plan.db.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, '$1'),
+    db: plan.db.location.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, '$1'),
     run: row?.run ?? null,
     mode: row?.mode ?? (plan.newOnly ? 'new-only' : 'full'),
     baseline: row?.baseline ?? null,

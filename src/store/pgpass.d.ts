@@ -1,5 +1,11 @@
-/** pgpass (a dependency of pg, which reads ~/.pgpass or $PGPASSFILE): the password for a connection, or undefined. */
-declare module 'pgpass' {
-  function pgpass(connection: { host?: string; port?: number; database?: string; user?: string }, done: (password: string | undefined) => void): void;
-  export default pgpass;
+/** pgpass's helper (pgpass is a dependency of pg): how it finds ~/.pgpass ($PGPASSFILE) in a given environment, and reads a password from it. */
+declare module 'pgpass/lib/helper.js' {
+  import type { Stats } from 'node:fs';
+  import type { Readable } from 'node:stream';
+  const helper: {
+    getFileName(env: Readonly<Record<string, string | undefined>>): string;
+    usePgPass(stats: Stats, file: string): boolean;
+    getPassword(connection: { host?: string; port?: number; database?: string; user?: string }, stream: Readable, done: (password: string | undefined) => void): void;
+  };
+  export default helper;
 }

@@ -4,13 +4,19 @@
  * search only that schema, and connection failures as one line: retried a
  * few times when they may pass (refused, reset, timed out, server starting),
  * never when they will not (a refused login, a missing database).
- * Whatever the URL leaves out, pg takes from libpq's variables (PGHOST,
- * PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE) and ~/.pgpass.
+ * Whatever the URL leaves out is taken from libpq's variables (PGHOST,
+ * PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE) and ~/.pgpass
+ * ($PGPASSFILE) of the command's environment, as psql takes them: given to
+ * pg explicitly, so that pg never reads the process's own.
  */
 
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import pgpass from 'pgpass';
+import { parseIntoClientConfig } from 'pg-connection-string';
+import pgpassFile from 'pgpass/lib/helper.js';
 import { RunError, UsageError } from '../errors.js';
 
 export interface Target {
@@ -62,20 +68,38 @@ const types = {
   },
 };
 
+/** The environment a connection reads libpq's variables from (OpenOptions.env). */
+export type LibpqEnv = Readonly<Record<string, string | undefined>>;
+
 /**
- * A pg Client that reads ~/.pgpass ($PGPASSFILE) itself when neither the URL
- * nor PGPASSWORD gives a password: pg's own reading of it prints a deprecation
- * warning on stderr.
+ * pg's settings for the URL: what it says, else the libpq variables of
+ * `env`, else libpq's defaults (localhost:5432, the login name, a database of
+ * the user's name). Without a password, one is looked up in ~/.pgpass
+ * ($PGPASSFILE) when the server asks for it (pg's own lookup reads the
+ * process's variables and prints a deprecation warning).
  */
-class Client extends pg.Client {
-  constructor(config?: pg.ClientConfig) {
-    super(config);
-    const self = this as unknown as { password: unknown; host: string; port: number; database: string; user: string };
-    if (self.password === null || self.password === undefined) {
-      self.password = () =>
-        new Promise<string | undefined>((resolve) => pgpass({ host: self.host, port: self.port, database: self.database, user: self.user }, resolve));
-    }
-  }
+export function clientConfig(connectionString: string, env: LibpqEnv): pg.ClientConfig {
+  const url = parseIntoClientConfig(connectionString);
+  const user = url.user || env.PGUSER || userInfo().username;
+  const where = { host: url.host || env.PGHOST || 'localhost', port: url.port || Number(env.PGPORT) || 5432, user, database: url.database || env.PGDATABASE || user };
+  const password = (typeof url.password === 'string' && url.password) || env.PGPASSWORD;
+  // pg takes a function's undefined as "no password" (its types say string).
+  const lookUp = (() => passwordFile(env, where)) as () => Promise<string>;
+  return { ...url, ...where, ssl: url.ssl ?? sslMode(env.PGSSLMODE), password: password || lookUp };
+}
+
+/** PGSSLMODE as pg reads it: disable, else (prefer, require, verify-ca, verify-full) TLS; no-verify: TLS without checking the certificate. */
+function sslMode(mode: string | undefined): pg.ClientConfig['ssl'] {
+  if (mode === 'no-verify') return { rejectUnauthorized: false };
+  return mode === 'prefer' || mode === 'require' || mode === 'verify-ca' || mode === 'verify-full';
+}
+
+/** The password of a ~/.pgpass ($PGPASSFILE) line matching the connection, as libpq reads the file (mode 0600 or stricter). */
+async function passwordFile(env: LibpqEnv, connection: { host: string; port: number; database: string; user: string }): Promise<string | undefined> {
+  const file = pgpassFile.getFileName(env);
+  const ok = await stat(file).then((s) => pgpassFile.usePgPass(s, file), () => false);
+  if (!ok) return undefined;
+  return new Promise((resolve) => pgpassFile.getPassword(connection, createReadStream(file), resolve));
 }
 
 export interface Connection {
@@ -95,9 +119,9 @@ const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNRE
  * A pool of at most `max` connections to the target, checked by one
  * connection first. `create`: make the named schema if it is missing.
  */
-export async function connect(target: Target, max: number, create: boolean): Promise<Connection> {
+export async function connect(target: Target, max: number, create: boolean, env: LibpqEnv): Promise<Connection> {
   const scrub = (message: string) => target.secrets.reduce((m, s) => (s ? m.split(s).join('***') : m), message);
-  const base = { connectionString: target.connectionString, types, application_name: 'tenders' };
+  const base = { ...clientConfig(target.connectionString, env), types, application_name: 'tenders' };
   // Only the first connection has a time limit: the pool's wait for a free connection has none.
   const first = await firstClient({ ...base, connectionTimeoutMillis: 15_000 }, target, scrub);
   let schema: string;
@@ -115,7 +139,7 @@ export async function connect(target: Target, max: number, create: boolean): Pro
   } finally {
     await first.end().catch(() => undefined);
   }
-  const pool = new pg.Pool({ ...base, Client, max, options: `-c search_path=${ident(schema).replace(/\\/g, '\\\\').replace(/ /g, '\\ ')}` });
+  const pool = new pg.Pool({ ...base, max, options: `-c search_path=${ident(schema).replace(/\\/g, '\\\\').replace(/ /g, '\\ ')}` });
   // An idle connection the server drops is not this process's failure.
   pool.on('error', () => undefined);
   return { pool, schema, scrub };
@@ -123,7 +147,7 @@ export async function connect(target: Target, max: number, create: boolean): Pro
 
 async function firstClient(config: pg.ClientConfig, target: Target, scrub: (m: string) => string): Promise<pg.Client> {
   for (let attempt = 1; ; attempt++) {
-    const client = new Client(config);
+    const client = new pg.Client(config);
     client.on('error', () => undefined);
     try {
       await client.connect();
@@ -146,6 +170,8 @@ export function failure(err: unknown, target: Target, scrub: (m: string) => stri
   const why =
     code === '28P01' || code === '28000'
       ? `the server refused the login: ${raw}`
+      : /client password must be a string/.test(raw)
+        ? 'the server asks for a password, and none was given (in the URL, PGPASSWORD or ~/.pgpass)'
       : code === '3D000'
         ? `${raw}: create it (createdb) or name another in the URL`
         : code === '42501'

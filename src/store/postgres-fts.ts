@@ -8,12 +8,17 @@
 
 import { ftsError } from './rules.js';
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** The tokens of a text as unicode61 (remove_diacritics 2) makes them. */
 export function tokens(text: string | null): string[] {
   if (!text) return [];
+  // An ASCII text's letters and digits are its only word characters, none with an accent: the common case, without Unicode classes.
+  if (ASCII.test(text)) return text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word !== '');
   const out: string[] = [];
   for (const [word] of text.matchAll(/[\p{L}\p{N}\p{Co}]+/gu)) {
-    const plain = word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    // An ASCII word has no accents to remove: normalising each was a tenth of a sync's time.
+    const plain = ASCII.test(word) ? word.toLowerCase() : word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
     if (plain) out.push(plain);
   }
   return out;

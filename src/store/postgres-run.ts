@@ -6,6 +6,11 @@
  * transaction (after the commit lock, so two syncs' commits do not interleave):
  * readers see the copy before or after the run, never half of it, and a run
  * that never commits leaves every table as it was.
+ *
+ * The commit compares the staged documents with the stored ones once, into a
+ * small TEMP table of the tenders that are new to the sync or whose document
+ * is new, changed or back (`delta`), and drives the rest from it: a re-sync in
+ * which little changed writes little.
  */
 
 import type pg from 'pg';
@@ -121,7 +126,7 @@ export class PostgresRun implements SyncRun {
       await this.#flush();
       await this.#copying;
       if (this.#failed) throw this.#failed;
-      if (facts.complete) await this.#dedupe();
+      await this.#indexStage(facts.complete);
       await client.query('BEGIN');
       try {
         await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(this.#ctx.busyTimeoutMs))}`);
@@ -152,7 +157,7 @@ export class PostgresRun implements SyncRun {
     this.#ended = true;
     let failed = broken;
     await this.#copying;
-    if (!failed) await this.#ctx.client.query('DROP TABLE IF EXISTS stage; DROP TABLE IF EXISTS stage_final').catch(() => (failed = true));
+    if (!failed) await this.#ctx.client.query('DROP TABLE IF EXISTS stage; DROP TABLE IF EXISTS delta').catch(() => (failed = true));
     await this.#ctx.release(failed);
   }
 
@@ -166,13 +171,42 @@ export class PostgresRun implements SyncRun {
     );
   }
 
-  /** The last page's version of each id, keyed, with statistics for the planner. */
-  async #dedupe(): Promise<void> {
+  /**
+   * Keeps the last copy of a repeated id (counted); for a run to apply
+   * (`keyed`), then keys the stage by id and gives the planner its
+   * statistics: one sort, after the walk.
+   */
+  async #indexStage(keyed: boolean): Promise<void> {
     const { client } = this.#ctx;
-    await client.query(`CREATE TEMP TABLE stage_final AS SELECT DISTINCT ON (id) ${COLUMNS} FROM stage ORDER BY id, n DESC`);
-    await client.query('ALTER TABLE stage_final ADD PRIMARY KEY (id)');
-    const distinct = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM stage_final')).rows[0]!.n);
-    this.#counts.repeated = this.#staged - distinct;
+    const repeats = await client.query('SELECT 1 FROM stage GROUP BY id HAVING count(*) > 1 LIMIT 1');
+    if (repeats.rows.length > 0) {
+      const removed = await client.query('DELETE FROM stage a USING stage b WHERE a.id = b.id AND a.n < b.n');
+      this.#counts.repeated = removed.rowCount ?? 0;
+    }
+    if (!keyed) return;
+    await client.query('ALTER TABLE stage ADD PRIMARY KEY (id)');
+    // The joins need the ids' statistics only: sampling the documents too cost more than the joins it planned.
+    await client.query('ANALYZE stage (id)');
+  }
+
+  /**
+   * Compares the stage with the stored tenders, once: `delta` holds the staged
+   * tenders the sync does not hold (`held` false) and those whose document is
+   * not stored as it is now (`differs`: new, changed, or back after it was
+   * gone). A new-only run looks at the first kind only (the sync's own tenders are left as they are).
+   */
+  async #compare(): Promise<void> {
+    const { client, sync, mode } = this.#ctx;
+    const differs = 't.id IS NULL OR t.gone_at IS NOT NULL OR t.doc_text <> s.doc_text';
+    await client.query(
+      `CREATE TEMP TABLE delta AS SELECT s.id, m.id IS NOT NULL AS held, ${differs} AS differs FROM stage s
+         LEFT JOIN sync_tenders m ON m.sync = $1 AND m.id = s.id AND m.gone_at IS NULL
+         LEFT JOIN tenders t ON t.id = s.id
+       WHERE m.id IS NULL ${mode === 'full' ? `OR ${differs}` : ''}`,
+      [sync.name],
+    );
+    await client.query('ALTER TABLE delta ADD PRIMARY KEY (id)');
+    await client.query('ANALYZE delta');
   }
 
   async #receiptOnly(facts: RunFacts): Promise<RunReceipt> {
@@ -190,44 +224,36 @@ export class PostgresRun implements SyncRun {
     const receipt = this.#receipt(facts, now, true);
     const run = (receipt.run = await this.#insertRun(receipt));
     const name = sync.name;
-    // $1 is always the sync's name.
-    const held = 'EXISTS (SELECT 1 FROM sync_tenders m WHERE m.sync = $1 AND m.id = s.id AND m.gone_at IS NULL)';
-    // In new-only runs the tenders the sync holds are left as they are ($1 is typed either way).
-    const only = mode === 'new-only' ? `AND NOT ${held}` : 'AND $1::text IS NOT NULL';
+    const distinct = this.#staged - this.#counts.repeated;
 
-    const staged = await count('SELECT count(*) AS n FROM stage_final');
-    const fresh = await count(`SELECT count(*) AS n FROM stage_final s WHERE NOT ${held}`, [name]);
+    await this.#compare();
+    const fresh = await count('SELECT count(*) AS n FROM delta WHERE NOT held');
     this.#counts.new = fresh;
     if (!this.baseline) {
-      await q(`INSERT INTO changes (run, sync, id, kind, at) SELECT $2, $1, s.id, 'new', $3 FROM stage_final s WHERE NOT ${held} ORDER BY s.id`, [
-        name,
-        run,
-        now,
-      ]);
+      await q(`INSERT INTO changes (run, sync, id, kind, at) SELECT $2, $1, id, 'new', $3 FROM delta WHERE NOT held ORDER BY id`, [name, run, now]);
     }
-    const changed = await this.#recordFieldChanges(run, now, only);
+    const changed = await this.#recordFieldChanges(run, now);
     this.#counts.changed = changed;
-    this.#counts.unchanged = staged - fresh - changed;
+    this.#counts.unchanged = distinct - fresh - changed;
 
-    // Only new or changed documents (or tenders coming back) are written whole; the others get their last_seen.
+    // Only documents that are new, changed or back are written.
     await q(
-      `INSERT INTO tenders (${COLUMNS}, doc, first_seen, last_seen)
-       SELECT ${COLUMNS}, doc_text::jsonb, $2, $2 FROM stage_final s
-       WHERE NOT EXISTS (SELECT 1 FROM tenders t WHERE t.id = s.id AND t.doc_text = s.doc_text AND t.gone_at IS NULL) ${only}
+      `INSERT INTO tenders (${COLUMNS}, doc, first_seen)
+       SELECT ${COLUMNS.replace(/\w+/g, 's.$&')}, s.doc_text::jsonb, $1 FROM stage s JOIN delta d ON d.id = s.id WHERE d.differs
        ON CONFLICT (id) DO UPDATE SET published = excluded.published, deadline = excluded.deadline, status = excluded.status,
          buyer_id = excluded.buyer_id, buyer_name = excluded.buyer_name, buyer_country = excluded.buyer_country, title = excluded.title,
-         value_eur = excluded.value_eur, doc = excluded.doc, doc_text = excluded.doc_text, tsv = excluded.tsv,
-         last_seen = excluded.last_seen, gone_at = NULL`,
-      [name, now],
+         value_eur = excluded.value_eur, doc = excluded.doc, doc_text = excluded.doc_text, tsv = excluded.tsv, gone_at = NULL`,
+      [now],
     );
-    await q(`UPDATE tenders t SET last_seen = $2 FROM stage_final s WHERE t.id = s.id AND t.last_seen <> $2 ${only}`, [name, now]);
+    // A full run saw every tender it staged; a new-only run leaves the ones the sync holds as they were (their last_seen too).
     await q(
-      `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT $1, id, $2, $2 FROM stage_final s WHERE true ${only}
+      `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT $1, id, $2, $2 FROM ${mode === 'full' ? 'stage' : 'delta'}
        ON CONFLICT (sync, id) DO UPDATE SET last_seen = excluded.last_seen, gone_at = NULL`,
       [name, now],
     );
 
-    if (mode === 'full') this.#counts.gone = await this.#markGone(run, name, now);
+    // A baseline held nothing before: nothing of it can be gone.
+    if (mode === 'full' && !this.baseline) this.#counts.gone = await this.#markGone(run, name, now);
 
     await q(
       `INSERT INTO syncs (name, query, service, created, last_run, last_complete) VALUES ($1, $2, $3, $4, $5, $4)
@@ -250,17 +276,20 @@ export class PostgresRun implements SyncRun {
     return receipt;
   }
 
-  /** One `changed` row per changed field of every staged tender whose stored document differs (see sqlite-run.ts). */
-  async #recordFieldChanges(run: number, now: string, only: string): Promise<number> {
+  /**
+   * One `changed` row per changed field of every staged tender whose stored
+   * document differs, whichever sync stored it (see sqlite-run.ts). Returns
+   * how many of the sync's own tenders changed.
+   */
+  async #recordFieldChanges(run: number, now: string): Promise<number> {
     const { client, sync } = this.#ctx;
     let changed = 0;
     let after = '';
     for (;;) {
       const { rows } = await client.query<{ id: string; before: string; current: string; held: boolean }>(
-        `SELECT s.id, t.doc_text AS before, s.doc_text AS current,
-           EXISTS (SELECT 1 FROM sync_tenders m WHERE m.sync = $1 AND m.id = s.id AND m.gone_at IS NULL) AS held
-         FROM stage_final s JOIN tenders t ON t.id = s.id WHERE s.id > $2 AND t.doc_text <> s.doc_text ${only} ORDER BY s.id LIMIT ${DIFF_BATCH}`,
-        [sync.name, after],
+        `SELECT d.id, t.doc_text AS before, s.doc_text AS current, d.held FROM delta d JOIN stage s ON s.id = d.id JOIN tenders t ON t.id = d.id
+         WHERE d.differs AND d.id > $1 AND t.doc_text <> s.doc_text ORDER BY d.id LIMIT ${DIFF_BATCH}`,
+        [after],
       );
       const columns: [string[], string[], (string | null)[], (string | null)[]] = [[], [], [], []];
       for (const { id, before, current, held } of rows) {
@@ -289,7 +318,7 @@ export class PostgresRun implements SyncRun {
   /** The sync's tenders this complete run did not see: `gone` rows, and gone_at where no sync holds them any more. */
   async #markGone(run: number, name: string, now: string): Promise<number> {
     const { client } = this.#ctx;
-    const missing = 'sync = $1 AND gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM stage_final s WHERE s.id = sync_tenders.id)';
+    const missing = 'sync = $1 AND gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM stage s WHERE s.id = sync_tenders.id)';
     await client.query(`INSERT INTO changes (run, sync, id, kind, at) SELECT $2, $1, id, 'gone', $3 FROM sync_tenders WHERE ${missing} ORDER BY id`, [
       name,
       run,
@@ -351,5 +380,9 @@ function date(value: string | null): string | null {
 /** One field of COPY's text format. */
 function copyField(value: string | number | null): string {
   if (value === null) return '\\N';
-  return String(value).replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+  const text = String(value);
+  // Most fields hold none of the four: testing first spares a replace per field.
+  return COPY_SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : text;
 }
+
+const COPY_SPECIAL = /[\\\t\n\r]/;

@@ -102,6 +102,11 @@ export const MIGRATIONS: readonly Migration[] = [
     await client.query(V1);
     await client.query("INSERT INTO meta (key, value) VALUES ('created', $1)", [new Date().toISOString()]);
   },
+  // 2: a tender's last sighting is its syncs' (sync_tenders.last_seen); writing it into every
+  // row of tenders rewrote the whole documents on every run. Every run still writes each
+  // membership row's last_seen: pages left 30 % free let the server update them in place (HOT),
+  // without new index entries (measured: 0.47–0.59 s against 0.81–0.93 s and growing, 50 000 rows).
+  async (client) => void (await client.query('ALTER TABLE tenders DROP COLUMN last_seen; ALTER TABLE sync_tenders SET (fillfactor = 70)')),
 ];
 
 /** The version the schema's tables are at: 0 without tables; undefined when it holds tables of another program. */

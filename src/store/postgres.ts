@@ -43,7 +43,7 @@ const quiet = new WeakSet<pg.PoolClient>();
 
 export async function openPostgresStore(url: string, options: OpenOptions): Promise<Store> {
   const target = parseTarget(url, options.schema);
-  const connection = await connect(target, Math.max(1, options.connections ?? CONNECTIONS), options.mode === 'write');
+  const connection = await connect(target, Math.max(1, options.connections ?? CONNECTIONS), options.mode === 'write', options.env ?? {});
   try {
     const client = await connection.pool.connect();
     try {

@@ -23,6 +23,11 @@ export const TENDER_INDEXES = [
   'CREATE INDEX tenders_buyer_name ON tenders (buyer_name) WHERE gone_at IS NULL;',
 ];
 
+/** Indexes inserted rows for full-text search; a large run drops it and rebuilds the index once instead (sqlite-run.ts). */
+export const FTS_INSERT_TRIGGER = `CREATE TRIGGER tenders_fts_insert AFTER INSERT ON tenders BEGIN
+  INSERT INTO tenders_fts (rowid, title, buyer_name) VALUES (new.seq, new.title, new.buyer_name);
+END;`;
+
 const V1 = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
@@ -47,9 +52,7 @@ ${TENDER_INDEXES.join('\n')}
 CREATE VIRTUAL TABLE tenders_fts USING fts5(
   title, buyer_name, content='tenders', content_rowid='seq', tokenize='unicode61 remove_diacritics 2'
 );
-CREATE TRIGGER tenders_fts_insert AFTER INSERT ON tenders BEGIN
-  INSERT INTO tenders_fts (rowid, title, buyer_name) VALUES (new.seq, new.title, new.buyer_name);
-END;
+${FTS_INSERT_TRIGGER}
 CREATE TRIGGER tenders_fts_delete AFTER DELETE ON tenders BEGIN
   INSERT INTO tenders_fts (tenders_fts, rowid, title, buyer_name) VALUES ('delete', old.seq, old.title, old.buyer_name);
 END;
@@ -122,6 +125,9 @@ export const MIGRATIONS: readonly Migration[] = [
     db.exec(V1);
     db.prepare("INSERT INTO meta (key, value) VALUES ('created', ?)").run(new Date().toISOString());
   },
+  // Version 2: a re-sync rewrote every row of tenders (whole documents) for this column alone;
+  // when a tender was last seen is sync_tenders.last_seen, per sync.
+  (db) => db.exec('ALTER TABLE tenders DROP COLUMN last_seen'),
 ];
 
 /** The version a database is at: 0 without a meta table; undefined when it holds tables of another program. */

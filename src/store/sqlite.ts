@@ -62,8 +62,8 @@ export async function openSqliteStore(path: string, options: OpenOptions): Promi
     if (options.mode === 'write') {
       db.exec('PRAGMA journal_mode = WAL');
       db.exec('PRAGMA synchronous = NORMAL');
-      // Index pages a large run touches stay in memory (bounded: the same for every size of sync).
-      db.exec('PRAGMA cache_size = -65536');
+      // 16 MB of pages: enough for the indexes a run touches, and the same for every size of sync (a larger cache bought no speed, measured).
+      db.exec('PRAGMA cache_size = -16384');
       // The WAL a large run fills is cut back to 64 MB once checkpointed.
       db.exec('PRAGMA journal_size_limit = 67108864');
       if (version! < MIGRATIONS.length) migrate(db, version!);

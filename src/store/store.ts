@@ -206,13 +206,20 @@ export interface OpenOptions {
   schema?: string;
   /** PostgreSQL: the most connections this store opens at once (the command passes --parallel + 1; default 4). */
   connections?: number;
+  /**
+   * PostgreSQL: the command's environment, where the libpq variables a URL
+   * leaves out are read (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE,
+   * PGSSLMODE, PGPASSFILE, and HOME for ~/.pgpass); never the process's own.
+   * Default: none of them. Ignored by SQLite.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** How long a writer waits for another sync's commit unless OpenOptions says (ms). */
 export const DEFAULT_BUSY_TIMEOUT_MS = 30_000;
 
 /** The schema version this build writes; a database with a newer one is refused (UsageError, file unchanged). */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** A PostgreSQL URL (the rest is a SQLite path): what openStore (./open.ts) dispatches on. */
 export function isPostgresLocation(location: string): boolean {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../../src/environment.js';
+import { LIBPQ_VARIABLES } from '../../src/store/location.js';
 import { pagedTenders } from '../support/fake-client.js';
 import { runInProcess } from '../support/run.js';
 
@@ -97,7 +98,8 @@ describe('tenders help environment', () => {
     }
     expect([...read].filter((name) => !listed.has(name))).toEqual([]);
     // Reads through a variable, each checked by the names it can take:
-    expect(dynamic.sort()).toEqual(['src/api/proxy.ts', 'src/query/endpoints.ts']);
+    expect(dynamic.sort()).toEqual(['src/api/proxy.ts', 'src/query/endpoints.ts', 'src/store/location.ts']);
+    expect(LIBPQ_VARIABLES.filter((name) => !listed.has(name))).toEqual([]);
     const proxyNames = [...readFileSync(join(__dirname, '../../src/api/proxy.ts'), 'utf8').matchAll(/'((?:https?|no)_proxy|(?:HTTPS?|NO)_PROXY)'/g)].map((m) => m[1]!);
     expect(proxyNames.length).toBeGreaterThan(0);
     const endpointNames = [...readFileSync(join(__dirname, '../../src/query/endpoints.ts'), 'utf8').matchAll(/envName: '([A-Z_]+)'/g)].map((m) => m[1]!);

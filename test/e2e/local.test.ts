@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
 import { openStore } from '../../src/store/open.js';
 import { runCli } from '../support/cli.js';
@@ -36,10 +37,24 @@ async function exported(args: string[] = []): Promise<{ text: string; tenders: T
   return { text: r.stdout, tenders: r.stdout.split('\n').filter(Boolean).map((line) => parseJson(line) as Tender) };
 }
 
-/** A copy of every tender, as a complete sync of the whole service records it. */
-async function filled(name = 'all'): Promise<string> {
+/**
+ * The service's data before any test changed it, and a copy of all of it as a
+ * complete sync `all` records it: exported and filled once for the file
+ * (readers change neither), each test then given a copy of that copy.
+ */
+let service: { text: string; tenders: Tender[] };
+let template: string;
+beforeAll(async () => {
+  service = await exported();
+  template = join(testDir(), 'template.db');
+  await syncInto(template, 'all', service.tenders);
+});
+
+/** This test's own copy of every tender (the store closed the template: no journal beside it). */
+async function filled(): Promise<string> {
   const db = join(testDir(), 'copy', 'tenders.db');
-  await syncInto(db, name, (await exported()).tenders);
+  await mkdir(dirname(db));
+  await copyFile(template, db);
   return db;
 }
 
@@ -66,7 +81,7 @@ describe('local queries against a copy of the sandbox', () => {
   it('count --local --by buyer.name equals counting the export with jq', async () => {
     if (!requireTool('jq', 'apt-get install jq')) return;
     const db = await filled();
-    const { text } = await exported();
+    const { text } = service;
     const jq = spawnSync('jq', ['-r', '.buyer.name'], { input: text, encoding: 'utf8' });
     const truth = new Map<string, number>();
     for (const name of jq.stdout.split('\n').filter(Boolean)) truth.set(name, (truth.get(name) ?? 0) + 1);
@@ -111,8 +126,8 @@ describe('local queries against a copy of the sandbox', () => {
   });
 
   it('changes after a mutation of the service: each new, changed field and gone tender once, with old and new values', async () => {
-    const db = await filled('all');
-    const before = new Map((await exported()).tenders.map((t) => [t.id, t]));
+    const db = await filled();
+    const before = new Map(service.tenders.map((t) => [t.id, t]));
     sb.mutate({ insert: 5, update: 4, remove: 3, seed: 5 });
     const after = (await exported()).tenders;
     await syncInto(db, 'all', after);
@@ -135,8 +150,8 @@ describe('local queries against a copy of the sandbox', () => {
   });
 
   it('readers during a sync read the copy as it was before the run, and are not blocked', async () => {
-    const db = await filled('all');
-    const tenders = (await exported()).tenders;
+    const db = await filled();
+    const { tenders } = service;
     const store = await openStore(db, { mode: 'write' });
     try {
       const run = await store.beginRun({ sync: { name: 'second', query: {}, service: sb.url }, mode: 'full' });
@@ -153,8 +168,8 @@ describe('local queries against a copy of the sandbox', () => {
   // libsql kept no lock on the database file, so a reader that closed deleted the WAL a run
   // then committed into: the run was lost. better-sqlite3's SQLite holds its lock.
   it('a run committed after a reader read during it is visible to the next reader', async () => {
-    const db = await filled('all');
-    const tenders = (await exported()).tenders;
+    const db = await filled();
+    const { tenders } = service;
     const store = await openStore(db, { mode: 'write' });
     try {
       const run = await store.beginRun({ sync: { name: 'second', query: {}, service: sb.url }, mode: 'full' });

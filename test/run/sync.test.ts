@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -94,5 +95,119 @@ describe('sync in-process', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toMatch(/name +query +service +lastRun +tenders +complete/);
     expect(r.stdout).toContain('-s open');
+  });
+});
+
+describe('sync --list and --forget in-process', () => {
+  it('--list of a copy without syncs prints nothing and says so with --verbose', async () => {
+    const { respond } = service(100, 3);
+    await sync(['w', '-c', 'DEU'], respond);
+    await sync(['w', '--forget'], respond);
+    const r = await sync(['--list', '--verbose'], respond);
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toBe(`No syncs in ${join(testDir(), 'tenders.db')}.\n`);
+  });
+
+  it('--forget removes the sync and the tenders only it held, saying how many; a copy that is not there is exit 1, created by nothing', async () => {
+    const { store, respond } = service(300, 3);
+    const missing = await sync(['w', '--forget'], respond);
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toBe(`tenders: no local copy at ${join(testDir(), 'tenders.db')}: there is no sync named w to forget\n`);
+    expect(existsSync(join(testDir(), 'tenders.db'))).toBe(false);
+
+    await sync(['w', '-c', 'DEU'], respond);
+    await sync(['all'], respond);
+    const deu = rows("SELECT count(*) AS n FROM sync_tenders WHERE sync = 'w'")[0]!.n as number;
+    const r = await sync(['all', '--forget', '--verbose'], respond);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`sync all forgotten (${(store.size - deu).toLocaleString('en')} tenders only it held removed)\n`);
+    expect(rows('SELECT name FROM syncs')).toEqual([{ name: 'w' }]);
+    expect(rows('SELECT count(*) AS n FROM tenders')).toEqual([{ n: deu }]);
+    expect(r.client.requests).toEqual([]);
+  });
+
+  it('--list in ndjson: one object per sync, by name, with its query, service and last run', async () => {
+    const { respond } = service(100, 3);
+    await sync(['b', '-s', 'open'], respond);
+    await sync(['a', '-c', 'FRA'], respond);
+    const r = await sync(['--list', '-f', 'ndjson'], respond);
+    expect(r.code).toBe(0);
+    const list = r.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(list.map((s) => [s.name, s.query, s.service, s.complete])).toEqual([
+      ['a', '-c FRA', 'http://service.test', true],
+      ['b', '-s open', 'http://service.test', true],
+    ]);
+    expect(list.every((s) => typeof s.lastRun === 'string' && typeof s.tenders === 'number')).toBe(true);
+  });
+});
+
+describe('sync runs in-process', () => {
+  it('a run that fails records its receipt row (complete = 0, the error) and leaves the tenders as they were', async () => {
+    const { respond } = service(600, 3);
+    await sync(['w'], respond);
+    const before = rows('SELECT id, doc FROM tenders ORDER BY id');
+    const failing: Responder = (request, n) => (n >= 3 ? { status: 503, json: { error: { message: 'down for maintenance' } } } : respond(request, n));
+    const r = await sync(['w', '--retries', '0'], failing);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^tenders: .*503/);
+    expect(rows('SELECT id, doc FROM tenders ORDER BY id')).toEqual(before);
+    expect(rows('SELECT run, complete, error IS NOT NULL AS failed, pages FROM runs ORDER BY run')).toEqual([
+      { run: 1, complete: 1, failed: 0, pages: expect.any(Number) },
+      { run: 2, complete: 0, failed: 1, pages: 2 },
+    ]);
+    expect(rows('SELECT count(*) AS n FROM changes')).toEqual([{ n: 0 }]);
+  });
+
+  it('--new-only in the default order stops at the first page without news, records only the new tenders, and says so', async () => {
+    const { store, respond } = service(600, 3);
+    await sync(['w'], respond);
+    mutate(store, { insert: 7, update: 30, seed: 9 });
+    const r = await sync(['w', '--new-only', '--verbose'], respond);
+    expect(r.code).toBe(0);
+    // The first page holds the 7 new tenders (newest first), the second none: the walk stops there.
+    expect(r.client.requests).toHaveLength(2);
+    expect(rows("SELECT kind, count(*) AS n FROM changes GROUP BY kind")).toEqual([{ kind: 'new', n: 7 }]);
+    expect(rows('SELECT mode, complete FROM runs ORDER BY run DESC LIMIT 1')).toEqual([{ mode: 'new-only', complete: 1 }]);
+    expect(r.stderr).toContain('sync w: 7 new (changed and gone tenders are looked for without --new-only)');
+    expect(r.stderr).toMatch(/in 2 pages \(stopped early\)/);
+  });
+
+  it('--new-only in another order walks every page, and says why with --verbose; on a first run it records a baseline', async () => {
+    const { respond } = service(300, 3);
+    const first = await sync(['w', '--new-only', '--sort', 'deadline', '--verbose'], respond);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('* --new-only: this is the first run of the sync, so it stores every tender (the baseline)');
+    expect(first.stderr).toContain('sync w: baseline recorded');
+    const pages = first.client.requests.length;
+    const again = await sync(['w', '--new-only', '--verbose'], respond);
+    expect(again.stderr).toContain('* --new-only walks every page here');
+    expect(again.client.requests).toHaveLength(pages);
+  });
+
+  it('bound to its service: another base URL is exit 2 naming both, before any request; --reset follows the new one', async () => {
+    const { respond } = service(100, 3);
+    await sync(['w', '-c', 'DEU'], respond);
+    const elsewhere = { TENDERS_BASE_URL: 'https://user:secret@other.test/' };
+    const r = await sync(['w'], respond, elsewhere);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      'tenders: sync w copies http://service.test, not https://other.test: use --base-url (or TENDERS_BASE_URL) to reach the saved service, or add --reset to copy the new one\n',
+    );
+    expect(r.client.requests).toEqual([]);
+    expect((await sync(['w', '--reset'], respond, elsewhere)).code).toBe(0);
+    expect(rows('SELECT service FROM syncs')).toEqual([{ service: 'https://other.test' }]);
+  });
+
+  it('--receipt records the sync: its copy, run, mode, and the counts of the store', async () => {
+    const { store, respond } = service(300, 3);
+    await sync(['w'], respond);
+    mutate(store, { insert: 5, seed: 2 });
+    const receipt = join(testDir(), 'receipt.json');
+    const r = await sync(['w', '--receipt', receipt], respond, { TENDERS_DB: `${join(testDir(), 'tenders.db')}` });
+    expect(r.code).toBe(0);
+    const json = JSON.parse(readFileSync(receipt, 'utf8')) as { command: string; complete: boolean; sync: Record<string, unknown> };
+    expect(json).toMatchObject({ command: 'sync', complete: true });
+    expect(json.sync).toMatchObject({ name: 'w', db: join(testDir(), 'tenders.db'), run: 2, mode: 'full', baseline: false, committed: true });
+    expect(json.sync.counts).toMatchObject({ new: 5, changed: 0, gone: 0 });
   });
 });

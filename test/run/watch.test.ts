@@ -528,6 +528,13 @@ describe('watch: names, --list, --forget', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toBe(`tenders: there is no watch named w in ${dir} (see tenders watch --list)\n`);
   });
+
+  it('--forget where no watch was ever saved (no state directory) is exit 1, creating nothing', async () => {
+    const none = join(dir, 'never');
+    const r = await watch(['w', '--forget'], pagedTenders(0), { env: { TENDERS_STATE_DIR: none } });
+    expect(r).toMatchObject({ code: 1, stdout: '', stderr: `tenders: there is no watch named w in ${none} (see tenders watch --list)\n` });
+    expect(await readdir(dir)).toEqual([]);
+  });
 });
 
 describe('watch: state location and safety', () => {

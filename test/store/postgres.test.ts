@@ -11,7 +11,7 @@ import type { LocalSelection } from '../../src/model/local-selection.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
 import { lockKey } from '../../src/store/postgres-lock.js';
 import { migrate, MIGRATIONS, schemaVersion, type Migration } from '../../src/store/postgres-schema.js';
-import type { Store } from '../../src/store/store.js';
+import { SCHEMA_VERSION, type Store } from '../../src/store/store.js';
 import { postgres, postgresBin, POSTGRES_MISSING, type PostgresServer } from '../support/postgres.js';
 import { open, sqliteEngine } from './engines.js';
 
@@ -40,8 +40,9 @@ function psql(url: string, sql: string): string {
 }
 
 const TABLES = ['meta', 'tenders', 'syncs', 'sync_tenders', 'runs', 'changes'];
-/** Every row of every table, as psql reads them. */
-const dump = (url: string) => TABLES.map((t) => psql(url, `SELECT md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) FROM ${t} x`)).join(',');
+/** Every row of every table, as psql reads them (one psql for all of them). */
+const dump = (url: string) =>
+  psql(url, `${TABLES.map((t) => `SELECT '${t}', md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) FROM ${t} x`).join(' UNION ALL ')} ORDER BY 1`);
 
 async function refusal(location: string, mode: 'read' | 'write' = 'write', extra = {}): Promise<Error> {
   const err = (await open(location, mode, extra).then(
@@ -91,45 +92,46 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       expect((await refusal(cases[1]![0])).message).not.toMatch(/attempts/);
     });
 
-    /** Runs `work` with these environment variables set, then puts them back. */
-    async function withEnv(vars: Record<string, string>, work: () => Promise<void>): Promise<void> {
-      const saved = Object.fromEntries(Object.keys(vars).map((key) => [key, process.env[key]]));
-      Object.assign(process.env, vars);
-      try {
-        await work();
-      } finally {
-        for (const [key, value] of Object.entries(saved)) {
-          if (value === undefined) delete process.env[key];
-          else process.env[key] = value;
-        }
-      }
-    }
-
-    it('takes the user and password from PGUSER and PGPASSWORD when the URL has none', async () => {
+    it('takes the user and password from PGUSER and PGPASSWORD of the environment it is given, never the process\'s', async () => {
       const url = await server.createDatabase('env');
       const bare = url.replace(/\/\/[^@]+@/, '//');
-      await withEnv({ PGUSER: server.user, PGPASSWORD: server.password }, async () => {
-        const store = await open(bare);
-        await sync(store, 's', docs(5, 1));
-        expect((await store.status()).location).toBe(bare);
-        await store.close();
-      });
+      const store = await open(bare, 'write', { env: { PGUSER: server.user, PGPASSWORD: server.password } });
+      await sync(store, 's', docs(5, 1));
+      expect((await store.status()).location).toBe(bare);
+      await store.close();
       expect(psql(url, 'SELECT count(*) FROM tenders')).toBe('5');
+      // The process's own variables are not read: only the given environment counts.
+      process.env.PGPASSWORD = server.password;
+      try {
+        const err = await refusal(bare, 'read', { env: { PGUSER: server.user } });
+        expect(err.message).toMatch(/the server asks for a password, and none was given/);
+      } finally {
+        delete process.env.PGPASSWORD;
+      }
     });
 
-    it('takes everything from PGHOST, PGPORT, PGDATABASE, PGUSER and a password file (PGPASSFILE, as ~/.pgpass)', async () => {
+    it('takes everything from PGHOST, PGPORT, PGDATABASE, PGUSER and a password file (PGPASSFILE, as ~/.pgpass) of its environment', async () => {
       const url = await server.createDatabase('pgpass');
       const database = new URL(url).pathname.slice(1);
-      const passfile = join(mkdtempSync(join(tmpdir(), 'tenders-pgpass-')), 'pgpass');
-      writeFileSync(passfile, `127.0.0.1:${server.port}:${database}:${server.user}:${server.password.replace(/[:\\]/g, '\\$&')}\n`, { mode: 0o600 });
+      const dir = mkdtempSync(join(tmpdir(), 'tenders-pgpass-'));
+      const line = `127.0.0.1:${server.port}:${database}:${server.user}:${server.password.replace(/[:\\]/g, '\\$&')}\n`;
+      writeFileSync(join(dir, 'pgpass'), line, { mode: 0o600 });
+      writeFileSync(join(dir, '.pgpass'), line, { mode: 0o600 });
       const warnings: Error[] = [];
       const warned = (warning: Error) => warnings.push(warning);
       process.on('warning', warned);
-      await withEnv({ PGHOST: '127.0.0.1', PGPORT: String(server.port), PGDATABASE: database, PGUSER: server.user, PGPASSFILE: passfile }, async () => {
-        const store = await open('postgres://');
+      const where = { PGHOST: '127.0.0.1', PGPORT: String(server.port), PGDATABASE: database, PGUSER: server.user };
+      try {
+        const store = await open('postgres://', 'write', { env: { ...where, PGPASSFILE: join(dir, 'pgpass') } });
         await sync(store, 's', docs(3, 1));
         await store.close();
-      }).finally(() => process.off('warning', warned));
+        // Without PGPASSFILE: ~/.pgpass, HOME as the environment says.
+        const reader = await open('postgres://', 'read', { env: { ...where, HOME: dir } });
+        expect((await reader.count({})).total).toBe(3);
+        await reader.close();
+      } finally {
+        process.off('warning', warned);
+      }
       // pg's own reading of the file prints a deprecation warning on stderr; ours does not.
       expect(warnings.map((w) => w.message)).toEqual([]);
       expect(psql(url, 'SELECT count(*) FROM tenders')).toBe('3');
@@ -162,12 +164,12 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
     it('refuses tables of a newer schema version, and another program\'s tables, as usage errors, changing nothing', async () => {
       const url = await server.createDatabase('newer');
       await (await open(url)).close();
-      psql(url, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+      psql(url, `UPDATE meta SET value = '${SCHEMA_VERSION + 1}' WHERE key = 'schema_version'`);
       const before = dump(url);
       for (const mode of ['write', 'read'] as const) {
         const err = await refusal(url, mode);
         expect(err).toBeInstanceOf(UsageError);
-        expect(err.message).toMatch(/newer tenders \(schema version 2; this one knows up to 1\)/);
+        expect(err.message).toContain(`newer tenders (schema version ${SCHEMA_VERSION + 1}; this one knows up to ${SCHEMA_VERSION})`);
       }
       expect(dump(url)).toBe(before);
       const other = await server.createDatabase('other');
@@ -185,16 +187,43 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       try {
         const next: Migration[] = [...MIGRATIONS, async (c) => void (await c.query('ALTER TABLE syncs ADD COLUMN note text'))];
         await migrate(client, 'public', lockKey('public', 'migrate'), next);
-        expect(await schemaVersion(client, 'public')).toBe(2);
+        expect(await schemaVersion(client, 'public')).toBe(next.length);
         // A step that fails leaves the tables at the version before it.
         const failing: Migration[] = [...next, async (c) => void (await c.query('ALTER TABLE syncs ADD COLUMN x text; SELECT * FROM no_such_table'))];
         await expect(migrate(client, 'public', lockKey('public', 'migrate'), failing)).rejects.toThrow(/no_such_table/);
-        expect(await schemaVersion(client, 'public')).toBe(2);
+        expect(await schemaVersion(client, 'public')).toBe(next.length);
         expect(psql(url, "SELECT name, note FROM syncs")).toBe('s|');
         expect(psql(url, "SELECT count(*) FROM information_schema.columns WHERE table_name = 'syncs' AND column_name = 'x'")).toBe('0');
       } finally {
         await client.end();
       }
+    });
+
+    it('upgrades a version 1 copy: tenders.last_seen goes (sync_tenders keeps it), rows and changes stay, the next run records changes once', async () => {
+      const url = await server.createDatabase('v1');
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await migrate(client, 'public', lockKey('public', 'migrate'), MIGRATIONS.slice(0, 1));
+      } finally {
+        await client.end();
+      }
+      const now = "'2026-11-01T00:00:00Z'";
+      psql(url, `INSERT INTO tenders (id, title, doc, doc_text, tsv, first_seen, last_seen) VALUES ('A', 'Old', '{"id":"A","title":"Old"}', '{"id":"A","title":"Old"}', '', ${now}, ${now});
+        INSERT INTO syncs (name, query, service, created, last_run, last_complete) VALUES ('s', '{}', 'http://127.0.0.1:1', ${now}, 1, ${now});
+        INSERT INTO runs (sync, query, service, mode, baseline, started, ended, complete, pages, requests, new, changed, gone, unchanged, seen, repeated, without_id)
+          VALUES ('s', '{}', 'http://127.0.0.1:1', 'full', true, ${now}, ${now}, true, 1, 1, 0, 0, 0, 1, 1, 0, 0);
+        INSERT INTO sync_tenders (sync, id, first_seen, last_seen) VALUES ('s', 'A', ${now}, ${now})`);
+      expect((await refusal(url, 'read')).message).toMatch(/older schema \(version 1\): run tenders sync to upgrade it/);
+      const store = await open(url);
+      expect(psql(url, "SELECT string_agg(column_name, ',' ORDER BY column_name) FROM information_schema.columns WHERE table_name = 'tenders' AND column_name LIKE '%seen'")).toBe('first_seen');
+      const receipt = await sync(store, 's', [{ id: 'A', title: 'New' }]);
+      await store.close();
+      expect(receipt.counts).toMatchObject({ changed: 1, new: 0 });
+      expect(psql(url, "SELECT field, old, new FROM changes")).toBe('title|"Old"|"New"');
+      expect(psql(url, "SELECT last_seen > first_seen FROM sync_tenders")).toBe('t');
+      expect(psql(url, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe(String(SCHEMA_VERSION));
+      expect(psql(url, "SELECT reloptions FROM pg_class WHERE relname = 'sync_tenders'")).toBe('{fillfactor=70}');
     });
 
     it('opens at most `connections` connections at once', async () => {

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -10,7 +10,7 @@ import { parseJson } from '../../src/model/json-parse.js';
 import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
 import { migrate, MIGRATIONS, schemaVersion } from '../../src/store/sqlite-schema.js';
-import type { Store } from '../../src/store/store.js';
+import { SCHEMA_VERSION, type Store } from '../../src/store/store.js';
 import { open } from './engines.js';
 
 /** The sqlite3 shell's answer to `sql` (it must succeed). */
@@ -60,7 +60,7 @@ describe('opening a SQLite copy', () => {
     const path = join(dir, 'a', 'b', 'tenders.db');
     await (await open(path)).close();
     expect(sqlite3(path, 'PRAGMA journal_mode')).toBe('wal');
-    expect(sqlite3(path, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe('1');
+    expect(sqlite3(path, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe(String(SCHEMA_VERSION));
   });
 
   it('refuses, as a usage error before touching anything: a directory, a file that is not a database, another program\'s database', async () => {
@@ -82,6 +82,14 @@ describe('opening a SQLite copy', () => {
     }
   });
 
+  it('refuses a copy whose directory cannot be made (a link to nowhere in its path), as a usage error, making nothing', async () => {
+    symlinkSync(join(dir, 'nowhere', 'x'), join(dir, 'link'));
+    const err = await refusal(join(dir, 'link', 'copies', 'tenders.db'));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toBe(`cannot make the directory of the local copy, ${join(dir, 'link', 'copies')}: ENOENT: no such file or directory, mkdir '${join(dir, 'link', 'copies')}'`);
+    expect(readdirSync(dir)).toEqual(['link']);
+  });
+
   it('refuses a read-only file for writing, and reads it', async () => {
     await (await open(db)).close();
     chmodSync(db, 0o444);
@@ -95,12 +103,12 @@ describe('opening a SQLite copy', () => {
 
   it('refuses a database of a newer schema version, leaving the file unchanged', async () => {
     await (await open(db)).close();
-    sqlite3(db, "UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+    sqlite3(db, `UPDATE meta SET value = '${SCHEMA_VERSION + 1}' WHERE key = 'schema_version'`);
     const before = hash(db);
     for (const mode of ['write', 'read'] as const) {
       const err = await refusal(db, mode);
       expect(err).toBeInstanceOf(UsageError);
-      expect(err.message).toMatch(/newer tenders \(schema version 2; this one knows up to 1\)/);
+      expect(err.message).toContain(`newer tenders (schema version ${SCHEMA_VERSION + 1}; this one knows up to ${SCHEMA_VERSION})`);
     }
     expect(hash(db)).toBe(before);
   });
@@ -114,17 +122,18 @@ describe('opening a SQLite copy', () => {
 
   it('upgrades an older database in place, one transaction per version, keeping its rows', () => {
     const raw = new Database(db);
+    const latest = MIGRATIONS.length;
     migrate(raw, 0, MIGRATIONS);
     raw.prepare("INSERT INTO syncs (name, query, service, created) VALUES ('s', '{}', 'u', 'now')").run();
     const next = [...MIGRATIONS, (d: Database.Database) => d.exec('ALTER TABLE syncs ADD COLUMN note TEXT')];
-    expect(schemaVersion(raw)).toBe(1);
-    migrate(raw, 1, next);
-    expect(schemaVersion(raw)).toBe(2);
+    expect(schemaVersion(raw)).toBe(latest);
+    migrate(raw, latest, next);
+    expect(schemaVersion(raw)).toBe(latest + 1);
     expect(raw.prepare("SELECT name, note FROM syncs").raw().all()).toEqual([['s', null]]);
     // A step that fails leaves the database at the version before it.
     const failing = [...next, (d: Database.Database) => d.exec('ALTER TABLE syncs ADD COLUMN x TEXT; SELECT * FROM no_such_table')];
-    expect(() => migrate(raw, 2, failing)).toThrow();
-    expect(schemaVersion(raw)).toBe(2);
+    expect(() => migrate(raw, latest + 1, failing)).toThrow();
+    expect(schemaVersion(raw)).toBe(latest + 1);
     expect(raw.prepare('SELECT * FROM syncs').raw().all()).toEqual([['s', '{}', 'u', 'now', null, null, null]]);
     raw.close();
   });

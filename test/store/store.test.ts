@@ -5,7 +5,7 @@ import { stringifyJson } from '../../src/model/exact-json.js';
 import type { LocalSelection } from '../../src/model/local-selection.js';
 import { Store as Sandbox, tenderMatcher } from '../../src/sandbox/store.js';
 import type { SortBy, SortOrder } from '../../src/sandbox/request.js';
-import type { ChangeRecord, RunMode, Store, SyncDefinition } from '../../src/store/store.js';
+import { SCHEMA_VERSION, type ChangeRecord, type RunMode, type Store, type SyncDefinition } from '../../src/store/store.js';
 import { engines, open } from './engines.js';
 
 /** The sandbox's tenders as the online walk yields them (parsed from the JSON the service sends). */
@@ -150,6 +150,39 @@ describe.each(engines)('store ($name)', (engine) => {
       ]);
     });
 
+    it('a repeated id counts as its last copy, whatever an earlier copy said', async () => {
+      await sync(store, 's', [base('A')]);
+      const run = await store.beginRun({ sync: definition('s'), mode: 'full' });
+      await run.add([base('A', { title: 'Draft' })]);
+      await run.add([base('A')]);
+      const receipt = await run.commit({ complete: true, pages: 2, requests: 2 });
+      expect(receipt.counts).toMatchObject({ new: 0, changed: 0, unchanged: 1, repeated: 1 });
+      expect(await all(store.changes())).toEqual([]);
+    });
+
+    it('a run compares again at commit when another sync committed while it walked', async () => {
+      await sync(store, 'x', [base('A'), base('B')]);
+      const run = await store.beginRun({ sync: definition('x'), mode: 'full' });
+      await run.add([base('A')]);
+      // Meanwhile another sync, through its own connection, stores a newer A.
+      const other = await open(location);
+      try {
+        await sync(other, 'y', [base('A', { status: 'closed' })]);
+      } finally {
+        await other.close();
+      }
+      await run.add([base('B')]);
+      const receipt = await run.commit({ complete: true, pages: 2, requests: 2 });
+      // x saw A open after y stored it closed: A is open again, and that change is recorded once, by x.
+      expect(receipt.counts).toMatchObject({ new: 0, changed: 1, unchanged: 1 });
+      const shape = (c: ChangeRecord) => [c.sync, c.id, c.kind, c.field, c.old, c.new];
+      expect((await all(store.changes({ id: 'A' }))).map(shape)).toEqual([
+        ['y', 'A', 'changed', 'status', 'open', 'closed'],
+        ['x', 'A', 'changed', 'status', 'closed', 'open'],
+      ]);
+      expect((await all(store.select({}))).find((t) => t.id === 'A')).toMatchObject({ status: 'open' });
+    });
+
     it('names a field added, removed, or turned from an object into null', async () => {
       await sync(store, 's', [base('A', { extra: 1 })]);
       await sync(store, 's', [base('A', { estimatedValue: null, note: 'x' })]);
@@ -250,7 +283,7 @@ describe.each(engines)('store ($name)', (engine) => {
         ['b', 1, true],
       ]);
       const status = await store.status('b');
-      expect(status).toMatchObject({ syncs: 2, tenders: 1, schemaVersion: 1, lastComplete: list[1]!.lastComplete });
+      expect(status).toMatchObject({ syncs: 2, tenders: 1, schemaVersion: SCHEMA_VERSION, lastComplete: list[1]!.lastComplete });
     });
   });
 

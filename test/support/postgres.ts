@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { chown, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { postgresBin, startCluster, stopCluster } from '../../scripts/postgres-cluster.js';
 import { whenDir } from './dir-events.js';
 import { noteMissingTool } from './tools.js';
 
@@ -12,9 +11,9 @@ import { noteMissingTool } from './tools.js';
  * A real PostgreSQL server for the tests: one throwaway cluster per test run,
  * started by the first test file that asks for it (under a lock, so parallel
  * workers share it), in the run's temporary directory, on a free loopback
- * port, as an unprivileged user (as root, through `runuser -u postgres`). The
- * run's global teardown stops it (stopPostgres). Each caller gets databases
- * of its own.
+ * port, as an unprivileged user (scripts/postgres-cluster.js, shared with the
+ * bench). The run's global teardown stops it (stopPostgres). Each caller gets
+ * databases of its own.
  */
 export interface PostgresServer {
   host: string;
@@ -34,18 +33,7 @@ interface Ready {
 const USER = 'tenders_test';
 const PASSWORD = 'pg-Secret:/@word';
 
-/** Where Debian (or PATH) keeps initdb and pg_ctl, or undefined where PostgreSQL is not installed. */
-export function postgresBin(): string | undefined {
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))) : [];
-  const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
-  if (newest) return join(root, newest, 'bin');
-  try {
-    return execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim() || undefined;
-  } catch {
-    return undefined;
-  }
-}
+export { postgresBin };
 
 /** Why PostgreSQL tests cannot run here, in one line, or undefined when they can. */
 export const POSTGRES_MISSING = postgresBin() ? undefined : 'PostgreSQL tests skipped: install PostgreSQL (apt-get install -y postgresql) to run them';
@@ -66,14 +54,7 @@ export async function postgres(): Promise<PostgresServer> {
 
 /** Stops the run's cluster if a test started one (the global teardown calls this). */
 export function stopPostgres(runDir: string): void {
-  const data = join(runDir, 'postgres', 'data');
-  const bin = postgresBin();
-  if (!bin || !existsSync(join(data, 'postmaster.pid'))) return;
-  try {
-    asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
-  } catch {
-    // Already gone: the directory is removed next either way.
-  }
+  stopCluster(join(runDir, 'postgres'));
 }
 
 function claim(dir: string): boolean {
@@ -87,21 +68,8 @@ function claim(dir: string): boolean {
 
 async function start(dir: string): Promise<Ready> {
   try {
-    const bin = postgresBin();
-    if (!bin) throw new Error(POSTGRES_MISSING);
-    const data = join(dir, 'data');
-    const pwfile = join(dir, 'pwfile');
-    await writeFile(pwfile, PASSWORD);
-    if (process.getuid?.() === 0) {
-      const { uid, gid } = serverUser();
-      await chown(dir, uid, gid);
-      await chown(pwfile, uid, gid);
-    }
-    asServerUser(join(bin, 'initdb'), ['-D', data, '-U', USER, `--pwfile=${pwfile}`, '-A', 'scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync']);
-    const port = await freePort();
-    // Durability is not what these tests are about: fsync off keeps a busy machine's tests quick.
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c synchronous_commit=off`;
-    asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'server.log'), '-w', '-t', '120', '-o', options, 'start']);
+    if (!postgresBin()) throw new Error(POSTGRES_MISSING);
+    const port = await startCluster(dir, { user: USER, password: PASSWORD });
     const ready: Ready = { port, user: USER, password: PASSWORD };
     await writeFile(join(dir, 'ready.tmp'), JSON.stringify(ready));
     await rename(join(dir, 'ready.tmp'), join(dir, 'ready.json'));
@@ -137,27 +105,4 @@ async function createDatabase(ready: Ready, prefix: string): Promise<string> {
     await admin.end();
   }
   return `postgres://${ready.user}:${encodeURIComponent(ready.password)}@127.0.0.1:${ready.port}/${name}`;
-}
-
-/** The postgres user Debian's package creates, which runs the server when the tests run as root. */
-function serverUser(): { uid: number; gid: number } {
-  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-  return { uid: id('-u'), gid: id('-g') };
-}
-
-/** PostgreSQL refuses to run as root: as root, run its programs as the postgres user the package creates. */
-function asServerUser(program: string, args: string[]): void {
-  const [cmd, argv] = process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', program, ...args]] : [program, args];
-  execFileSync(cmd, argv, { stdio: ['ignore', 'ignore', 'pipe'], cwd: '/' });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
