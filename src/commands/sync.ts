@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { checkListOrForget } from './saved-list.js';
+import { checkListOrForget, listOrForget } from './saved-list.js';
 import type { IO } from '../io.js';
-import { createReporter } from '../output/reporter.js';
 import { wrapWords } from '../output/wrap.js';
 import { endpointPath, ORG_TENDERS, PAGE_SIZE_MAX, TENDERS } from '../query/endpoints.js';
 import { savedQueryBody } from '../query/tender-body.js';
@@ -25,7 +24,6 @@ import {
   type TenderFilterFlags,
 } from './flags.js';
 import { connectionPlan, parseParallel, receiptPlan } from './plans.js';
-import { listPlan } from './watch.js';
 
 export interface SyncFlags extends TenderFilterFlags, OutputFlags {
   org?: string;
@@ -79,12 +77,12 @@ export function registerSync(program: Command, ctx: CommandContext): Command {
     const globals = command.optsWithGlobals<GlobalFlags>();
     if (flags.list || flags.forget) {
       checkAlone(name, flags, Boolean(globals.dryRun));
-      const say = createReporter(ctx.io, { quiet: Boolean(globals.quiet), verbose: Boolean(globals.verbose) });
       const db = storeTarget(flags.db, ctx.io.env);
       const { runSyncForget, runSyncList } = await import('../run/sync-list.js');
-      if (flags.list) await runSyncList(db, listPlan(flags, ctx.io), ctx.io, ctx.signal, say, ctx.fs);
-      else await runSyncForget(db, parseSavedName('sync', name!), say, ctx.fs);
-      return;
+      return listOrForget(ctx, flags, globals, {
+        list: (plan, say) => runSyncList(db, plan, ctx.io, ctx.signal, say, ctx.fs),
+        forget: (say) => runSyncForget(db, parseSavedName('sync', name!), say, ctx.fs),
+      });
     }
     const plan = syncPlan(name, flags, globals, ctx.io, ctx.argv);
     const { runSync, syncFirstRequests } = await import('../run/sync.js');

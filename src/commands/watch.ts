@@ -1,16 +1,14 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { checkListOrForget } from './saved-list.js';
+import { checkListOrForget, listOrForget } from './saved-list.js';
 import type { IO } from '../io.js';
-import { createReporter } from '../output/reporter.js';
-import { recordFormats } from '../output/format-registry.js';
 import { wrapWords } from '../output/wrap.js';
 import { endpointPath, ORG_TENDERS, PAGE_SIZE_MAX, TENDERS } from '../query/endpoints.js';
 import { savedQueryBody } from '../query/tender-body.js';
 import { selectsTenders } from '../query/tender-filters.js';
 import { parseSortPaths } from '../query/sort-paths.js';
 import { parseInteger, parseLimit } from '../query/validate.js';
-import type { OutputPlan, WatchPlan } from '../run/plan.js';
+import type { WatchPlan } from '../run/plan.js';
 import { parseWatchName, watchDir } from '../run/watch/location.js';
 import { parseWebhook, redactWebhook, webhooksFromEnv } from '../run/watch/webhook-url.js';
 import { withClient, type CommandContext } from './context.js';
@@ -92,12 +90,12 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
     const globals = command.optsWithGlobals<GlobalFlags>();
     if (flags.list || flags.forget) {
       checkAlone(name, flags, Boolean(globals.dryRun));
-      const say = createReporter(ctx.io, { quiet: Boolean(globals.quiet), verbose: Boolean(globals.verbose) });
       const dir = watchDir(ctx.io.env);
       const { runWatchForget, runWatchList } = await import('../run/watch/list.js');
-      if (flags.list) await runWatchList(dir, listPlan(flags, ctx.io), ctx.io, ctx.signal, say, ctx.fs);
-      else await runWatchForget(dir, parseWatchName(name!), say, ctx.fs);
-      return;
+      return listOrForget(ctx, flags, globals, {
+        list: (plan, say) => runWatchList(dir, plan, ctx.io, ctx.signal, say, ctx.fs),
+        forget: (say) => runWatchForget(dir, parseWatchName(name!), say, ctx.fs),
+      });
     }
     const plan = watchPlan(name, flags, globals, ctx.io, ctx.argv);
     const { runWatch, watchFirstRequests } = await import('../run/watch/run.js');
@@ -113,14 +111,6 @@ const filtersGiven = (flags: WatchFlags) => selectsTenders(flags) || flags.org !
 function checkAlone(name: string | undefined, flags: WatchFlags, dryRun: boolean): void {
   const given = filtersGiven(flags) || flags.limit !== undefined || Boolean(flags.reset || flags.newOnly || flags.parallel || flags.receipt || flags.webhook || flags.feed);
   checkListOrForget('watch', name, flags, { given, names: '--reset, --new-only, --parallel, --receipt, --webhook or --feed', dryRun });
-}
-
-/** A list (of watches, of syncs: not of tenders) is written in a format that writes any records. */
-export function listPlan(flags: OutputFlags, io: IO): OutputPlan {
-  const plan = outputPlan(flags, interactiveFormat(io, outputFile(flags)));
-  const formats = recordFormats();
-  if (!formats.includes(plan.format)) throw new UsageError(`--list prints ${formats.join(', ')}: ${plan.format} is for tenders`);
-  return plan;
 }
 
 /** The command line as a receipt records it: each --webhook URL as scheme://host/… only (its path and query are its secret). */

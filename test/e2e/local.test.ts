@@ -149,13 +149,19 @@ describe('local queries against a copy of the sandbox', () => {
     expect(sb.requests.every((request) => request.path !== 'local')).toBe(true);
   });
 
+  /** A second sync's run over the filled copy, every tender staged again under another id, not committed. */
+  async function stagedRun(db: string) {
+    const store = await openStore(db, { mode: 'write' });
+    const run = await store.beginRun({ sync: { name: 'second', query: {}, service: sb.url }, mode: 'full' });
+    await run.add(service.tenders.map((t) => ({ ...t, id: `${t.id}-copy` })));
+    return { store, run };
+  }
+
   it('readers during a sync read the copy as it was before the run, and are not blocked', async () => {
     const db = await filled();
     const { tenders } = service;
-    const store = await openStore(db, { mode: 'write' });
+    const { store, run } = await stagedRun(db);
     try {
-      const run = await store.beginRun({ sync: { name: 'second', query: {}, service: sb.url }, mode: 'full' });
-      await run.add(tenders.map((t) => ({ ...t, id: `${t.id}-copy` })));
       // The run is staged, not committed: readers answer at once, from the copy before it.
       expect(await local(['count', '--local'], db)).toMatchObject({ code: 0, stdout: `${tenders.length}\n` });
       expect(ids((await local(['search', '--local', '--all'], db)).stdout)).toHaveLength(tenders.length);
@@ -170,10 +176,8 @@ describe('local queries against a copy of the sandbox', () => {
   it('a run committed after a reader read during it is visible to the next reader', async () => {
     const db = await filled();
     const { tenders } = service;
-    const store = await openStore(db, { mode: 'write' });
+    const { store, run } = await stagedRun(db);
     try {
-      const run = await store.beginRun({ sync: { name: 'second', query: {}, service: sb.url }, mode: 'full' });
-      await run.add(tenders.map((t) => ({ ...t, id: `${t.id}-copy` })));
       expect((await local(['count', '--local'], db)).stdout).toBe(`${tenders.length}\n`);
       await run.commit({ complete: true, pages: 1, requests: 1 });
     } finally {
