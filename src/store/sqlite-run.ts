@@ -40,7 +40,12 @@ export interface RunContext {
   baseline: boolean;
   /** Runs `work` in one IMMEDIATE transaction, waiting (bounded) for other writers. */
   write<T>(work: () => T): T;
-  release(): Promise<void>;
+  /**
+   * Ends the run: `tables` are its TEMP tables, for the store to drop before
+   * another run (dropping a stage frees every page of it: a store that closes
+   * next lets the connection discard them at once).
+   */
+  release(tables: readonly string[]): Promise<void>;
 }
 
 export class SqliteRun implements SyncRun {
@@ -49,11 +54,14 @@ export class SqliteRun implements SyncRun {
   readonly #n = ++stages;
   /** The pages as they came, repeats included (the last one counts): appending is what a walk can afford per row. */
   readonly #stage = `temp.stage_${this.#n}`;
+  /** Each staged id once, with the stage row of its last repeat (`row`): the run's tenders, kept narrow so that the commit never sorts the stage. */
+  readonly #seen = `temp.seen_${this.#n}`;
   /** The staged tenders new to the sync, or whose document is new, changed or back (`differs`), as of #snapshot. */
   readonly #delta = `temp.delta_${this.#n}`;
   readonly #started = new Date().toISOString();
   readonly #counts: RunCounts = { new: 0, changed: 0, gone: 0, unchanged: 0, seen: 0, repeated: 0, withoutId: 0 };
   readonly #insert: Statement;
+  readonly #see: Statement;
   readonly #known: Statement;
   readonly #compare: Statement;
   /** The stage's next row number: where a page's rows start. (Statements are made once: each holds native memory no GC pressure frees.) */
@@ -76,8 +84,13 @@ export class SqliteRun implements SyncRun {
       id TEXT NOT NULL, published TEXT, deadline TEXT, status TEXT, buyer_id TEXT, buyer_name TEXT,
       buyer_country TEXT, title TEXT, value_eur REAL, doc TEXT NOT NULL)`);
     this.#insert = db.prepare(`INSERT INTO ${this.#stage} (${STAGED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    db.exec(`CREATE TABLE ${this.#seen} (id TEXT PRIMARY KEY, row INTEGER NOT NULL) WITHOUT ROWID`);
+    this.#see = db.prepare(
+      `INSERT INTO ${this.#seen} (id, row) SELECT id, rowid FROM ${this.#stage} WHERE rowid >= ? ORDER BY rowid
+       ON CONFLICT (id) DO UPDATE SET row = excluded.row`,
+    );
     db.exec(`CREATE TABLE ${this.#delta} (id TEXT PRIMARY KEY, held INTEGER NOT NULL, differs INTEGER NOT NULL) WITHOUT ROWID`);
-    this.#compare = this.#comparison();
+    this.#compare = this.#comparison(true);
     this.#next = db.prepare(`SELECT coalesce(max(rowid), 0) + 1 FROM ${this.#stage}`).raw();
     this.#snapshot = dataVersion(db);
     this.#known = db
@@ -106,6 +119,7 @@ export class SqliteRun implements SyncRun {
         const c = tenderColumns(id, tender);
         this.#insert.run(id, c.published, c.deadline, c.status, c.buyerId, c.buyerName, c.buyerCountry, c.title, c.valueEur, stringifyJson(tender));
       }
+      this.#see.run(from);
       this.#compare.run(this.#ctx.sync.name, from);
       db.exec('COMMIT');
     } catch (err) {
@@ -127,11 +141,7 @@ export class SqliteRun implements SyncRun {
   async abort(): Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
-    try {
-      this.#ctx.db.exec(`DROP TABLE IF EXISTS ${this.#stage}; DROP TABLE IF EXISTS ${this.#delta}`);
-    } finally {
-      await this.#ctx.release();
-    }
+    await this.#ctx.release([this.#stage, this.#seen, this.#delta]);
   }
 
   #live(): void {
@@ -141,7 +151,7 @@ export class SqliteRun implements SyncRun {
   /** An incomplete run: its receipt, nothing else. */
   #receiptOnly(facts: RunFacts): RunReceipt {
     const { db, sync } = this.#ctx;
-    this.#indexStage(); // counts the repeats
+    this.#countRepeats();
     const receipt = this.#receipt(facts, new Date().toISOString(), false);
     receipt.run = this.#insertRun(receipt);
     db.prepare('UPDATE syncs SET last_run = ? WHERE name = ?').run(receipt.run, sync.name);
@@ -154,13 +164,13 @@ export class SqliteRun implements SyncRun {
     const receipt = this.#receipt(facts, now, true);
     const run = (receipt.run = this.#insertRun(receipt));
     const name = sync.name;
-    const [stage, delta] = [this.#stage, this.#delta];
+    const [stage, seen, delta] = [this.#stage, this.#seen, this.#delta];
     const one = (sql: string, ...params: unknown[]) => (db.prepare(sql).raw().get(...params) as [number])[0];
 
-    const distinct = this.#indexStage();
+    const distinct = this.#countRepeats();
     if (this.#counts.repeated > 0 || dataVersion(db) !== this.#snapshot) {
       db.exec(`DELETE FROM ${delta}`);
-      this.#compare.run(name, 0);
+      this.#comparison(false).run(name);
     }
     const fresh = one(`SELECT count(*) FROM ${delta} WHERE NOT held`);
     this.#counts.new = fresh;
@@ -171,23 +181,29 @@ export class SqliteRun implements SyncRun {
     this.#counts.changed = changed;
     this.#counts.unchanged = distinct - fresh - changed;
 
-    // Only documents that are new, changed or back are written, in the walk's order (the stage is read as it was written).
-    const rebuild = this.#bulk(one(`SELECT count(*) FROM ${delta} WHERE differs`));
+    // Only documents that are new, changed or back are written, in the walk's order: many by reading
+    // the stage as it was written, a few by finding them in it.
+    const differing = one(`SELECT count(*) FROM ${delta} WHERE differs`);
+    const rebuild = this.#bulk(differing);
+    const rows =
+      differing > distinct / 8
+        ? `${stage} s CROSS JOIN ${seen} x ON x.id = s.id AND x.row = s.rowid CROSS JOIN ${delta} d ON d.id = s.id WHERE d.differs`
+        : `${delta} d CROSS JOIN ${seen} x ON x.id = d.id CROSS JOIN ${stage} s ON s.rowid = x.row WHERE d.differs ORDER BY x.row`;
     db.prepare(
       `INSERT INTO tenders (${STAGED_COLUMNS}, first_seen)
-       SELECT ${STAGED_COLUMNS.replace(/\w+/g, 's.$&')}, ? FROM ${stage} s CROSS JOIN ${delta} d ON d.id = s.id WHERE d.differs
+       SELECT ${STAGED_COLUMNS.replace(/\w+/g, 's.$&')}, ? FROM ${rows}
        ON CONFLICT (id) DO UPDATE SET published = excluded.published, deadline = excluded.deadline, status = excluded.status,
          buyer_id = excluded.buyer_id, buyer_name = excluded.buyer_name, buyer_country = excluded.buyer_country, title = excluded.title,
          value_eur = excluded.value_eur, doc = excluded.doc, gone_at = NULL`,
     ).run(now);
     rebuild();
+    // Before the membership is written: only the tenders the sync held before the run are looked at.
+    if (mode === 'full') this.#counts.gone = this.#markGone(run, name, now);
     // A full run saw every tender it staged; a new-only run leaves the ones the sync holds as they were (their last_seen too).
     db.prepare(
-      `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT ?, id, ?, ? FROM ${mode === 'full' ? stage : delta} WHERE true
+      `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT ?, id, ?, ? FROM ${mode === 'full' ? seen : delta} WHERE true
        ON CONFLICT (sync, id) DO UPDATE SET last_seen = excluded.last_seen, gone_at = NULL`,
     ).run(name, now, now);
-
-    if (mode === 'full') this.#counts.gone = this.#markGone(run, name, now);
 
     db.prepare(
       `INSERT INTO syncs (name, query, service, created, last_run, last_complete) VALUES (?, ?, ?, ?, ?, ?)
@@ -202,35 +218,32 @@ export class SqliteRun implements SyncRun {
     return receipt;
   }
 
-  /**
-   * Indexes the stage by id (one sort, after the walk) and keeps the last of
-   * repeated ids; returns how many tenders it holds.
-   */
-  #indexStage(): number {
+  /** Records how many staged tenders repeated an id (the last of them counts); returns how many distinct ones it holds. */
+  #countRepeats(): number {
     const { db } = this.#ctx;
-    const stage = this.#stage;
-    db.exec(`CREATE INDEX ${stage}_id ON ${stage.slice('temp.'.length)} (id)`);
-    const [staged, distinct] = db.prepare(`SELECT count(*), count(DISTINCT id) FROM ${stage}`).raw().get() as [number, number];
-    this.#counts.repeated = staged - distinct;
-    if (staged > distinct) db.exec(`DELETE FROM ${stage} WHERE rowid NOT IN (SELECT max(rowid) FROM ${stage} GROUP BY id)`);
+    const [staged] = this.#next.get() as [number];
+    const [distinct] = db.prepare(`SELECT count(*) FROM ${this.#seen}`).raw().get() as [number];
+    this.#counts.repeated = staged - 1 - distinct;
     return distinct;
   }
 
   /**
-   * The comparison of staged and stored documents, from a stage row on: the
-   * staged tenders the sync does not hold (`held` 0), and those whose document
-   * is not stored as it is now (`differs` 1). A new-only run looks at the first
-   * kind only. A later repeat of an id replaces its row.
+   * The comparison of staged and stored documents into the delta: the staged
+   * tenders the sync does not hold (`held` 0), and those whose document is not
+   * stored as it is now (`differs` 1). A new-only run looks at the first kind
+   * only. `page`: the stage's rows from a row number on (a later repeat of an
+   * id replaces its row); else every staged tender once, the last of its repeats.
    */
-  #comparison(): Statement {
+  #comparison(page: boolean): Statement {
     const { db, mode } = this.#ctx;
     const differs = 't.id IS NULL OR t.gone_at IS NOT NULL OR t.doc <> s.doc';
+    const rows = page ? `${this.#stage} s` : `${this.#seen} x CROSS JOIN ${this.#stage} s ON s.rowid = x.row`;
     return db.prepare(
       `INSERT OR REPLACE INTO ${this.#delta} (id, held, differs)
-       SELECT s.id, m.id IS NOT NULL, ${differs} FROM ${this.#stage} s
+       SELECT s.id, m.id IS NOT NULL, ${differs} FROM ${rows}
          LEFT JOIN sync_tenders m ON m.sync = ? AND m.id = s.id AND m.gone_at IS NULL
          LEFT JOIN tenders t ON t.id = s.id
-       WHERE s.rowid >= ? AND (m.id IS NULL ${mode === 'full' ? `OR ${differs}` : ''})`,
+       WHERE ${page ? 's.rowid >= ?' : 'true'} AND (m.id IS NULL ${mode === 'full' ? `OR ${differs}` : ''})`,
     );
   }
 
@@ -243,7 +256,8 @@ export class SqliteRun implements SyncRun {
     const { db, sync } = this.#ctx;
     const read = db
       .prepare(
-        `SELECT d.id, t.doc, s.doc, d.held FROM ${this.#delta} d JOIN ${this.#stage} s ON s.id = d.id JOIN tenders t ON t.id = d.id
+        `SELECT d.id, t.doc, s.doc, d.held FROM ${this.#delta} d JOIN ${this.#seen} x ON x.id = d.id JOIN ${this.#stage} s ON s.rowid = x.row
+           JOIN tenders t ON t.id = d.id
          WHERE d.differs AND d.id > ? AND t.doc <> s.doc ORDER BY d.id LIMIT ${DIFF_BATCH}`,
       )
       .raw();
@@ -289,7 +303,7 @@ export class SqliteRun implements SyncRun {
   /** The sync's tenders this complete run did not see: `gone` rows, and gone_at where no sync holds them any more. */
   #markGone(run: number, name: string, now: string): number {
     const { db } = this.#ctx;
-    const missing = `sync = ? AND gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM ${this.#stage} s WHERE s.id = sync_tenders.id)`;
+    const missing = `sync = ? AND gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM ${this.#seen} x WHERE x.id = sync_tenders.id)`;
     db.prepare(`INSERT INTO changes (run, sync, id, kind, at) SELECT ?, ?, id, 'gone', ? FROM sync_tenders WHERE ${missing} ORDER BY id`).run(
       run,
       name,

@@ -127,6 +127,8 @@ interface RunRow {
 
 class SqliteStore implements Store {
   #run: SqliteRun | undefined;
+  /** TEMP tables of ended runs, dropped before the next run (closing the connection discards them). */
+  #leftovers: readonly string[] = [];
 
   constructor(
     private readonly db: Database.Database,
@@ -147,14 +149,17 @@ class SqliteStore implements Store {
     }
     const release = await this.#lock(sync.name);
     try {
+      this.db.exec(this.#leftovers.map((table) => `DROP TABLE IF EXISTS ${table};`).join(''));
+      this.#leftovers = [];
       const run = new SqliteRun({
         db: this.db,
         sync,
         mode: options.mode,
         baseline: saved === undefined,
         write: (work) => this.#write(work),
-        release: async () => {
+        release: async (tables) => {
           this.#run = undefined;
+          this.#leftovers = tables;
           await release();
         },
       });
