@@ -54,7 +54,9 @@ export class SqliteRun implements SyncRun {
   readonly #n = ++stages;
   /** The pages as they came, repeats included (the last one counts): appending is what a walk can afford per row. */
   readonly #stage = `temp.stage_${this.#n}`;
-  /** Each staged id once, with the stage row of its last repeat (`row`): the run's tenders, kept narrow so that the commit never sorts the stage. */
+  /** Each staged id with its stage row, appended as pages come: narrow, so that the commit never sorts the stage. */
+  readonly #ids = `temp.ids_${this.#n}`;
+  /** Each staged id once, with the stage row of its last repeat (`row`), made from #ids at commit. */
   readonly #seen = `temp.seen_${this.#n}`;
   /** The staged tenders new to the sync, or whose document is new, changed or back (`differs`), as of #snapshot. */
   readonly #delta = `temp.delta_${this.#n}`;
@@ -84,11 +86,8 @@ export class SqliteRun implements SyncRun {
       id TEXT NOT NULL, published TEXT, deadline TEXT, status TEXT, buyer_id TEXT, buyer_name TEXT,
       buyer_country TEXT, title TEXT, value_eur REAL, doc TEXT NOT NULL)`);
     this.#insert = db.prepare(`INSERT INTO ${this.#stage} (${STAGED_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    db.exec(`CREATE TABLE ${this.#seen} (id TEXT PRIMARY KEY, row INTEGER NOT NULL) WITHOUT ROWID`);
-    this.#see = db.prepare(
-      `INSERT INTO ${this.#seen} (id, row) SELECT id, rowid FROM ${this.#stage} WHERE rowid >= ? ORDER BY rowid
-       ON CONFLICT (id) DO UPDATE SET row = excluded.row`,
-    );
+    db.exec(`CREATE TABLE ${this.#ids} (id TEXT NOT NULL, row INTEGER NOT NULL)`);
+    this.#see = db.prepare(`INSERT INTO ${this.#ids} (id, row) SELECT id, rowid FROM ${this.#stage} WHERE rowid >= ?`);
     db.exec(`CREATE TABLE ${this.#delta} (id TEXT PRIMARY KEY, held INTEGER NOT NULL, differs INTEGER NOT NULL) WITHOUT ROWID`);
     this.#compare = this.#comparison(true);
     this.#next = db.prepare(`SELECT coalesce(max(rowid), 0) + 1 FROM ${this.#stage}`).raw();
@@ -141,7 +140,7 @@ export class SqliteRun implements SyncRun {
   async abort(): Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
-    await this.#ctx.release([this.#stage, this.#seen, this.#delta]);
+    await this.#ctx.release([this.#stage, this.#ids, this.#seen, this.#delta]);
   }
 
   #live(): void {
@@ -151,7 +150,7 @@ export class SqliteRun implements SyncRun {
   /** An incomplete run: its receipt, nothing else. */
   #receiptOnly(facts: RunFacts): RunReceipt {
     const { db, sync } = this.#ctx;
-    this.#countRepeats();
+    this.#collectSeen();
     const receipt = this.#receipt(facts, new Date().toISOString(), false);
     receipt.run = this.#insertRun(receipt);
     db.prepare('UPDATE syncs SET last_run = ? WHERE name = ?').run(receipt.run, sync.name);
@@ -167,7 +166,7 @@ export class SqliteRun implements SyncRun {
     const [stage, seen, delta] = [this.#stage, this.#seen, this.#delta];
     const one = (sql: string, ...params: unknown[]) => (db.prepare(sql).raw().get(...params) as [number])[0];
 
-    const distinct = this.#countRepeats();
+    const distinct = this.#collectSeen();
     if (this.#counts.repeated > 0 || dataVersion(db) !== this.#snapshot) {
       db.exec(`DELETE FROM ${delta}`);
       this.#comparison(false).run(name);
@@ -218,11 +217,16 @@ export class SqliteRun implements SyncRun {
     return receipt;
   }
 
-  /** Records how many staged tenders repeated an id (the last of them counts); returns how many distinct ones it holds. */
-  #countRepeats(): number {
+  /**
+   * Makes #seen (the last of repeated ids counts: one sort of the narrow ids,
+   * written in key order) and records how many staged tenders repeated an id;
+   * returns how many distinct ones the run holds.
+   */
+  #collectSeen(): number {
     const { db } = this.#ctx;
+    db.exec(`CREATE TABLE ${this.#seen} (id TEXT PRIMARY KEY, row INTEGER NOT NULL) WITHOUT ROWID`);
+    const distinct = db.prepare(`INSERT INTO ${this.#seen} (id, row) SELECT id, max(row) FROM ${this.#ids} GROUP BY id ORDER BY id`).run().changes;
     const [staged] = this.#next.get() as [number];
-    const [distinct] = db.prepare(`SELECT count(*) FROM ${this.#seen}`).raw().get() as [number];
     this.#counts.repeated = staged - 1 - distinct;
     return distinct;
   }
