@@ -274,9 +274,9 @@ export class PostgresRun implements SyncRun {
        FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND d.stored AND t.id = d.id`,
     );
     // A full run saw every tender it staged; a new-only run leaves the ones the sync holds as they were (their last_seen too).
-    // A baseline's sync holds no row yet: plain inserts.
+    // A baseline's sync holds no row yet: plain inserts, of every staged id, which `delta` holds (narrower than the stage).
     await q(
-      `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT $1, id, $2, $2 FROM ${mode === 'full' ? 'stage' : 'delta'}
+      `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT $1, id, $2, $2 FROM ${mode === 'full' && !this.baseline ? 'stage' : 'delta'}
        ${this.baseline ? '' : 'ON CONFLICT (sync, id) DO UPDATE SET last_seen = excluded.last_seen, gone_at = NULL'}`,
       [name, now],
     );
