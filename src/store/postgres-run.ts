@@ -7,10 +7,13 @@
  * readers see the copy before or after the run, never half of it, and a run
  * that never commits leaves every table as it was.
  *
- * The commit compares the staged documents with the stored ones once, into a
- * small TEMP table of the tenders that are new to the sync or whose document
- * is new, changed or back (`delta`), and drives the rest from it: a re-sync in
- * which little changed writes little.
+ * Each COPY is compared with the stored documents as soon as the server has
+ * it (while the walk fetches the next pages), into a small TEMP table of the
+ * tenders that are new to the sync or whose document is new, changed or back
+ * (`delta`), and the server parses each document into jsonb as it arrives: the
+ * commit drives the rest from `delta`, so a re-sync in which little changed
+ * writes little and a first sync's commit only writes. When another sync (or
+ * forget) committed in between, or an id came twice, the commit compares again.
  */
 
 import type pg from 'pg';
@@ -52,6 +55,12 @@ export class PostgresRun implements SyncRun {
   readonly #started = new Date().toISOString();
   readonly #counts: RunCounts = { new: 0, changed: 0, gone: 0, unchanged: 0, seen: 0, repeated: 0, withoutId: 0 };
   #staged = 0;
+  /** Rows of the stage the server has compared (the stage's n runs from 1 in the walk's order). */
+  #compared = 0;
+  /** Staged rows whose id an earlier row had: counted per COPY. */
+  #repeats = 0;
+  /** The copy's commits as of the run's start (see #commits): the comparisons are trusted while it holds. */
+  readonly #before: string;
   #ended = false;
   /** Rows waiting for the next COPY. */
   #buffer: string[] = [];
@@ -59,16 +68,21 @@ export class PostgresRun implements SyncRun {
   #copying: Promise<void> = Promise.resolve();
   #failed: unknown;
 
-  private constructor(ctx: RunContext) {
+  private constructor(ctx: RunContext, before: string) {
     this.#ctx = ctx;
     this.baseline = ctx.baseline;
+    this.#before = before;
   }
 
   static async start(ctx: RunContext): Promise<PostgresRun> {
-    await ctx.client.query(`CREATE TEMP TABLE stage (n bigint GENERATED ALWAYS AS IDENTITY, id text COLLATE "C" NOT NULL,
+    // Indexed by n (each COPY's rows) and id (repeats, the comparisons, the commit's joins) as the rows come in;
+    // `doc` is parsed by the server as each COPY arrives, not in the commit.
+    await ctx.client.query(`CREATE TEMP TABLE stage (n bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id text COLLATE "C" NOT NULL,
       published timestamptz, deadline timestamptz, status text, buyer_id text, buyer_name text, buyer_country text, title text,
-      value_eur numeric, doc_text text NOT NULL, tsv tsvector NOT NULL)`);
-    return new PostgresRun(ctx);
+      value_eur numeric, doc_text text NOT NULL, tsv tsvector NOT NULL, doc jsonb GENERATED ALWAYS AS (doc_text::jsonb) STORED);
+      CREATE INDEX stage_id ON stage (id);
+      CREATE TEMP TABLE delta (id text COLLATE "C" PRIMARY KEY, held boolean NOT NULL, differs boolean NOT NULL, stored boolean NOT NULL)`);
+    return new PostgresRun(ctx, await commits(ctx.client));
   }
 
   async known(ids: readonly string[]): Promise<Set<string>> {
@@ -99,23 +113,27 @@ export class PostgresRun implements SyncRun {
   }
 
   /**
-   * Sends the buffered rows in one COPY, after the one under way: the walk
-   * fetches its next page while the server takes this one. A failure surfaces
-   * at commit.
+   * Sends the buffered rows in one COPY, after the one under way, then has
+   * the server compare them: the walk fetches its next pages while the server
+   * takes these. A failure surfaces at commit.
    */
   async #flush(): Promise<void> {
     await this.#copying;
-    if (this.#buffer.length === 0) return;
+    if (this.#buffer.length === 0 || this.#failed) return;
     const text = this.#buffer.join('');
+    const from = this.#compared;
+    const to = (this.#compared += this.#buffer.length);
     this.#buffer = [];
     this.#copying = new Promise<void>((resolve, reject) => {
       const stream = this.#ctx.client.query(copyFrom(`COPY stage (${COLUMNS}) FROM STDIN`));
       stream.on('error', reject);
       stream.on('finish', resolve);
       stream.end(text);
-    }).catch((err: unknown) => {
-      this.#failed ??= err;
-    });
+    })
+      .then(() => this.#compare(from, to))
+      .catch((err: unknown) => {
+        this.#failed ??= err;
+      });
   }
 
   async commit(facts: RunFacts): Promise<RunReceipt> {
@@ -126,7 +144,6 @@ export class PostgresRun implements SyncRun {
       await this.#flush();
       await this.#copying;
       if (this.#failed) throw this.#failed;
-      await this.#indexStage(facts.complete);
       await client.query('BEGIN');
       try {
         await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(this.#ctx.busyTimeoutMs))}`);
@@ -172,44 +189,53 @@ export class PostgresRun implements SyncRun {
   }
 
   /**
-   * Keeps the last copy of a repeated id (counted); for a run to apply
-   * (`keyed`), then keys the stage by id and gives the planner its
-   * statistics: one sort, after the walk.
+   * Compares the staged rows after `from` with the stored tenders, into
+   * `delta`: the staged tenders the sync does not hold (`held` false) and
+   * those whose document is not stored as it is now (`differs`: new, changed,
+   * or back after it was gone; `stored`: a row of tenders holds the id). A
+   * new-only run looks at the first kind only (the sync's own tenders are left
+   * as they are). A later copy of an id replaces its row; repeats are counted.
    */
-  async #indexStage(keyed: boolean): Promise<void> {
-    const { client } = this.#ctx;
-    const repeats = await client.query('SELECT 1 FROM stage GROUP BY id HAVING count(*) > 1 LIMIT 1');
-    if (repeats.rows.length > 0) {
-      const removed = await client.query('DELETE FROM stage a USING stage b WHERE a.id = b.id AND a.n < b.n');
-      this.#counts.repeated = removed.rowCount ?? 0;
-    }
-    if (!keyed) return;
-    await client.query('ALTER TABLE stage ADD PRIMARY KEY (id)');
-    // The joins need the ids' statistics only: sampling the documents too cost more than the joins it planned.
-    await client.query('ANALYZE stage (id)');
+  async #compare(from: number, to: number): Promise<void> {
+    const { client, sync, mode } = this.#ctx;
+    // Lookups per staged row (scalar subqueries, by index), whatever the planner guesses of a stage it has no
+    // statistics of: joins (or hashed EXISTS) planned from those guesses read every row of the stage or a table per COPY.
+    const { rows } = await client.query<{ n: string }>(
+      `WITH batch AS (
+         SELECT DISTINCT ON (s.id) s.id,
+           (SELECT true FROM sync_tenders m WHERE m.sync = $1 AND m.id = s.id AND m.gone_at IS NULL) IS NOT NULL AS held,
+           (SELECT t.gone_at IS NULL AND t.doc_text = s.doc_text FROM tenders t WHERE t.id = s.id) AS same
+         FROM stage s WHERE s.n BETWEEN $2 AND $3 ORDER BY s.id, s.n DESC),
+       compared AS (
+         INSERT INTO delta (id, held, differs, stored)
+         SELECT id, held, same IS NOT TRUE, same IS NOT NULL FROM batch WHERE NOT held ${mode === 'full' ? 'OR same IS NOT TRUE' : ''}
+         ON CONFLICT (id) DO UPDATE SET held = excluded.held, differs = excluded.differs, stored = excluded.stored)
+       SELECT count((SELECT true FROM stage o WHERE o.id = s.id AND o.n < s.n LIMIT 1)) AS n
+       FROM stage s WHERE s.n BETWEEN $2 AND $3`,
+      [sync.name, from + 1, to],
+    );
+    this.#repeats += Number(rows[0]!.n);
   }
 
   /**
-   * Compares the stage with the stored tenders, once: `delta` holds the staged
-   * tenders the sync does not hold (`held` false) and those whose document is
-   * not stored as it is now (`differs`: new, changed, or back after it was
-   * gone). A new-only run looks at the first kind only (the sync's own tenders are left as they are).
+   * Inside the commit's transaction, after its lock: keeps the last copy of a
+   * repeated id, and compares the whole stage again when the comparisons made
+   * during the walk cannot be trusted (an id came twice, whose earlier copy was
+   * compared; or another sync or forget committed since the run started).
    */
-  async #compare(): Promise<void> {
-    const { client, sync, mode } = this.#ctx;
-    const differs = 't.id IS NULL OR t.gone_at IS NOT NULL OR t.doc_text <> s.doc_text';
-    await client.query(
-      `CREATE TEMP TABLE delta AS SELECT s.id, m.id IS NOT NULL AS held, ${differs} AS differs FROM stage s
-         LEFT JOIN sync_tenders m ON m.sync = $1 AND m.id = s.id AND m.gone_at IS NULL
-         LEFT JOIN tenders t ON t.id = s.id
-       WHERE m.id IS NULL ${mode === 'full' ? `OR ${differs}` : ''}`,
-      [sync.name],
-    );
-    await client.query('ALTER TABLE delta ADD PRIMARY KEY (id)');
+  async #settle(): Promise<void> {
+    const { client } = this.#ctx;
+    const repeated = this.#repeats > 0;
+    if (repeated) this.#counts.repeated = (await client.query('DELETE FROM stage a USING stage b WHERE a.id = b.id AND a.n < b.n')).rowCount ?? 0;
+    if (repeated || (await commits(client)) !== this.#before) {
+      await client.query('TRUNCATE delta');
+      await this.#compare(0, this.#staged);
+    }
     await client.query('ANALYZE delta');
   }
 
   async #receiptOnly(facts: RunFacts): Promise<RunReceipt> {
+    this.#counts.repeated = this.#repeats;
     const receipt = this.#receipt(facts, new Date().toISOString(), false);
     receipt.run = await this.#insertRun(receipt);
     await this.#ctx.client.query('UPDATE syncs SET last_run = $1 WHERE name = $2', [receipt.run, this.#ctx.sync.name]);
@@ -220,13 +246,13 @@ export class PostgresRun implements SyncRun {
     const { client, sync, mode } = this.#ctx;
     const q = async (sql: string, params: unknown[] = []) => client.query(sql, params);
     const count = async (sql: string, params: unknown[] = []) => Number(((await q(sql, params)).rows[0] as { n: string }).n);
+    // Before the run's own receipt: #settle reads the runs table to see whether anyone else committed.
+    await this.#settle();
     const now = new Date().toISOString();
     const receipt = this.#receipt(facts, now, true);
     const run = (receipt.run = await this.#insertRun(receipt));
     const name = sync.name;
     const distinct = this.#staged - this.#counts.repeated;
-
-    await this.#compare();
     const fresh = await count('SELECT count(*) AS n FROM delta WHERE NOT held');
     this.#counts.new = fresh;
     if (!this.baseline) {
@@ -236,19 +262,22 @@ export class PostgresRun implements SyncRun {
     this.#counts.changed = changed;
     this.#counts.unchanged = distinct - fresh - changed;
 
-    // Only documents that are new, changed or back are written.
+    // Only documents that are new, changed or back are written: the ones no row holds as plain inserts (`stored` is
+    // exact under the commit lock, see #settle; an upsert's speculative insertion cost a first sync a tenth of its commit).
     await q(
       `INSERT INTO tenders (${COLUMNS}, doc, first_seen)
-       SELECT ${COLUMNS.replace(/\w+/g, 's.$&')}, s.doc_text::jsonb, $1 FROM stage s JOIN delta d ON d.id = s.id WHERE d.differs
-       ON CONFLICT (id) DO UPDATE SET published = excluded.published, deadline = excluded.deadline, status = excluded.status,
-         buyer_id = excluded.buyer_id, buyer_name = excluded.buyer_name, buyer_country = excluded.buyer_country, title = excluded.title,
-         value_eur = excluded.value_eur, doc = excluded.doc, doc_text = excluded.doc_text, tsv = excluded.tsv, gone_at = NULL`,
+       SELECT ${COLUMNS.replace(/\w+/g, 's.$&')}, s.doc, $1 FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND NOT d.stored`,
       [now],
     );
-    // A full run saw every tender it staged; a new-only run leaves the ones the sync holds as they were (their last_seen too).
     await q(
-      `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT $1, id, $2, $2 FROM ${mode === 'full' ? 'stage' : 'delta'}
-       ON CONFLICT (sync, id) DO UPDATE SET last_seen = excluded.last_seen, gone_at = NULL`,
+      `UPDATE tenders t SET ${COLUMNS.replace(/\w+/g, '$& = s.$&').replace('id = s.id, ', '')}, doc = s.doc, gone_at = NULL
+       FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND d.stored AND t.id = d.id`,
+    );
+    // A full run saw every tender it staged; a new-only run leaves the ones the sync holds as they were (their last_seen too).
+    // A baseline's sync holds no row yet: plain inserts, of every staged id, which `delta` holds (narrower than the stage).
+    await q(
+      `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT $1, id, $2, $2 FROM ${mode === 'full' && !this.baseline ? 'stage' : 'delta'}
+       ${this.baseline ? '' : 'ON CONFLICT (sync, id) DO UPDATE SET last_seen = excluded.last_seen, gone_at = NULL'}`,
       [name, now],
     );
 
@@ -370,6 +399,17 @@ export class PostgresRun implements SyncRun {
     );
     return rows[0]!.run;
   }
+}
+
+/**
+ * What the copy's commits have made of it, as far as a run's comparisons go:
+ * every sync commit adds a `runs` row (a higher run number) and forget removes
+ * the forgotten sync's (fewer rows). Read under the commit lock, a different
+ * answer than at the run's start means another writer committed meanwhile.
+ */
+async function commits(client: pg.ClientBase): Promise<string> {
+  const { rows } = await client.query<{ v: string }>("SELECT count(*) || '/' || coalesce(max(run), 0) AS v FROM runs");
+  return rows[0]!.v;
 }
 
 /** A date column's value PostgreSQL takes: an ISO timestamp; a date that did not parse is NULL here (SQLite keeps its text). */

@@ -443,5 +443,32 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
         await store.close();
       }
     });
+
+    it('a run compares again at commit when another sync, or forget, committed after the walk compared its pages', async () => {
+      const url = await server.createDatabase('recompare');
+      const store = await open(url);
+      const tenders = docs(2000, 7);
+      const [a, c] = tenders as [Record<string, unknown>, Record<string, unknown>];
+      await sync(store, 'x', tenders.filter((t) => t !== c));
+      await sync(store, 'y', [c]);
+      const run = await store.beginRun({ sync: { name: 'x', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+      // Pages of 100, COPied 1 000 rows at a time: the second COPY waits for the first one's comparison (A unchanged, C held by y).
+      for (let i = 0; i < tenders.length; i += 100) await run.add(tenders.slice(i, i + 100));
+      const other = await open(url);
+      try {
+        await sync(other, 'y', [c, { ...a, status: a.status === 'closed' ? 'open' : 'closed' }]);
+        await other.forget('y');
+      } finally {
+        await other.close();
+      }
+      const receipt = await run.commit({ complete: true, pages: 20, requests: 20 });
+      // x saw A as it was before y changed it, and C, which forget removed with y: both are stored as x saw them.
+      expect(receipt.counts).toMatchObject({ new: 1, changed: 1, unchanged: 1998 });
+      const stored = new Map((await all(store.select({}))).map((t) => [t.id, t]));
+      expect(stored.size).toBe(2000);
+      expect(stored.get(a.id)).toEqual(a);
+      expect(stored.get(c.id)).toEqual(c);
+      await store.close();
+    });
   });
 });
