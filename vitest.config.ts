@@ -10,7 +10,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-tmp.ts'],
     // Each test's own directory, CLI environment and end signal; Buffers compared as bytes.
-    setupFiles: ['test/support/test-context.ts', 'test/support/byte-equality.ts'],
+    setupFiles: ['test/support/test-context.ts', 'test/support/byte-equality.ts', 'test/support/cpu-log.ts'],
     // .ci/run counts skipped tests from a JSON report; vitest's own output stays as it is.
     ...(process.env.TENDERS_TEST_REPORT
       ? { reporters: ['default', 'json'], outputFile: { json: process.env.TENDERS_TEST_REPORT } }
