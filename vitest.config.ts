@@ -17,6 +17,11 @@ export default defineConfig({
       : {}),
     pool: 'forks',
     maxWorkers: 2,
+    // A worker runs file after file without starting afresh: a fresh worker per file
+    // (vitest's default) imported vitest, the support modules and src/ again each
+    // time, about 1 CPU-s a file. Each file still gets its own module state (its
+    // test-context, its sandbox); no test changes globals it does not restore.
+    isolate: false,
     // Limits for a stuck test, not budgets: the slowest e2e test takes a few
     // seconds idle; a loaded machine stretches them (test/support/scale.ts).
     testTimeout: scaled(60_000),

@@ -3,28 +3,28 @@ import { afterAll, afterEach, beforeEach, expect } from 'vitest';
 
 /**
  * TENDERS_TEST_CPU_LOG=FILE: where a run's CPU goes. A line per test file,
- * "file SECONDS PATH self S children C", with what its worker and the children
- * it waited for (spawned CLIs, shells, tools) spent from the worker's start to
- * the file's end (each file has its own worker, pool forks); with
- * TENDERS_TEST_CPU_LOG_TESTS=1 also a line per test, "test SECONDS PATH > NAME ...".
- * docs/testing.md, "Keeping the suite quick".
+ * "file SECONDS PATH self S children C": what its worker (the file's tests, the
+ * in-process sandbox) and the children it waited for (spawned CLIs, shells,
+ * tools) spent from the file's setup to its end; with TENDERS_TEST_CPU_LOG_TESTS=1
+ * also a line per test, "test SECONDS PATH > NAME self S children C".
+ * `/usr/bin/time` of the run gives the total, vitest's own process included.
  */
 const log = process.env.TENDERS_TEST_CPU_LOG;
 if (log) {
   const path = () => (expect.getState().testPath ?? '?').replace(`${process.cwd()}/`, '');
-  const line = (kind: string, name: string, [self, children]: number[]) =>
-    appendFileSync(log, `${kind} ${(self! + children!).toFixed(2)} ${name} self ${self!.toFixed(2)} children ${children!.toFixed(2)}\n`);
+  const line = (kind: string, name: string, since: number[]) => {
+    const [self, children] = cpu().map((seconds, i) => seconds - since[i]!) as [number, number];
+    appendFileSync(log, `${kind} ${(self + children).toFixed(2)} ${name} self ${self.toFixed(2)} children ${children.toFixed(2)}\n`);
+  };
+  const fileStart = cpu(); // this module is evaluated again for each file, isolated or not
   if (process.env.TENDERS_TEST_CPU_LOG_TESTS) {
-    let start = cpu();
+    let testStart = fileStart;
     beforeEach(() => {
-      start = cpu();
+      testStart = cpu();
     });
-    afterEach((ctx) => {
-      const now = cpu();
-      line('test', `${path()} > ${ctx.task.name}`, [now[0]! - start[0]!, now[1]! - start[1]!]);
-    });
+    afterEach((ctx) => line('test', `${path()} > ${ctx.task.name}`, testStart));
   }
-  afterAll(() => line('file', path(), cpu()));
+  afterAll(() => line('file', path(), fileStart));
 }
 
 /** CPU-seconds of this process and of the children it waited for (/proc/self/stat utime stime cutime cstime). */
