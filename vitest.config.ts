@@ -10,13 +10,18 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-tmp.ts'],
     // Each test's own directory, CLI environment and end signal; Buffers compared as bytes.
-    setupFiles: ['test/support/test-context.ts', 'test/support/byte-equality.ts'],
+    setupFiles: ['test/support/test-context.ts', 'test/support/byte-equality.ts', 'test/support/cpu-log.ts'],
     // .ci/run counts skipped tests from a JSON report; vitest's own output stays as it is.
     ...(process.env.TENDERS_TEST_REPORT
       ? { reporters: ['default', 'json'], outputFile: { json: process.env.TENDERS_TEST_REPORT } }
       : {}),
     pool: 'forks',
     maxWorkers: 2,
+    // A worker runs file after file without starting afresh: a fresh worker per file
+    // (vitest's default) imported vitest, the support modules and src/ again each
+    // time, about 1 CPU-s a file. Each file still gets its own module state (its
+    // test-context, its sandbox); no test changes globals it does not restore.
+    isolate: false,
     // Limits for a stuck test, not budgets: the slowest e2e test takes a few
     // seconds idle; a loaded machine stretches them (test/support/scale.ts).
     testTimeout: scaled(60_000),

@@ -257,7 +257,8 @@ describe('ApiClient over a real connection', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(`{"tenders":[],"page":{"nextCursor":null,"total":null},"pad":"${'x'.repeat(17 * 1024 * 1024)}"}`);
     });
-    const c = client(server.url);
+    // No race with the clock: 17 MiB may take seconds on a loaded machine, and the bound, not a timeout, must end it.
+    const c = client(server.url, { timeoutMs: 600_000 });
     await expect(post(c)).rejects.toBeInstanceOf(BadResponseError);
     await c.close(true);
   });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { runCli } from '../support/cli.js';
+import { PYTHON } from '../support/python-csv.js';
 
 /** A base URL that reaches another web server, or the service at a wrong path. */
 let python: ChildProcess;
@@ -15,7 +16,7 @@ let root: string;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'tenders-wrong-service-'));
   sb = await startSandbox({ size: 50, seed: 3 });
-  python = spawn('python3', ['-u', '-m', 'http.server', '--bind', '127.0.0.1', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
+  python = spawn(PYTHON, ['-u', '-m', 'http.server', '--bind', '127.0.0.1', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
   pythonUrl = await new Promise<string>((resolve, reject) => {
     let out = '';
     python.stdout!.setEncoding('utf8').on('data', (chunk: string) => {

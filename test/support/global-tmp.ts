@@ -10,12 +10,19 @@ import { MISSING_TOOLS_DIR } from './tools.js';
  * CLI's temporary files land in it (TMPDIR is inherited by the workers and
  * their children), and it is removed when the run ends. Before that, one
  * line names the tools whose tests were skipped (test/support/tools.ts).
+ *
+ * No process of the run inherits NODE_EXTRA_CA_CERTS: Node reads and parses
+ * that bundle at every start (about 0.1 CPU-second for a system bundle, paid
+ * by each worker and each of the ~500 CLIs the suite spawns), and no test
+ * trusts a certificate through it except the one it names itself
+ * (test/e2e/proxy.test.ts).
  */
 export default function setup(): () => void {
   const root = mkdtempSync(join(tmpdir(), 'tenders-tests-'));
   chmodSync(root, 0o755); // as /tmp is reachable: tests that run the CLI as another user need it
   mkdirSync(join(root, MISSING_TOOLS_DIR));
   process.env.TMPDIR = root;
+  delete process.env.NODE_EXTRA_CA_CERTS;
   process.env.TENDERS_TEST_RUN_DIR = root;
   return () => {
     const line = missingToolsLine(join(root, MISSING_TOOLS_DIR));

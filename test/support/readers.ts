@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import AjvDraft04 from 'ajv-draft-04';
+import { PYTHON } from './python-csv.js';
 
 /**
  * Independent readers of the formats the CLI writes: Python's icalendar and
@@ -9,8 +10,6 @@ import AjvDraft04 from 'ajv-draft-04';
  * schemas from ../shared/ocds, hyparquet. What they read back is what users'
  * tools will see.
  */
-
-const PYTHON = '/usr/bin/python3';
 
 /** The events of an iCalendar text as icalendar parses them (alarms as their TRIGGER durations). */
 export function readIcsWithPython(ics: string): { calendar: Record<string, string>; events: Record<string, unknown>[] } {

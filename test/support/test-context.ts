@@ -12,24 +12,38 @@ import { afterEach, beforeEach } from 'vitest';
  * its pending runs reject.
  */
 
+const STATE = Symbol.for('tenders.test-context');
+
 interface Current {
   name: string;
   ended: AbortController;
   dir?: string;
 }
 
-let current: Current | undefined;
-let outsideTests: string | undefined;
+/**
+ * One state per worker process, not per instance of this module: workers run
+ * file after file (vitest.config.ts `isolate: false`), and this setup file is
+ * evaluated again for each file while support modules that import it (cli.ts)
+ * keep the instance of the first. Each evaluation starts a new file.
+ */
+interface State {
+  current?: Current;
+  /** The directory of this file's code outside tests (beforeAll). */
+  outsideTests?: string;
+}
+const state: State = ((globalThis as { [STATE]?: State })[STATE] ??= {});
+state.current = undefined;
+state.outsideTests = undefined;
 
 beforeEach((ctx) => {
   const ended = new AbortController();
   ctx.signal.addEventListener('abort', () => ended.abort(new Error(`the test "${ctx.task.name}" was stopped (${String(ctx.signal.reason)})`)), { once: true });
-  current = { name: ctx.task.name, ended };
+  state.current = { name: ctx.task.name, ended };
 });
 
 afterEach(() => {
-  current?.ended.abort(new Error(`the test "${current.name}" ended`));
-  current = undefined;
+  state.current?.ended.abort(new Error(`the test "${state.current.name}" ended`));
+  state.current = undefined;
 });
 
 /**
@@ -38,13 +52,14 @@ afterEach(() => {
  * the file.
  */
 export function testDir(): string {
-  if (current === undefined) return (outsideTests ??= mkdtempSync(join(tmpdir(), 'file-')));
+  const { current } = state;
+  if (current === undefined) return (state.outsideTests ??= mkdtempSync(join(tmpdir(), 'file-')));
   return (current.dir ??= mkdtempSync(join(tmpdir(), `${current.name.slice(0, 30).replace(/\W+/g, '-')}-`)));
 }
 
 /** Aborted when this test ends; undefined outside a test. */
 export function testSignal(): AbortSignal | undefined {
-  return current?.ended.signal;
+  return state.current?.ended.signal;
 }
 
 /**
