@@ -63,6 +63,10 @@ await Promise.all([
     // bundle runs as a vm.Script (bin/load-cli.js), which has no ES module loader.
     supported: { 'dynamic-import': false },
     define: { __TENDERS_VERSION__: JSON.stringify(version) },
+    // The bundle is the function Node's CommonJS loader would wrap it in: bin/load-cli.js hands the
+    // file's text to V8 as it is, without joining a 400 kB copy of it to a wrapper on every run.
+    banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+    footer: { js: '})' },
     // Fewer bytes to parse on every run; names are kept, so a --verbose stack trace still reads.
     minifyWhitespace: true,
     minifySyntax: true,
