@@ -11,6 +11,7 @@ const { readFileSync, statSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
 
+// The CommonJS loader's own Module class (what node:module exports), without loading node:module.
 const { createRequire } = module.constructor;
 
 const FILE = join(__dirname, '../dist/cli.cjs');
