@@ -4,10 +4,15 @@
 // (another Node version, other V8 flags) is ignored: the bundle is compiled as usual.
 // V8 checks the source's length, not its text: a bundle changed after the build (newer
 // than its cache) is compiled as usual too.
+//
+// The bundle is a function expression already (scripts/build.js): no Module.wrap, so neither a
+// copy of its text nor node:module (with which Node loads its ES module loader) on every run.
 const { readFileSync, statSync } = require('node:fs');
-const Module = require('node:module');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
+
+// The CommonJS loader's own Module class (what node:module exports), without loading node:module.
+const { createRequire } = module.constructor;
 
 const FILE = join(__dirname, '../dist/cli.cjs');
 const CACHE = `${FILE}.cache`;
@@ -20,10 +25,10 @@ function loadCli({ cache = true } = {}) {
   } catch {
     // No cache (a build that made none): compiled as usual.
   }
-  const script = new vm.Script(Module.wrap(readFileSync(FILE, 'utf8')), { filename: FILE, cachedData });
-  const module = { exports: {} };
-  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(FILE), module, FILE, dirname(FILE));
-  return { cli: module.exports, script };
+  const script = new vm.Script(readFileSync(FILE, 'utf8'), { filename: FILE, cachedData });
+  const cli = { exports: {} };
+  script.runInThisContext().call(cli.exports, cli.exports, createRequire(FILE), cli, FILE, dirname(FILE));
+  return { cli: cli.exports, script };
 }
 
 module.exports = { loadCli, CACHE };

@@ -7,7 +7,7 @@ import { COMMANDS, commandsFor, type CommandEntry } from './commands/registry.js
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf } from './errors.js';
 import { PassThrough } from 'node:stream';
 import { createIO, processInvocation, processIO, type ColorMode, type IO } from './io.js';
-import { releaseHeldLocksSync } from './files/lock.js';
+import { releaseHeldLocksSync } from './files/held-locks.js';
 import { escapeControls } from './output/sanitize.js';
 import { OutputClosedError } from './output/sink.js';
 import { VERSION } from './version.js';

@@ -1,10 +1,10 @@
-import { unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { RunError } from '../errors.js';
 import { processAlive, processId } from '../io.js';
 import { CREATE_EXCLUSIVE, readRegular, removeName } from './exclusive-file.js';
 import { nodeFs, type FileSystem } from './fs.js';
+import { heldLocks } from './held-locks.js';
 import { unusableTarget, writeFailure } from './write-error.js';
 
 /** Who holds a lock: written into the lock file when it is created. */
@@ -17,9 +17,6 @@ interface Holder {
 export function lockPath(target: string): string {
   return `${target}.lock`;
 }
-
-/** Lock files this process holds, to tell its own locks from a dead process's that had the same pid. */
-const held = new Set<string>();
 
 /**
  * Makes this process the one writer of `target` until the returned function
@@ -48,12 +45,12 @@ export async function acquireLock(
       throw err;
     });
     if (created) {
-      held.add(path);
+      heldLocks.add(path);
       let released = false;
       return async () => {
         if (released) return;
         released = true;
-        held.delete(path);
+        heldLocks.delete(path);
         await removeName(path, fs).catch(() => undefined);
       };
     }
@@ -75,21 +72,6 @@ export async function acquireLock(
     opts.log?.(`took over ${path}: pid ${holder.pid} that held it (since ${holder.started}) is no longer running`);
   }
   throw new RunError(`cannot lock ${target}: ${path} keeps changing; is another export running?`);
-}
-
-/**
- * Removes the locks still held, synchronously: for a process about to exit at
- * once (a second Ctrl-C), which cannot wait for its run to unwind.
- */
-export function releaseHeldLocksSync(): void {
-  for (const path of held) {
-    try {
-      unlinkSync(path);
-    } catch {
-      // gone already
-    }
-  }
-  held.clear();
 }
 
 /** Creates the lock file with our holder; false when one exists already. */
@@ -128,7 +110,7 @@ function parseHolder(text: string | undefined): Holder | undefined {
  */
 function isAlive(holder: Holder, path: string): boolean {
   if (holder.host !== hostname()) return true;
-  if (holder.pid === processId()) return held.has(path);
+  if (holder.pid === processId()) return heldLocks.has(path);
   return processAlive(holder.pid);
 }
 

@@ -8,7 +8,8 @@ import { RunError } from '../../src/errors.js';
 import { AtomicFileOutput } from '../../src/output/atomic-file.js';
 import { createExclusive, openRegular, readRegular, writeFileAtomic } from '../../src/files/exclusive-file.js';
 import type { FileSystem } from '../../src/files/fs.js';
-import { acquireLock, releaseHeldLocksSync } from '../../src/files/lock.js';
+import { releaseHeldLocksSync } from '../../src/files/held-locks.js';
+import { acquireLock } from '../../src/files/lock.js';
 import { errno, failingWrites } from '../support/failing-fs.js';
 
 let dir: string;
