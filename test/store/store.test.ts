@@ -91,6 +91,16 @@ describe.each(engines)('store ($name)', (engine) => {
       await expect(store.forget('a')).rejects.toThrow(UsageError);
     });
 
+    it('takes a page of any size whole, in its order (an engine may write it in parts)', async () => {
+      const tenders = docs(new Sandbox(1234, 8));
+      const run = await store.beginRun({ sync: definition('big-page'), mode: 'full' });
+      await run.add(tenders);
+      const receipt = await run.commit({ complete: true, pages: 1, requests: 1 });
+      expect(receipt.counts).toMatchObject({ seen: 1234, new: 1234, repeated: 0 });
+      const byId = (list: Record<string, unknown>[]) => [...list].sort((a, b) => String(a.id).localeCompare(String(b.id)));
+      expect(byId(await all(store.select({})))).toEqual(byId(tenders));
+    });
+
     it('counts tenders without an id and repeats, storing the last of a repeated id', async () => {
       const run = await store.beginRun({ sync: definition('r'), mode: 'full' });
       await run.add([{ id: 'A', title: 'first', publicationDate: '2026-01-01' }, { title: 'no id' }]);
