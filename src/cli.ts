@@ -118,9 +118,8 @@ export async function main(argv: string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
   quietExperimentalWarnings();
   // A reader that went away (`--help | head`) is not a crash; the output
-  // target has its own listener and stops the run.
+  // target has its own listener and stops the run (stderr's: io.ts).
   process.stdout.on('error', () => undefined);
-  process.stderr.on('error', () => undefined);
   try {
     return await execute(argv.slice(2), processIO(), { signal: controller.signal, invocation: processInvocation() });
   } finally {

@@ -71,9 +71,11 @@ export interface IOParts {
 }
 
 export function createIO(parts: IOParts): IO {
-  const { stdout, stderr, env } = parts;
+  const { stdout, env } = parts;
+  // Read when used, not here: processIO makes it on first use (see there).
+  const stderr = () => parts.stderr;
   const stdoutIsTTY = parts.stdoutIsTTY ?? Boolean(stdout.isTTY);
-  const stderrIsTTY = parts.stderrIsTTY ?? Boolean(stderr.isTTY);
+  const stderrIsTTY = parts.stderrIsTTY ?? Boolean(stderr().isTTY);
   const stdoutIsPipe = parts.stdoutIsPipe ?? false;
   const envColumns = Number(env.COLUMNS);
   const dumb = env.TERM === 'dumb';
@@ -84,7 +86,7 @@ export function createIO(parts: IOParts): IO {
       return pager?.child.input ?? stdout;
     },
     get stderr() {
-      return pager?.stderr ?? stderr;
+      return pager?.stderr ?? stderr();
     },
     get paging() {
       return pager !== undefined;
@@ -95,7 +97,7 @@ export function createIO(parts: IOParts): IO {
     stdoutIsPipe,
     colorMode: 'auto',
     stdoutWidth: () => (stdoutIsTTY && stdout.columns) || (envColumns > 0 ? envColumns : undefined),
-    stderrWidth: () => (stderrIsTTY && ((stderr.columns ?? 0) > 0 ? stderr.columns! : envColumns > 0 ? envColumns : 0)) || 0,
+    stderrWidth: () => (stderrIsTTY && ((stderr().columns ?? 0) > 0 ? stderr().columns! : envColumns > 0 ? envColumns : 0)) || 0,
     colorStdout: () => colorFor(io.colorMode, stdoutIsTTY, env, dumb),
     colorStderr: () => colorFor(io.colorMode, stderrIsTTY, env, dumb),
     canAnimate: () => stderrIsTTY && !stdoutIsPipe && !dumb && io.stderrWidth() > 0,
@@ -123,7 +125,7 @@ export function createIO(parts: IOParts): IO {
       child.input.end();
       await child.exited;
       pager = undefined;
-      for (const text of held) stderr.write(text);
+      for (const text of held) stderr().write(text);
     },
   };
   return io;
@@ -136,9 +138,37 @@ function colorFor(mode: ColorMode, tty: boolean, env: Env, dumb: boolean): boole
   return tty && !dumb;
 }
 
-/** The IO of this process. */
+/**
+ * The IO of this process. process.stderr is made when first written, unless it
+ * may be a terminal (a character device): made for a pipe, it loads Node's
+ * networking modules, a sixth of a dry run's start-up, for a run that may
+ * never write to it.
+ */
 export function processIO(): IO {
-  return createIO({ stdout: process.stdout, stderr: process.stderr, env: process.env, stdoutIsPipe: isPipe(1) });
+  let stderr: TerminalStream | undefined;
+  const parts: IOParts = {
+    stdout: process.stdout,
+    get stderr() {
+      if (stderr === undefined) {
+        stderr = process.stderr;
+        // A reader that went away (`2>&1 | head`) is not a crash.
+        process.stderr.on('error', () => undefined);
+      }
+      return stderr;
+    },
+    env: process.env,
+    stdoutIsPipe: isPipe(1),
+  };
+  if (!mayBeTerminal(2)) parts.stderrIsTTY = false;
+  return createIO(parts);
+}
+
+function mayBeTerminal(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return false;
+  }
 }
 
 /** How this process was started, as words a user can type again: see `invocationOf`. */

@@ -24,8 +24,14 @@ function loaded(args: string[]): Loaded {
   const dir = testDir();
   const coverage = join(dir, 'coverage');
   const exit = join(dir, 'builtins.cjs');
-  writeFileSync(exit, "process.on('exit', () => process.stderr.write(`BUILTINS ${process.moduleLoadList.join(',')}\\n`));\n");
-  const r = spawnSync(process.execPath, ['--require', exit, BIN, ...args], { env: cliEnv('http://127.0.0.1:9', { NODE_V8_COVERAGE: coverage }), encoding: 'utf8' });
+  // Straight to fd 2: making process.stderr here would load what the run did not.
+  writeFileSync(exit, "process.on('exit', () => require('fs').writeSync(2, `BUILTINS ${process.moduleLoadList.join(',')}\\n`));\n");
+  // stdout to /dev/null (a pipe would load Node's networking for it), stderr a pipe (read here).
+  const r = spawnSync(process.execPath, ['--require', exit, BIN, ...args], {
+    env: cliEnv('http://127.0.0.1:9', { NODE_V8_COVERAGE: coverage }),
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   expect(r.status, r.stderr).toBe(0);
   const scripts = readdirSync(coverage).flatMap((file) => (JSON.parse(readFileSync(join(coverage, file), 'utf8')) as Coverage).result);
   const dist = scripts.filter((s) => s.url.includes('/dist/'));
@@ -58,8 +64,9 @@ describe('start-up loads only what the command needs', () => {
     const { files, builtins } = loaded(['--dry-run', 'search', '-c', 'DEU']);
     expect(files).toEqual(['cli.cjs']);
     // child_process (and dgram with it): commander's, for executable subcommands (scripts/build.js); os and fs/promises: taking a lock
-    // (files/held-locks.ts); module and the ES loader: the bundle is wrapped by the build, not by Module.wrap (bin/load-cli.js).
-    const unused = ['crypto', 'http', 'https', 'tty', 'internal/deps/undici/undici', 'child_process', 'dgram', 'os', 'fs/promises', 'module', 'internal/modules/esm/loader'];
+    // (files/held-locks.ts); module and the ES loader: the bundle is wrapped by the build, not by Module.wrap (bin/load-cli.js);
+    // net: process.stderr, a pipe here, made only when written (io.ts).
+    const unused = ['crypto', 'http', 'https', 'tty', 'net', 'internal/deps/undici/undici', 'child_process', 'dgram', 'os', 'fs/promises', 'module', 'internal/modules/esm/loader'];
     expect(builtins.filter((m) => unused.includes(m))).toEqual([]);
   });
 
