@@ -62,7 +62,8 @@ await Promise.all([
     // import() of a package or built-in becomes require(): every one is CommonJS here, and the
     // bundle runs as a vm.Script (bin/load-cli.js), which has no ES module loader.
     supported: { 'dynamic-import': false },
-    define: { __TENDERS_VERSION__: JSON.stringify(version) },
+    // A sync into SQLite works on a thread of its own, started from the file built next (src/store/sqlite-run-client.ts).
+    define: { __TENDERS_VERSION__: JSON.stringify(version), __TENDERS_SQLITE_WORKER__: JSON.stringify('sqlite-worker.cjs') },
     // The bundle is the function Node's CommonJS loader would wrap it in: bin/load-cli.js hands the
     // file's text to V8 as it is, without joining a 400 kB copy of it to a wrapper on every run.
     banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
@@ -71,6 +72,8 @@ await Promise.all([
     minifyWhitespace: true,
     minifySyntax: true,
   }),
+  // The thread a sync into SQLite stages and commits on: the run's code alone, loaded when a sync starts.
+  build({ ...common, entryPoints: ['src/store/sqlite-worker.ts'], outfile: 'dist/sqlite-worker.cjs', format: 'cjs', external: NATIVE }),
   // `tenders --version` answers from this alone (bin/tenders.js), without the CLI.
   build({ ...common, entryPoints: ['src/version.ts'], outfile: 'dist/version.cjs', format: 'cjs', define: { __TENDERS_VERSION__: JSON.stringify(version) } }),
   // The sandbox is a program of its own.

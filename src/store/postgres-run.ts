@@ -22,7 +22,7 @@ import { parseJson } from '../model/json-parse.js';
 import { RunError } from '../errors.js';
 import { stringifyJson, type JsonObject } from '../model/exact-json.js';
 import { jsonOrNull, tenderColumns, tenderId } from './columns.js';
-import { runReceipt } from './run-receipt.js';
+import { COUNT_COLUMNS, countValues, RUN_COLUMNS, runReceipt, runRowValues } from './run-receipt.js';
 import { fieldChanges } from './diff.js';
 import { tsvectorText } from './postgres-fts.js';
 import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition, SyncRun } from './store.js';
@@ -291,14 +291,8 @@ export class PostgresRun implements SyncRun {
       [name, stringifyJson(sync.query), sync.service, now, run],
     );
     const c = this.#counts;
-    await q('UPDATE runs SET new = $1, changed = $2, gone = $3, unchanged = $4, seen = $5, repeated = $6, without_id = $7 WHERE run = $8', [
-      c.new,
-      c.changed,
-      c.gone,
-      c.unchanged,
-      c.seen,
-      c.repeated,
-      c.withoutId,
+    await q(`UPDATE runs SET ${COUNT_COLUMNS.map((column, i) => `${column} = $${i + 1}`).join(', ')} WHERE run = $${COUNT_COLUMNS.length + 1}`, [
+      ...countValues(c),
       run,
     ]);
     receipt.counts = { ...c };
@@ -371,34 +365,14 @@ export class PostgresRun implements SyncRun {
   }
 
   async #insertRun(r: RunReceipt): Promise<number> {
-    const c = r.counts;
+    const values = runRowValues(r, (flag) => flag);
     const { rows } = await this.#ctx.client.query<{ run: number }>(
-      `INSERT INTO runs (sync, query, service, mode, baseline, started, ended, complete, pages, requests,
-         new, changed, gone, unchanged, seen, repeated, without_id, error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING run`,
-      [
-        r.sync,
-        stringifyJson(r.query),
-        r.service,
-        r.mode,
-        r.baseline,
-        r.startedAt,
-        r.endedAt,
-        r.complete,
-        r.pages,
-        r.requests,
-        c.new,
-        c.changed,
-        c.gone,
-        c.unchanged,
-        c.seen,
-        c.repeated,
-        c.withoutId,
-        r.error,
-      ],
+      `INSERT INTO runs (${RUN_COLUMNS}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING run`,
+      values,
     );
     return rows[0]!.run;
   }
+
 }
 
 /**
