@@ -24,7 +24,8 @@ import { STAGED_COLUMNS, STAGED_WIDTH, type StagedPage } from './sqlite-rows.js'
 import { insertRunRow, saveLastRun, saveSync } from './sqlite-run-rows.js';
 import { runReceipt } from './run-receipt.js';
 import { openRun } from './sqlite-run.js';
-import { FTS_INSERT_TRIGGER, migrate, TENDER_INDEXES } from './sqlite-schema.js';
+import { FTS_INSERT_TRIGGER, migrate } from './sqlite-schema.js';
+import { indexName, TENDER_INDEXES } from './tender-indexes.js';
 import type { RunCounts, RunFacts, RunReceipt } from './store.js';
 import type { HostedRun, RunInit } from './sqlite-run-host.js';
 
@@ -241,10 +242,6 @@ export class NewCopyRun implements HostedRun {
 
 /** Rows one INSERT takes at most (SQLite binds up to 32 766 values). */
 const INSERT_ROWS = 200;
-
-function indexName(sql: string): string {
-  return sql.split(' ')[2]!;
-}
 
 /** Flushes a file, or a directory's names, to disk. */
 function syncToDisk(path: string): void {

@@ -23,7 +23,8 @@ import { jsonOrNull } from './columns.js';
 import { runReceipt } from './run-receipt.js';
 import { openCopy, writeTransaction } from './sqlite-connection.js';
 import { fieldChanges } from './diff.js';
-import { FTS_INSERT_TRIGGER, TENDER_INDEXES } from './sqlite-schema.js';
+import { FTS_INSERT_TRIGGER } from './sqlite-schema.js';
+import { indexName, TENDER_INDEXES } from './tender-indexes.js';
 import { STAGED_COLUMNS, STAGED_WIDTH, type StagedPage } from './sqlite-rows.js';
 import { insertRunRow, saveCounts, saveLastRun, saveSync } from './sqlite-run-rows.js';
 import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition } from './store.js';
@@ -303,7 +304,7 @@ export class SqliteRun {
     const { db } = this.#ctx;
     const held = (db.prepare('SELECT count(*) FROM tenders').raw().get() as [number])[0];
     if (rows < BULK_ROWS || rows < held) return () => undefined;
-    for (const sql of TENDER_INDEXES) db.exec(`DROP INDEX IF EXISTS ${sql.split(' ')[2]}`);
+    for (const sql of TENDER_INDEXES) db.exec(`DROP INDEX IF EXISTS ${indexName(sql)}`);
     db.exec('DROP TRIGGER tenders_fts_insert');
     return () => {
       for (const sql of TENDER_INDEXES) db.exec(sql);

@@ -163,7 +163,9 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
 
     it('refuses tables of a newer schema version, and another program\'s tables, as usage errors, changing nothing', async () => {
       const url = await server.createDatabase('newer');
-      await (await open(url)).close();
+      const made = await open(url);
+      await sync(made, 's', docs(3, 1));
+      await made.close();
       psql(url, `UPDATE meta SET value = '${SCHEMA_VERSION + 1}' WHERE key = 'schema_version'`);
       const before = dump(url);
       for (const mode of ['write', 'read'] as const) {
@@ -364,6 +366,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
     it('a second run of a sync in another process fails at once naming the holder; other names proceed', async () => {
       const url = await server.createDatabase('lock');
       const store = await open(url);
+      await sync(store, 'first', docs(5, 1));
       const proc = await runUntil(url, 'stage', 50, 1);
       try {
         const err = await store.beginRun({ sync: { name: 'killed', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' }).catch((e: unknown) => e);
@@ -380,6 +383,52 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       // Its connection gone, the lock is free.
       await sync(store, 'killed', docs(20, 3));
       await store.close();
+    });
+
+    it('while the first run of a new copy makes it, other names walk, and a commit waits for the copy (bounded), then fails clearly', async () => {
+      const url = await server.createDatabase('making');
+      const proc = await runUntil(url, 'stage', 300, 1);
+      const store = await open(url, 'write', { busyTimeoutMs: 200 });
+      try {
+        // Nothing of the copy is there before its first run commits.
+        expect(psql(url, "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'")).toBe('0');
+        expect(await store.listSyncs()).toEqual([]);
+        const run = await store.beginRun({ sync: { name: 'other', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+        await run.add(docs(20, 2));
+        const err = await run.commit({ complete: true, pages: 1, requests: 1 }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(RunError);
+        expect((err as Error).message).toMatch(/is being made by the first run of another sync, for more than 0 s; try again when it is done$/);
+      } finally {
+        await kill(proc, url);
+      }
+      // The first run killed, nothing of it is left; the other sync makes the copy itself.
+      expect(psql(url, "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'")).toBe('0');
+      const receipt = await sync(store, 'other', docs(20, 2));
+      expect(receipt.counts).toMatchObject({ new: 20, repeated: 0 });
+      expect(psql(url, 'SELECT count(*) FROM tenders')).toBe('20');
+      await store.close();
+    });
+
+    it('a run that starts while another makes the copy compares its pages at commit, once the copy is there', async () => {
+      const url = await server.createDatabase('after');
+      const a = await open(url);
+      const b = await open(url);
+      const first = await a.beginRun({ sync: { name: 'a', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+      const shared = docs(30, 1);
+      await first.add(shared);
+      const second = await b.beginRun({ sync: { name: 'b', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+      // b's pages: a's tenders, ten cancelled, one of them twice (the last counts).
+      const cancelled = shared.map((t, i) => (i < 10 ? { ...t, status: 'cancelled' } : t));
+      await second.add([shared[0]!, ...cancelled]);
+      await first.commit({ complete: true, pages: 1, requests: 1 });
+      const receipt = await second.commit({ complete: true, pages: 2, requests: 2 });
+      const changed = shared.slice(0, 10).filter((t) => t.status !== 'cancelled');
+      expect(receipt.counts).toMatchObject({ seen: 31, repeated: 1, new: 30, changed: 0 });
+      const rows = (await all(b.changes({ sync: 'b' }))).filter((c) => c.kind === 'changed');
+      expect(rows.map((c) => [c.sync, c.id, c.field, c.new])).toEqual(changed.map((t) => ['b', t.id, 'status', 'cancelled']).sort((x, y) => String(x[1]).localeCompare(String(y[1]))));
+      expect((await b.count({ statuses: ['cancelled'] })).total).toBe(cancelled.filter((t) => t.status === 'cancelled').length);
+      await a.close();
+      await b.close();
     });
 
     for (const [phase, size] of [
