@@ -110,11 +110,10 @@ export class PostgresRun implements SyncRun {
   static async start(ctx: RunContext): Promise<PostgresRun> {
     const copy = ctx.newCopy ? await makesCopy(ctx) : 'made';
     if (copy === 'building') return new PostgresRun(ctx, '', true, false);
-    // Indexed by n (each COPY's rows) and id (repeats, the comparisons, the commit's joins) as the rows come in;
-    // `doc` is parsed by the server as each COPY arrives, not in the commit.
+    // Indexed by n (each COPY's rows) and id (repeats, the comparisons, the commit's joins) as the rows come in.
     await ctx.client.query(`CREATE TEMP TABLE stage (n bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id text COLLATE "C" NOT NULL,
       published timestamptz, deadline timestamptz, status text, buyer_id text, buyer_name text, buyer_country text, title text,
-      value_eur numeric, doc_text text NOT NULL, tsv tsvector NOT NULL, doc jsonb GENERATED ALWAYS AS (doc_text::jsonb) STORED);
+      value_eur numeric, doc_text text NOT NULL, tsv tsvector NOT NULL);
       CREATE INDEX stage_id ON stage (id);
       CREATE TEMP TABLE delta (id text COLLATE "C" PRIMARY KEY, held boolean NOT NULL, differs boolean NOT NULL, stored boolean NOT NULL)`);
     return copy === 'made' ? new PostgresRun(ctx, await commits(ctx.client), false, true) : new PostgresRun(ctx, '', false, false);
@@ -140,11 +139,10 @@ export class PostgresRun implements SyncRun {
         continue;
       }
       const c = tenderColumns(id, tender);
-      const doc = copyField(stringifyJson(tender));
-      const row = [id, date(c.published), date(c.deadline), c.status, c.buyerId, c.buyerName, c.buyerCountry, c.title, c.valueEur].map(copyField);
-      // A new copy's rows go into tenders, whose `doc` (jsonb) the server makes from the same text.
-      const tail = this.#building ? `\t${doc}\t${this.#started}` : '';
-      lines.push(`${row.join('\t')}\t${doc}\t${copyField(tsvectorText(c.title, c.buyerName))}${tail}\n`);
+      const row = [id, date(c.published), date(c.deadline), c.status, c.buyerId, c.buyerName, c.buyerCountry, c.title, c.valueEur, stringifyJson(tender)];
+      // A new copy's rows go straight into tenders, with their first_seen.
+      const tail = this.#building ? `\t${this.#started}` : '';
+      lines.push(`${[...row, tsvectorText(c.title, c.buyerName)].map(copyField).join('\t')}${tail}\n`);
     }
     this.#staged += lines.length;
     this.#buffer.push(...lines);
@@ -164,7 +162,7 @@ export class PostgresRun implements SyncRun {
     const to = (this.#compared += this.#buffer.length);
     this.#buffer = [];
     this.#copying = new Promise<void>((resolve, reject) => {
-      const into = this.#building ? `tenders (${COLUMNS}, doc, first_seen)` : `stage (${COLUMNS})`;
+      const into = this.#building ? `tenders (${COLUMNS}, first_seen)` : `stage (${COLUMNS})`;
       const stream = this.#ctx.client.query(copyFrom(`COPY ${into} FROM STDIN`));
       stream.on('error', reject);
       stream.on('finish', resolve);
@@ -371,12 +369,12 @@ export class PostgresRun implements SyncRun {
     // Only documents that are new, changed or back are written: the ones no row holds as plain inserts (`stored` is
     // exact under the commit lock, see #settle; an upsert's speculative insertion cost a first sync a tenth of its commit).
     await q(
-      `INSERT INTO tenders (${COLUMNS}, doc, first_seen)
-       SELECT ${COLUMNS.replace(/\w+/g, 's.$&')}, s.doc, $1 FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND NOT d.stored`,
+      `INSERT INTO tenders (${COLUMNS}, first_seen)
+       SELECT ${COLUMNS.replace(/\w+/g, 's.$&')}, $1 FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND NOT d.stored`,
       [now],
     );
     await q(
-      `UPDATE tenders t SET ${COLUMNS.replace(/\w+/g, '$& = s.$&').replace('id = s.id, ', '')}, doc = s.doc, gone_at = NULL
+      `UPDATE tenders t SET ${COLUMNS.replace(/\w+/g, '$& = s.$&').replace('id = s.id, ', '')}, gone_at = NULL
        FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND d.stored AND t.id = d.id`,
     );
     // A full run saw every tender it staged; a new-only run leaves the ones the sync holds as they were (their last_seen too).

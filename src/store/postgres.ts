@@ -16,12 +16,11 @@ import { snake, sortCounts, STRING_COLUMNS, timestamp } from './columns.js';
 import { connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
 import { lockKey, lockSync, unlockSync } from './postgres-lock.js';
 import { PostgresRun } from './postgres-run.js';
-import { migrate, MIGRATIONS, schemaVersion } from './postgres-schema.js';
+import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
 import { afterCondition, fromWhere, orderBy, orderOf, Params } from './postgres-select.js';
 import { checkSyncName, definitionMismatch, dotPathKeys, ftsError } from './rules.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
-  SCHEMA_VERSION,
   type ChangeFilter,
   type ChangeRecord,
   type LocalCounts,

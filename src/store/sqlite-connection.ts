@@ -6,8 +6,7 @@
 
 import Database from 'better-sqlite3';
 import { RunError, UsageError } from '../errors.js';
-import { migrate, MIGRATIONS, schemaVersion } from './sqlite-schema.js';
-import { SCHEMA_VERSION } from './store.js';
+import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from './sqlite-schema.js';
 
 /** A connection that waits up to `busyTimeoutMs` for another writer, with its TEMP tables on disk (memory stays flat). */
 export function connect(path: string, busyTimeoutMs: number): Database.Database {

@@ -119,6 +119,9 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => db.exec('ALTER TABLE tenders DROP COLUMN last_seen'),
 ];
 
+/** The schema version this build writes for SQLite; a copy of a newer one is refused. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
 /** The version a database is at: 0 without a meta table; undefined when it holds tables of another program. */
 export function schemaVersion(db: Database): number | undefined {
   const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").raw().all() as [string][];

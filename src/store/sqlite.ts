@@ -14,13 +14,13 @@ import { acquireLock } from '../files/lock.js';
 import { snake, sortCounts, STRING_COLUMNS, timestamp } from './columns.js';
 import { checkDatabaseFile } from './sqlite-file.js';
 import { openCopy, writeTransaction } from './sqlite-connection.js';
+import { SCHEMA_VERSION } from './sqlite-schema.js';
 import { newCopySchema, partialCopyPath, removePartialCopy } from './sqlite-new-copy.js';
 import { SqliteRunClient } from './sqlite-run-client.js';
 import { afterCondition, fromWhere, orderBy, orderOf, PROBE_DENSITY, PROBE_FROM, type FtsPlan } from './sqlite-select.js';
 import { checkSyncName, definitionMismatch, dotPathKeys, ftsError } from './rules.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
-  SCHEMA_VERSION,
   type ChangeFilter,
   type ChangeRecord,
   type LocalCounts,

@@ -10,8 +10,8 @@ import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
 import type { LocalSelection } from '../../src/model/local-selection.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
 import { lockKey } from '../../src/store/postgres-lock.js';
-import { migrate, MIGRATIONS, schemaVersion, type Migration } from '../../src/store/postgres-schema.js';
-import { SCHEMA_VERSION, type Store } from '../../src/store/store.js';
+import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion, type Migration } from '../../src/store/postgres-schema.js';
+import type { Store } from '../../src/store/store.js';
 import { postgres, postgresBin, POSTGRES_MISSING, type PostgresServer } from '../support/postgres.js';
 import { open, sqliteEngine } from './engines.js';
 
@@ -201,7 +201,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       }
     });
 
-    it('upgrades a version 1 copy: tenders.last_seen goes (sync_tenders keeps it), rows and changes stay, the next run records changes once', async () => {
+    it('upgrades a version 1 copy: tenders.last_seen goes (sync_tenders keeps it), doc is made from doc_text, rows and changes stay, the next run records changes once', async () => {
       const url = await server.createDatabase('v1');
       const client = new pg.Client({ connectionString: url });
       await client.connect();
@@ -219,10 +219,14 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       expect((await refusal(url, 'read')).message).toMatch(/older schema \(version 1\): run tenders sync to upgrade it/);
       const store = await open(url);
       expect(psql(url, "SELECT string_agg(column_name, ',' ORDER BY column_name) FROM information_schema.columns WHERE table_name = 'tenders' AND column_name LIKE '%seen'")).toBe('first_seen');
+      // Version 3: the server makes doc from doc_text, for the rows there and every row written after.
+      expect(psql(url, "SELECT is_generated, generation_expression FROM information_schema.columns WHERE table_name = 'tenders' AND column_name = 'doc'")).toBe('ALWAYS|(doc_text)::jsonb');
+      expect(psql(url, "SELECT doc ->> 'title' FROM tenders")).toBe('Old');
       const receipt = await sync(store, 's', [{ id: 'A', title: 'New' }]);
       await store.close();
       expect(receipt.counts).toMatchObject({ changed: 1, new: 0 });
       expect(psql(url, "SELECT field, old, new FROM changes")).toBe('title|"Old"|"New"');
+      expect(psql(url, "SELECT doc ->> 'title' FROM tenders")).toBe('New');
       expect(psql(url, "SELECT last_seen > first_seen FROM sync_tenders")).toBe('t');
       expect(psql(url, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe(String(SCHEMA_VERSION));
       expect(psql(url, "SELECT reloptions FROM pg_class WHERE relname = 'sync_tenders'")).toBe('{fillfactor=70}');

@@ -9,8 +9,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
 import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
-import { migrate, MIGRATIONS, schemaVersion } from '../../src/store/sqlite-schema.js';
-import { SCHEMA_VERSION, type Store } from '../../src/store/store.js';
+import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from '../../src/store/sqlite-schema.js';
+import type { Store } from '../../src/store/store.js';
 import { open } from './engines.js';
 
 /** The sqlite3 shell's answer to `sql` (it must succeed). */
