@@ -68,6 +68,9 @@ export class NewCopyRun implements HostedRun {
     this.#remove();
     this.#db = new Database(this.#partial);
     try {
+      // Pages of 16 kB: a tender's row is about 1 kB, and a copy in larger pages is written and
+      // indexed with a tenth less work, its local queries as fast (measured).
+      this.#db.exec('PRAGMA page_size = 16384');
       // Private until linked: its journal in memory (a new file's pages have no old content to keep,
       // and a failed build is removed, not undone), no syncing until it is whole, one lock held
       // from the first write to the end.

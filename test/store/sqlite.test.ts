@@ -175,6 +175,7 @@ describe('a new copy', () => {
     expect(sqlite3(db, 'PRAGMA integrity_check')).toBe('ok');
     expect(sqlite3(db, "INSERT INTO tenders_fts (tenders_fts) VALUES ('integrity-check'); SELECT 'ok'")).toBe('ok');
     expect(sqlite3(db, 'PRAGMA journal_mode')).toBe('wal');
+    expect(sqlite3(db, 'PRAGMA page_size')).toBe('16384');
     // Its indexes are those of any copy, and a query finds its tenders by them.
     expect(sqlite3(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'tenders' AND name LIKE 'tenders_%'")).toBe('6');
     expect(sqlite3(db, 'SELECT count(*) FROM sync_tenders').split('\n')).toEqual(['700']);
