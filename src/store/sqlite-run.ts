@@ -214,9 +214,11 @@ export class SqliteRun {
     rebuild();
     // Before the membership is written: only the tenders the sync held before the run are looked at.
     if (mode === 'full') this.#counts.gone = this.#markGone(run, name, now);
-    // A full run saw every tender it staged; a new-only run leaves the ones the sync holds as they were (their last_seen too).
+    // A full run saw every tender the sync still holds (in key order, a row at a time), and holds the new and back
+    // ones now; a new-only run leaves the ones the sync holds as they were (their last_seen too).
+    if (mode === 'full') db.prepare('UPDATE sync_tenders SET last_seen = ? WHERE sync = ? AND gone_at IS NULL').run(now, name);
     db.prepare(
-      `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT ?, id, ?, ? FROM ${mode === 'full' ? seen : delta} WHERE true
+      `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT ?, id, ?, ? FROM ${delta} WHERE NOT held
        ON CONFLICT (sync, id) DO UPDATE SET last_seen = excluded.last_seen, gone_at = NULL`,
     ).run(name, now, now);
 
@@ -319,14 +321,16 @@ export class SqliteRun {
   #markGone(run: number, name: string, now: string): number {
     const { db } = this.#ctx;
     const missing = `sync = ? AND gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM ${this.#seen} x WHERE x.id = sync_tenders.id)`;
-    db.prepare(`INSERT INTO changes (run, sync, id, kind, at) SELECT ?, ?, id, 'gone', ? FROM sync_tenders WHERE ${missing} ORDER BY id`).run(
-      run,
-      name,
-      now,
-      name,
-    );
     const gone = db.prepare(`UPDATE sync_tenders SET gone_at = ? WHERE ${missing}`).run(now, name).changes;
     if (gone > 0) {
+      // This run's gone ones are those it marked now: looked up once, not once more against every staged id.
+      db.prepare(`INSERT INTO changes (run, sync, id, kind, at) SELECT ?, ?, id, 'gone', ? FROM sync_tenders WHERE sync = ? AND gone_at = ? ORDER BY id`).run(
+        run,
+        name,
+        now,
+        name,
+        now,
+      );
       db.prepare(
         `UPDATE tenders SET gone_at = ? WHERE gone_at IS NULL
            AND id IN (SELECT id FROM sync_tenders WHERE sync = ? AND gone_at = ?)
