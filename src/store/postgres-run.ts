@@ -377,16 +377,18 @@ export class PostgresRun implements SyncRun {
       `UPDATE tenders t SET ${COLUMNS.replace(/\w+/g, '$& = s.$&').replace('id = s.id, ', '')}, gone_at = NULL
        FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND d.stored AND t.id = d.id`,
     );
-    // A full run saw every tender it staged; a new-only run leaves the ones the sync holds as they were (their last_seen too).
-    // A baseline's sync holds no row yet: plain inserts, of every staged id, which `delta` holds (narrower than the stage).
+    // A full run saw every tender the sync still holds once the gone ones are marked (a baseline held nothing, so
+    // nothing of it can be gone): one in-place update; the new and back ones, which `delta` holds, are inserted (a
+    // baseline's as plain inserts: its sync holds no row yet). A new-only run leaves the held ones as they were.
+    if (mode === 'full' && !this.baseline) {
+      this.#counts.gone = await this.#markGone(run, name, now);
+      await q('UPDATE sync_tenders SET last_seen = $2 WHERE sync = $1 AND gone_at IS NULL', [name, now]);
+    }
     await q(
-      `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT $1, id, $2, $2 FROM ${mode === 'full' && !this.baseline ? 'stage' : 'delta'}
+      `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT $1, id, $2, $2 FROM delta WHERE NOT held
        ${this.baseline ? '' : 'ON CONFLICT (sync, id) DO UPDATE SET last_seen = excluded.last_seen, gone_at = NULL'}`,
       [name, now],
     );
-
-    // A baseline held nothing before: nothing of it can be gone.
-    if (mode === 'full' && !this.baseline) this.#counts.gone = await this.#markGone(run, name, now);
 
     await this.#saveSync(run, now);
     const c = this.#counts;
@@ -441,13 +443,14 @@ export class PostgresRun implements SyncRun {
   async #markGone(run: number, name: string, now: string): Promise<number> {
     const { client } = this.#ctx;
     const missing = 'sync = $1 AND gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM stage s WHERE s.id = sync_tenders.id)';
-    await client.query(`INSERT INTO changes (run, sync, id, kind, at) SELECT $2, $1, id, 'gone', $3 FROM sync_tenders WHERE ${missing} ORDER BY id`, [
-      name,
-      run,
-      now,
-    ]);
     const gone = (await client.query(`UPDATE sync_tenders SET gone_at = $2 WHERE ${missing}`, [name, now])).rowCount ?? 0;
     if (gone > 0) {
+      // This run's gone ones are those it marked now (see sqlite-run.ts).
+      await client.query(`INSERT INTO changes (run, sync, id, kind, at) SELECT $2, $1, id, 'gone', $3 FROM sync_tenders WHERE sync = $1 AND gone_at = $3 ORDER BY id`, [
+        name,
+        run,
+        now,
+      ]);
       await client.query(
         `UPDATE tenders SET gone_at = $2 WHERE gone_at IS NULL
            AND id IN (SELECT id FROM sync_tenders WHERE sync = $1 AND gone_at = $2)
