@@ -5,7 +5,6 @@ import { addGlobalFlags, describeOption, examples } from './commands/flags.js';
 import { finishHelp, HELP_TOPICS } from './commands/help.js';
 import { COMMANDS, commandsFor, type CommandEntry } from './commands/registry.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf } from './errors.js';
-import { PassThrough } from 'node:stream';
 import { createIO, processInvocation, processIO, type ColorMode, type IO } from './io.js';
 import { releaseHeldLocksSync } from './files/held-locks.js';
 import { escapeControls } from './output/sanitize.js';
@@ -55,11 +54,14 @@ async function buildProgram(ctx: CommandContext, commands: (root: Command) => re
 }
 
 /** IO whose streams go nowhere, for what the build runs (scripts/build.js). */
-const silentIO = (env: Record<string, string> = {}) => createIO({ stdout: new PassThrough(), stderr: new PassThrough(), env });
+async function silentIO(env: Record<string, string> = {}): Promise<IO> {
+  const { PassThrough } = await import('node:stream');
+  return createIO({ stdout: new PassThrough(), stderr: new PassThrough(), env });
+}
 
 /** The manual page, tenders.1: made at build time from the program itself (scripts/build.js). */
 export async function manualPage(): Promise<string> {
-  const silent = silentIO();
+  const silent = await silentIO();
   const program = await buildProgram({ io: silent, signal: new AbortController().signal, argv: [], invocation: ['tenders'], createClient: undiciClient(silent) });
   return (await import('./commands/manual.js')).manPage(program, VERSION);
 }
@@ -70,7 +72,7 @@ export async function manualPage(): Promise<string> {
  * saves beside the bundle holds the code a run compiles (bin/load-cli.js).
  */
 export async function silentRun(argv: string[]): Promise<number> {
-  return execute(argv, silentIO({ TENDERS_BASE_URL: 'http://127.0.0.1:9' }));
+  return execute(argv, await silentIO({ TENDERS_BASE_URL: 'http://127.0.0.1:9' }));
 }
 
 /** The real HTTP client; undici loads only when a command needs it. */
@@ -117,9 +119,6 @@ export async function main(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   quietExperimentalWarnings();
-  // A reader that went away (`--help | head`) is not a crash; the output
-  // target has its own listener and stops the run (stderr's: io.ts).
-  process.stdout.on('error', () => undefined);
   try {
     return await execute(argv.slice(2), processIO(), { signal: controller.signal, invocation: processInvocation() });
   } finally {
