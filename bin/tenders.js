@@ -1,18 +1,96 @@
 #!/usr/bin/env node
 // CommonJS, like the bundle it loads (bin/package.json says so): Node's ES module
 // loader is never started, which a run would pay for before doing anything.
-const args = process.argv.slice(2);
+//
+// The CLI is dist/cli.cjs, and the packages it uses are dist/vendor/NAME.cjs, each
+// loaded when a module that imports it runs. Beside each file the build saved V8's
+// compiled code of it (NAME.cjs.cache, scripts/build.js), which this file hands to
+// V8: compiling the bundle would be most of a run's start-up, and undici (1 MB) most
+// of what a request costs, every time. Node 20 has no compile cache of its own
+// (Node 22's module.enableCompileCache). V8 ignores a cache it does not accept
+// (another Node version, other V8 flags) and compiles as usual; it checks the
+// source's length, not its text, so a file changed after the build (newer than its
+// cache) is compiled as usual too. Nothing is written at run time.
+//
+// Each file is a function expression already (the build wraps it as Node's CommonJS
+// loader would): no Module.wrap, so neither a copy of its text nor node:module (with
+// which Node loads its ES module loader) on every run. The loader lives here, not in
+// a module of its own: a second file to resolve and compile costs every run.
+const { readFileSync, statSync } = require('node:fs');
+const { dirname, join } = require('node:path');
 
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  // `tenders --version` is run by scripts to probe the tool: answer it without loading the CLI.
-  process.stdout.write(`${require('../dist/version.cjs').VERSION}\n`);
-} else {
-  require('./load-cli.js')
-    .loadCli()
-    .cli.main(process.argv)
-    .then((code) => {
-      // Interrupted: output still queued for a reader who does not read must not keep us alive.
-      if (code >= 128) process.exit(code);
-      process.exitCode = code;
-    });
+// The CommonJS loader's own Module class (what node:module exports), without loading node:module.
+const { createRequire } = module.constructor;
+
+const DIST = join(__dirname, '../dist');
+const CLI = join(DIST, 'cli.cjs');
+const VENDOR = './vendor/';
+
+/** The scripts loaded so far, by file: the build saves their caches (scripts/build.js). */
+const scripts = new Map();
+const vendored = new Map();
+
+/**
+ * Runs dist file `file` (a function expression taking what CommonJS gives a module)
+ * and returns its exports. Its `require` loads dist/vendor/ files the same way, once.
+ */
+function run(file, cache) {
+  let cachedData;
+  try {
+    if (cache && statSync(`${file}.cache`).mtimeMs >= statSync(file).mtimeMs) cachedData = readFileSync(`${file}.cache`);
+  } catch {
+    // No cache (a build that made none): compiled as usual.
+  }
+  const script = new (require('node:vm').Script)(readFileSync(file, 'utf8'), { filename: file, cachedData });
+  scripts.set(file, script);
+  const nodeRequire = createRequire(file);
+  const requireHere = (id) => (id.startsWith(VENDOR) ? vendor(id.slice(VENDOR.length), cache) : nodeRequire(id));
+  const mod = { exports: {} };
+  script.runInThisContext().call(mod.exports, mod.exports, requireHere, mod, file, dirname(file));
+  return mod.exports;
+}
+
+function vendor(name, cache) {
+  if (!vendored.has(name)) {
+    if (vendored.size === 0) baselineWasm();
+    vendored.set(name, run(join(DIST, 'vendor', name), cache));
+  }
+  return vendored.get(name);
+}
+
+/**
+ * undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it with its baseline
+ * compiler, then soon recompiles its hot parser function with TurboFan in the background: about
+ * 70 ms of CPU and 40 MB of memory in every run that makes a request, more than a search of one
+ * page costs otherwise, for a parser that is not measurably faster afterwards (an export of 50 000
+ * tenders took as much CPU, and 20 MB less memory, without it; docs/performance.md). So WebAssembly
+ * stays on the baseline compiler, where that compiler does all of WebAssembly (x64, arm64).
+ * Set before the first vendor file compiles, here and in the build alike: V8 accepts a code cache
+ * only under the flags it was made with (the CLI's own is made and used before this).
+ */
+function baselineWasm() {
+  if (process.arch === 'x64' || process.arch === 'arm64') require('node:v8').setFlagsFromString('--liftoff-only');
+}
+
+/** The CLI's exports (main, execute, manualPage, silentRun); `cache: false` compiles it afresh (the build). */
+function loadCli({ cache = true } = {}) {
+  return run(CLI, cache);
+}
+
+module.exports = { loadCli, scripts, vendor };
+
+if (require.main === module) {
+  const args = process.argv.slice(2);
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    // `tenders --version` is run by scripts to probe the tool: answer it without loading the CLI.
+    process.stdout.write(`${require('../dist/version.cjs').VERSION}\n`);
+  } else {
+    loadCli()
+      .main(process.argv)
+      .then((code) => {
+        // Interrupted: output still queued for a reader who does not read must not keep us alive.
+        if (code >= 128) process.exit(code);
+        process.exitCode = code;
+      });
+  }
 }

@@ -11,8 +11,8 @@
 // third-party packages but commander are files of their own under dist/vendor/,
 // required only by the modules that import them (undici alone is 1 MB: compiling
 // it would cost every run more than loading it costs the runs that need it).
-// Beside the bundle, dist/cli.cjs.cache holds V8's compiled code of it, made
-// here, which bin/load-cli.js hands to V8: a run then compiles almost nothing.
+// Beside each of these files, NAME.cjs.cache holds V8's compiled code of it, made
+// here, which bin/tenders.js hands to V8: a run then compiles almost nothing.
 import { build } from 'esbuild';
 import { createRequire } from 'node:module';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,10 +21,31 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 
 /** Packages loaded from dist/vendor/NAME.cjs, when a module that imports them is evaluated. */
 const VENDOR = ['undici', 'ora', 'cli-table3', 'string-width', 'hyparquet-writer', 'pg', 'pgpass', 'pg-copy-streams'];
+/**
+ * What a vendor file holds, when not the whole package. undici's index.js loads all of undici
+ * (fetch, WebSocket, the mock agents, caches, and with its cookies Node's own copy of undici):
+ * src/api/client.ts uses EnvHttpProxyAgent and Pool, with the request API index.js gives every
+ * dispatcher. This is that part of index.js.
+ */
+const ENTRY = {
+  undici: `const Dispatcher = require('undici/lib/dispatcher/dispatcher');
+Object.assign(Dispatcher.prototype, require('undici/lib/api'));
+module.exports = { Pool: require('undici/lib/dispatcher/pool'), EnvHttpProxyAgent: require('undici/lib/dispatcher/env-http-proxy-agent') };`,
+};
 /** A native addon finds its compiled .node file from its own package directory: required from node_modules. */
 const NATIVE = ['better-sqlite3'];
 
 const common = { bundle: true, platform: 'node', target: 'node20.18', logLevel: 'warning' };
+// A file bin/tenders.js runs: the function Node's CommonJS loader would wrap it in, so that its text is
+// handed to V8 as it is, without joining a copy of it to a wrapper on every run; fewer bytes to read and
+// parse (whitespace and syntax minified; names kept, so that a --verbose stack trace still reads).
+const loaded = {
+  format: 'cjs',
+  banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+  footer: { js: '})' },
+  minifyWhitespace: true,
+  minifySyntax: true,
+};
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
@@ -36,40 +57,41 @@ const vendored = {
   },
 };
 
-// commander requires node:child_process when it loads (with it net, dgram and streams), only to
-// spawn executable subcommands, which tenders has none of: in the bundle it is required when used.
-const lazyChildProcess = {
-  name: 'lazy-child-process',
+/**
+ * A built-in that a package requires when it loads but uses only on some paths: in the bundle it is
+ * required when first used. `eager`: its properties the package reads as it loads, copied here.
+ * commander requires node:child_process (with it net, dgram and streams) only to spawn executable
+ * subcommands, which tenders has none of; undici requires node:http2 (with it tls and crypto) for
+ * HTTP/2 sessions, which tenders never asks for, and reads its constants as it loads.
+ */
+const lazyBuiltin = (name, importer, eager = {}) => ({
+  name: `lazy-${name}`,
   setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      /[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
-      contents: `let m; module.exports = new Proxy({}, { get: (_, key) => (m ??= require('node:${args.path}'))[key] });`,
+    b.onResolve({ filter: new RegExp(`^node:${name}$`) }, (args) => (importer.test(args.importer) ? { path: name, namespace: 'lazy-builtin' } : undefined));
+    b.onLoad({ filter: new RegExp(`^${name}$`), namespace: 'lazy-builtin' }, () => ({
+      contents: `const eager = ${JSON.stringify(eager)}; let m;
+module.exports = new Proxy(eager, { get: (target, key) => (key in target ? target[key] : (m ??= require('node:${name}'))[key]) });`,
       loader: 'js',
     }));
   },
+});
+const lazyBuiltins = {
+  commander: lazyBuiltin('child_process', /[\\/]commander[\\/]/),
+  undici: lazyBuiltin('http2', /[\\/]undici[\\/]/, { constants: createRequire(import.meta.url)('node:http2').constants }),
 };
 
 await Promise.all([
   build({
     ...common,
+    ...loaded,
     entryPoints: ['src/cli.ts'],
     outfile: 'dist/cli.cjs',
-    format: 'cjs',
     external: NATIVE,
-    plugins: [vendored, lazyChildProcess],
+    plugins: [vendored, lazyBuiltins.commander],
     // import() of a package or built-in becomes require(): every one is CommonJS here, and the
-    // bundle runs as a vm.Script (bin/load-cli.js), which has no ES module loader.
+    // bundle runs as a vm.Script (bin/tenders.js), which has no ES module loader.
     supported: { 'dynamic-import': false },
     define: { __TENDERS_VERSION__: JSON.stringify(version) },
-    // The bundle is the function Node's CommonJS loader would wrap it in: bin/load-cli.js hands the
-    // file's text to V8 as it is, without joining a 400 kB copy of it to a wrapper on every run.
-    banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
-    footer: { js: '})' },
-    // Fewer bytes to parse on every run; names are kept, so a --verbose stack trace still reads.
-    minifyWhitespace: true,
-    minifySyntax: true,
   }),
   // `tenders --version` answers from this alone (bin/tenders.js), without the CLI.
   build({ ...common, entryPoints: ['src/version.ts'], outfile: 'dist/version.cjs', format: 'cjs', define: { __TENDERS_VERSION__: JSON.stringify(version) } }),
@@ -80,9 +102,14 @@ await Promise.all([
   ...VENDOR.map((name) =>
     build({
       ...common,
-      stdin: { contents: `const m = require(${JSON.stringify(name)}); module.exports = m && m.__esModule && 'default' in m ? m.default : m;`, resolveDir: '.', loader: 'js' },
+      ...loaded,
+      stdin: {
+        contents: ENTRY[name] ?? `const m = require(${JSON.stringify(name)}); module.exports = m && m.__esModule && 'default' in m ? m.default : m;`,
+        resolveDir: '.',
+        loader: 'js',
+      },
       outfile: `dist/vendor/${name}.cjs`,
-      format: 'cjs',
+      plugins: name === 'undici' ? [lazyBuiltins.undici] : [],
       // pg requires pg-native only when asked for it, which tenders never does.
       external: [...NATIVE, 'pg-native'],
     }),
@@ -91,11 +118,19 @@ await Promise.all([
 
 // The manual page, from the program just built: every command and flag is in it. Building it
 // and a few dry runs compile what a run compiles (the program, every command's flags, help,
-// the plans); V8's code of that is saved beside the bundle, for bin/load-cli.js.
-const { loadCli, CACHE } = createRequire(import.meta.url)('../bin/load-cli.js');
-const { cli, script } = loadCli({ cache: false });
+// the plans); V8's code of that is saved beside the bundle, for bin/tenders.js. Then each vendor
+// file is loaded (its top level run) and its code saved beside it: after the CLI's, since loading
+// the first one changes a V8 flag, under which V8 would not accept the CLI's cache (bin/tenders.js).
+const { loadCli, scripts, vendor } = createRequire(import.meta.url)('../bin/tenders.js');
+const cli = loadCli({ cache: false });
 writeFileSync(new URL('../dist/tenders.1', import.meta.url), await cli.manualPage());
 for (const argv of [['--dry-run', 'search', '-c', 'DEU'], ['--dry-run', 'export', '-s', 'open'], ['--dry-run', 'count']]) {
   if ((await cli.silentRun(argv)) !== 0) throw new Error(`build: tenders ${argv.join(' ')} failed`);
 }
-writeFileSync(CACHE, script.createCachedData());
+const saveCaches = () => {
+  for (const [file, script] of scripts) writeFileSync(`${file}.cache`, script.createCachedData());
+  scripts.clear();
+};
+saveCaches();
+for (const name of VENDOR) vendor(`${name}.cjs`, false);
+saveCaches();
