@@ -42,8 +42,7 @@ async function buildProgram(ctx: CommandContext, commands: (root: Command) => re
       'tenders count --status open',
       'tenders orgs search --query hospital --country DEU',
       'tenders watch deu-open -c DEU -s open   # daily: what is new, changed, gone',
-    ]) +
-      `\nMore help:\n  tenders COMMAND --help   a command's flags, with examples\n  tenders help TOPIC       ${HELP_TOPICS.join(', ')}\n  man tenders              the manual\n`,
+    ], `\nMore help:\n  tenders COMMAND --help   a command's flags, with examples\n  tenders help TOPIC       ${HELP_TOPICS.join(', ')}\n  man tenders              the manual\n`),
   );
   // Loaded at once, registered in the table's order: the root's help lists them so.
   const registers = await Promise.all(commands(program).map((entry) => entry.load()));
