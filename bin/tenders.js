@@ -28,32 +28,44 @@ const VENDOR = './vendor/';
 
 /** The scripts loaded so far, by file: the build saves their caches (scripts/build.js). */
 const scripts = new Map();
+/** The code cache each file was run with, by file (the start-up test looks). */
+const cacheUsed = new Map();
 const vendored = new Map();
 
 /**
  * Runs dist file `file` (a function expression taking what CommonJS gives a module)
- * and returns its exports. Its `require` loads dist/vendor/ files the same way, once.
+ * and returns its exports, with V8's code from the first of `caches` there is (none: `[]`).
+ * Its `require` loads dist/vendor/ files the same way, once.
  */
-function run(file, cache) {
-  let cachedData;
-  try {
-    if (cache && statSync(`${file}.cache`).mtimeMs >= statSync(file).mtimeMs) cachedData = readFileSync(`${file}.cache`);
-  } catch {
-    // No cache (a build that made none): compiled as usual.
-  }
+function run(file, caches) {
+  const cachedData = caches.length > 0 ? codeCache(file, caches) : undefined;
   const script = new (require('node:vm').Script)(readFileSync(file, 'utf8'), { filename: file, cachedData });
   scripts.set(file, script);
   const nodeRequire = createRequire(file);
-  const requireHere = (id) => (id.startsWith(VENDOR) ? vendor(id.slice(VENDOR.length), cache) : nodeRequire(id));
+  const requireHere = (id) => (id.startsWith(VENDOR) ? vendor(id.slice(VENDOR.length), caches.length > 0) : nodeRequire(id));
   const mod = { exports: {} };
   script.runInThisContext().call(mod.exports, mod.exports, requireHere, mod, file, dirname(file));
   return mod.exports;
 }
 
+/** The first of `caches` that exists and is not older than `file`. */
+function codeCache(file, caches) {
+  const built = statSync(file).mtimeMs;
+  for (const cache of caches) {
+    try {
+      if (statSync(cache).mtimeMs >= built) return (cacheUsed.set(file, cache), readFileSync(cache));
+    } catch {
+      // None (a build that made none, a word that names no command): the next, or compiled as usual.
+    }
+  }
+  return undefined;
+}
+
 function vendor(name, cache) {
   if (!vendored.has(name)) {
     if (vendored.size === 0) baselineWasm();
-    vendored.set(name, run(join(DIST, 'vendor', name), cache));
+    const file = join(DIST, 'vendor', name);
+    vendored.set(name, run(file, cache ? [`${file}.cache`] : []));
   }
   return vendored.get(name);
 }
@@ -72,12 +84,23 @@ function baselineWasm() {
   if (process.arch === 'x64' || process.arch === 'arm64') require('node:v8').setFlagsFromString('--liftoff-only');
 }
 
-/** The CLI's exports (main, execute, manualPage, silentRun); `cache: false` compiles it afresh (the build). */
-function loadCli({ cache = true } = {}) {
-  return run(CLI, cache);
+/**
+ * The CLI's exports (main, execute, manualPage, silentRun) for a run of `args`; `cache: false`
+ * compiles it afresh (the build). The build saves V8's code of the CLI as a run of each command
+ * leaves it (cli.cjs.search.cache: a dry run of search) and as the manual page and dry runs of
+ * every command leave it (cli.cjs.cache). A run that names a command takes that command's, which
+ * holds no code of the others and none of the help: less for V8 to read. Help, and any other run,
+ * takes the whole one. The first word that is not a flag is taken for the command: a root flag's
+ * value before it (--base-url URL search) costs the command's cache, nothing else.
+ */
+function loadCli({ cache = true, args = [] } = {}) {
+  const word = args.find((arg) => !arg.startsWith('-'));
+  const help = args.includes('--help') || args.includes('-h');
+  const caches = [...(word !== undefined && !help && /^[a-z]+$/.test(word) ? [`${CLI}.${word}.cache`] : []), `${CLI}.cache`];
+  return run(CLI, cache ? caches : []);
 }
 
-module.exports = { loadCli, scripts, vendor };
+module.exports = { loadCli, scripts, cacheUsed, vendor, CLI };
 
 if (require.main === module) {
   const args = process.argv.slice(2);
@@ -85,7 +108,7 @@ if (require.main === module) {
     // `tenders --version` is run by scripts to probe the tool: answer it without loading the CLI.
     process.stdout.write(`${require('../dist/version.cjs').VERSION}\n`);
   } else {
-    loadCli()
+    loadCli({ args })
       .main(process.argv)
       .then((code) => {
         // Interrupted: output still queued for a reader who does not read must not keep us alive.

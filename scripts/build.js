@@ -14,7 +14,11 @@
 // Beside each of these files, NAME.cjs.cache holds V8's compiled code of it, made
 // here, which bin/tenders.js hands to V8: a run then compiles almost nothing.
 import { build } from 'esbuild';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -134,3 +138,29 @@ const saveCaches = () => {
 saveCaches();
 for (const name of VENDOR) vendor(`${name}.cjs`, false);
 saveCaches();
+
+// A cache per command, made by a dry run of it in a process of its own (scripts/command-cache.cjs): what a
+// run naming the command compiles, without the other commands' code and the help's (bin/tenders.js). A
+// command without one (changes, completion) takes the whole cache. The runs keep their state to themselves.
+const COMMAND_RUNS = {
+  search: ['--dry-run', 'search', '-c', 'DEU'],
+  export: ['--dry-run', 'export', '-s', 'open'],
+  count: ['--dry-run', 'count'],
+  fields: ['--dry-run', 'fields'],
+  orgs: ['--dry-run', 'orgs', 'tenders', 'ORG-1'],
+  watch: ['--dry-run', 'watch', 'w', '-c', 'DEU'],
+  sync: ['--dry-run', 'sync', 's', '-c', 'DEU'],
+};
+const home = mkdtempSync(join(tmpdir(), 'tenders-build-'));
+await Promise.all(
+  Object.entries(COMMAND_RUNS).map(
+    ([name, args]) =>
+      new Promise((resolve, reject) => {
+        const env = { ...process.env, HOME: home, TENDERS_STATE_DIR: join(home, 'state'), TENDERS_BASE_URL: 'http://127.0.0.1:9' };
+        const child = spawn(process.execPath, [new URL('command-cache.cjs', import.meta.url).pathname, name, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+        child.on('error', reject);
+        child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build: the code cache of ${name} failed (exit ${code})`))));
+      }),
+  ),
+);
+rmSync(home, { recursive: true, force: true });

@@ -123,3 +123,25 @@ describe('a run that makes requests loads undici as it needs it', () => {
     expect(builtins).toContain('http'); // it did make its request with undici
   });
 });
+
+describe('the code caches the build saves', () => {
+  it('are accepted by V8 where bin/tenders.js uses them: the CLI\'s before any vendor file, the vendor files\' after', () => {
+    const dist = join(BIN, '../../dist');
+    const commands = readdirSync(dist).flatMap((f) => /^cli\.cjs\.([a-z]+)\.cache$/.exec(f)?.[1] ?? []);
+    expect(commands).toEqual(expect.arrayContaining(['search', 'export', 'count']));
+    const vendors = readdirSync(join(dist, 'vendor')).filter((f) => f.endsWith('.cjs'));
+    // One process per cache of the CLI (V8 compiles a script once a process); the vendor files in the last.
+    const rejected = [...commands.map((name) => [name]), ['--help']].map((args, i, all) => {
+      const probe = `const L = require(${JSON.stringify(BIN)}); L.loadCli({ args: ${JSON.stringify(args)} });
+${i === all.length - 1 ? `for (const f of ${JSON.stringify(vendors)}) L.vendor(f, true);` : ''}
+process.stdout.write(JSON.stringify([...L.scripts].map(([file, s]) => [file.split('/dist/')[1], L.cacheUsed.get(file)?.split('/dist/')[1], s.cachedDataRejected])));`;
+      const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: cliEnv(undefined) });
+      expect(r.status, r.stderr).toBe(0);
+      const runs = JSON.parse(r.stdout) as [string, string, boolean][];
+      // Each command's own cache, the whole one for help, and each vendor file's.
+      expect(runs[0]).toEqual(['cli.cjs', args[0] === '--help' ? 'cli.cjs.cache' : `cli.cjs.${args[0]}.cache`, false]);
+      return runs.filter(([file, cache, no]) => no || cache !== `${file}.cache` && file !== 'cli.cjs');
+    });
+    expect(rejected.flat()).toEqual([]);
+  });
+});
