@@ -195,7 +195,7 @@ export class FileStdout extends EventEmitter implements NodeJS.WritableStream {
   write(chunk: string | Uint8Array, encoding?: BufferEncoding | ((err?: Error | null) => void), cb?: (err?: Error | null) => void): boolean {
     const done = typeof encoding === 'function' ? encoding : cb;
     const failure = this.#failure ?? this.#write(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : chunk);
-    queueMicrotask(() => done?.(failure ?? null));
+    later(() => done?.(failure ?? null));
     return failure === undefined;
   }
 
@@ -206,7 +206,7 @@ export class FileStdout extends EventEmitter implements NodeJS.WritableStream {
     const done = [chunk, encoding, cb].find((arg) => typeof arg === 'function') as (() => void) | undefined;
     if (typeof chunk === 'string' || chunk instanceof Uint8Array) this.write(chunk as string, typeof encoding === 'string' ? encoding : 'utf8');
     this.writable = false;
-    queueMicrotask(() => {
+    later(() => {
       this.emit('finish');
       done?.();
     });
@@ -220,10 +220,15 @@ export class FileStdout extends EventEmitter implements NodeJS.WritableStream {
     } catch (err) {
       this.#failure = err as Error;
       this.writable = false;
-      queueMicrotask(() => this.emit('error', err));
+      later(() => this.emit('error', err));
       return this.#failure;
     }
   }
+}
+
+/** After the current task, as a Writable's callbacks come: a promise's reaction (queueMicrotask would load Node's async hooks). */
+function later(fn: () => void): void {
+  void Promise.resolve().then(fn);
 }
 
 function statsOf(fd: number): Stats | undefined {
