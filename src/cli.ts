@@ -89,22 +89,37 @@ export async function execute(
   io: IO,
   opts: { signal?: AbortSignal; createClient?: CommandContext['createClient']; fs?: CommandContext['fs']; invocation?: readonly string[] } = {},
 ): Promise<number> {
-  const signal = opts.signal ?? new AbortController().signal;
+  // Made when first asked for (main's opts.signal is a getter): a run that never waits on anything, a usage
+  // error or a dry run, does not load Node's AbortController (a twentieth of a dry run's start-up).
+  let signal: AbortSignal | undefined;
+  const signalOf = () => (signal ??= opts.signal ?? new AbortController().signal);
   const invocation = opts.invocation ?? ['tenders'];
-  const program = await buildProgram({ io, signal, argv, invocation, createClient: opts.createClient ?? undiciClient(io), fs: opts.fs }, (root) => commandsFor(root, argv));
+  const ctx: CommandContext = {
+    io,
+    get signal() {
+      return signalOf();
+    },
+    argv,
+    invocation,
+    createClient: opts.createClient ?? undiciClient(io),
+    fs: opts.fs,
+  };
+  const program = await buildProgram(ctx, (root) => commandsFor(root, argv));
   try {
     // Bare `tenders` asks what it can do, as bare `gh` and `git` do: help on stdout, exit 0.
     if (argv.length === 0) return (program.outputHelp(), EXIT.ok);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (err) {
-    return report(io, signal.aborted && err instanceof OutputClosedError ? signal.reason : err, Boolean(program.opts().verbose));
+    // A signal nothing asked for cannot have stopped the output.
+    return report(io, signal?.aborted && err instanceof OutputClosedError ? signal.reason : err, Boolean(program.opts().verbose));
   }
 }
 
 /** The process entry: real streams, signals, `argv` as process.argv gives it. */
 export async function main(argv: string[]): Promise<number> {
-  const controller = new AbortController();
+  let controller: AbortController | undefined;
+  const abortion = () => (controller ??= new AbortController());
   let interrupted = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (interrupted) {
@@ -113,13 +128,18 @@ export async function main(argv: string[]): Promise<number> {
       process.exit(exitCodeFor(signal));
     }
     interrupted = true;
-    controller.abort(new InterruptedError(signal));
+    abortion().abort(new InterruptedError(signal));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   quietExperimentalWarnings();
   try {
-    return await execute(argv.slice(2), processIO(), { signal: controller.signal, invocation: processInvocation() });
+    return await execute(argv.slice(2), processIO(), {
+      get signal() {
+        return abortion().signal;
+      },
+      invocation: processInvocation(),
+    });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
