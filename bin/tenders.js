@@ -24,13 +24,19 @@ const { createRequire } = module.constructor;
 
 const DIST = join(__dirname, '../dist');
 const CLI = join(DIST, 'cli.cjs');
+const RUN = join(DIST, 'run.cjs');
 const VENDOR = './vendor/';
+/** require('./cli.cjs?src/errors.ts'): a module of the other part of the CLI (scripts/build-cli.js). */
+const PART = /^\.\/(cli|run)\.cjs\?(.+)$/;
 
 /** The scripts loaded so far, by file: the build saves their caches (scripts/build.js). */
 const scripts = new Map();
 /** The code cache each file was run with, by file (the start-up test looks). */
 const cacheUsed = new Map();
 const vendored = new Map();
+/** The exports of cli.cjs and run.cjs, once run; the modules of each given to the other, by key. */
+const parts = new Map();
+const given = new Map();
 
 /**
  * Runs dist file `file` (a function expression taking what CommonJS gives a module)
@@ -42,10 +48,29 @@ function run(file, caches) {
   const script = new (require('node:vm').Script)(readFileSync(file, 'utf8'), { filename: file, cachedData });
   scripts.set(file, script);
   const nodeRequire = createRequire(file);
-  const requireHere = (id) => (id.startsWith(VENDOR) ? vendor(id.slice(VENDOR.length), caches.length > 0) : nodeRequire(id));
+  const cache = caches.length > 0;
+  const requireHere = (id) => {
+    if (id.startsWith(VENDOR)) return vendor(id.slice(VENDOR.length), cache);
+    const part = PART.exec(id);
+    return part ? moduleOf(part[1], part[2], cache) : nodeRequire(id);
+  };
   const mod = { exports: {} };
+  parts.set(file, mod.exports);
   script.runInThisContext().call(mod.exports, mod.exports, requireHere, mod, file, dirname(file));
+  parts.set(file, mod.exports);
   return mod.exports;
+}
+
+/** The exports of module `key` of cli.cjs (its __core) or run.cjs (loaded on first use, with its cache). */
+function moduleOf(part, key, cache) {
+  const id = `${part}:${key}`;
+  if (!given.has(id)) {
+    const exports = part === 'cli' ? parts.get(CLI).__core : (parts.get(RUN) ?? run(RUN, cache ? [`${RUN}.cache`] : []));
+    const module = exports[key];
+    if (module === undefined) throw new Error(`tenders: dist/${part}.cjs has no module ${key}: run npm run build`);
+    given.set(id, module());
+  }
+  return given.get(id);
 }
 
 /** The first of `caches` that exists and is not older than `file`. */
@@ -100,7 +125,7 @@ function loadCli({ cache = true, args = [] } = {}) {
   return run(CLI, cache ? caches : []);
 }
 
-module.exports = { loadCli, scripts, cacheUsed, vendor, CLI };
+module.exports = { loadCli, scripts, cacheUsed, vendor, moduleOf, CLI, RUN };
 
 if (require.main === module) {
   const args = process.argv.slice(2);

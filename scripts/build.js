@@ -14,6 +14,7 @@
 // Beside each of these files, NAME.cjs.cache holds V8's compiled code of it, made
 // here, which bin/tenders.js hands to V8: a run then compiles almost nothing.
 import { build } from 'esbuild';
+import { buildCli } from './build-cli.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -85,11 +86,10 @@ const lazyBuiltins = {
 };
 
 await Promise.all([
-  build({
+  // The CLI: dist/cli.cjs (starting any command) and dist/run.cjs (running one), scripts/build-cli.js.
+  buildCli({
     ...common,
     ...loaded,
-    entryPoints: ['src/cli.ts'],
-    outfile: 'dist/cli.cjs',
     external: NATIVE,
     plugins: [vendored, lazyBuiltins.commander],
     // import() of a package or built-in becomes require(): every one is CommonJS here, and the
@@ -120,38 +120,11 @@ await Promise.all([
   ),
 ]);
 
-/**
- * esbuild fills the exports object of each module imported lazily at the bundle's top level, one getter
- * per export, before any module runs: 39 objects and their getters that every run made, whatever it imports
- * (1.5 M instructions of a dry run's 110 M). Each fill moves to the start of its module's init function (run
- * once, before anything reads the object): made by the runs that import the module. The entry's own stays.
- * The build fails if esbuild's output no longer has this shape.
- */
-function lazyExports(file) {
-  const code = readFileSync(file, 'utf8');
-  const fills = new Map();
-  const rest = code.replace(/__export\((\w+?_exports\d*),(\{[^{}]*\})\);/g, (call, object) => {
-    if (object === 'cli_exports') return call;
-    fills.set(object.replace(/_exports(\d*)$/, '$1'), call);
-    return '';
-  });
-  let moved = 0;
-  const out = rest.replace(/([,; ]init_(\w+)=__esm\(\{"[^"]+"\(\)\{(?:"use strict";)?)/g, (head, _, name) => {
-    const fill = fills.get(name);
-    if (fill === undefined) return head;
-    moved++;
-    return head + fill;
-  });
-  if (fills.size < 10 || moved !== fills.size) throw new Error(`build: moved ${moved} of ${fills.size} exports objects into their modules' init functions`);
-  writeFileSync(file, out);
-}
-lazyExports(new URL('../dist/cli.cjs', import.meta.url));
-
 // The manual page, from the program just built: every command and flag is in it. Building it
 // and a few dry runs compile what a run compiles (the program, every command's flags, help,
-// the plans); V8's code of that is saved beside the bundle, for bin/tenders.js. Then each vendor
-// file is loaded (its top level run) and its code saved beside it: after the CLI's, since loading
-// the first one changes a V8 flag, under which V8 would not accept the CLI's cache (bin/tenders.js).
+// the plans); V8's code of that is saved beside cli.cjs and run.cjs, for bin/tenders.js. Then each
+// vendor file is loaded (its top level run) and its code saved beside it: after the CLI's, since
+// loading the first one changes a V8 flag, under which V8 would not accept the CLI's caches.
 const { loadCli, scripts, vendor } = createRequire(import.meta.url)('../bin/tenders.js');
 const cli = loadCli({ cache: false });
 writeFileSync(new URL('../dist/tenders.1', import.meta.url), await cli.manualPage());

@@ -80,7 +80,7 @@ describe('start-up loads only what the command needs', () => {
     expect(evaluated.filter((m) => unneeded.test(m))).toEqual([]);
   });
 
-  it('--dry-run search loads one file of the CLI, no package but commander (in it), and none of the built-ins it does not use', () => {
+  it('--dry-run search loads one file of the CLI (not run.cjs, what runs commands), no package but commander (in it), and none of the built-ins it does not use', () => {
     const { files, builtins } = loaded(['--dry-run', 'search', '-c', 'DEU']);
     expect(files).toEqual(['cli.cjs']);
     // child_process (and dgram with it): commander's, for executable subcommands (scripts/build.js); os and fs/promises: taking a lock
@@ -114,9 +114,11 @@ describe('start-up loads only what the command needs', () => {
 describe('a run that makes requests loads undici as it needs it', () => {
   const sb = useSandbox({ size: 30, seed: 3 });
 
-  it('search loads the vendor file of undici, not Node\'s own copy of undici, nor HTTP/2 with TLS', async () => {
-    const { files, builtins } = await loadedTalking(['search', '-c', 'DEU', '-n', '5'], sb.url);
-    expect(files).toEqual(['cli.cjs', 'vendor/undici.cjs']);
+  it('search loads the part of the CLI that runs commands and the vendor file of undici, not Node\'s own copy of undici, nor HTTP/2 with TLS', async () => {
+    const { files, evaluated, builtins } = await loadedTalking(['search', '-c', 'DEU', '-n', '5'], sb.url);
+    expect(files).toEqual(['cli.cjs', 'run.cjs', 'vendor/undici.cjs']);
+    expect(evaluated).toEqual(expect.arrayContaining(['src/run/walk.ts', 'src/api/client.ts']));
+    expect(evaluated.filter((m) => /^src\/(store\/(sqlite|postgres)|run\/watch\/)/.test(m))).toEqual([]);
     // Node's undici is loaded by what undici's index.js has (fetch's cookies); http2, tls and crypto's TLS side by undici's
     // HTTP/2 client, which this build loads only when a session opens (scripts/build.js).
     expect(builtins.filter((m) => ['internal/deps/undici/undici', 'http2', 'tls', '_tls_wrap', 'internal/http2/core'].includes(m))).toEqual([]);
@@ -130,16 +132,19 @@ describe('the code caches the build saves', () => {
     const commands = readdirSync(dist).flatMap((f) => /^cli\.cjs\.([a-z]+)\.cache$/.exec(f)?.[1] ?? []);
     expect(commands).toEqual(expect.arrayContaining(['search', 'export', 'count']));
     const vendors = readdirSync(join(dist, 'vendor')).filter((f) => f.endsWith('.cjs'));
-    // One process per cache of the CLI (V8 compiles a script once a process); the vendor files in the last.
+    // One process per cache of the CLI (V8 compiles a script once a process); in the last, run.cjs (as a walk asks
+    // for it), then the vendor files.
     const rejected = [...commands.map((name) => [name]), ['--help']].map((args, i, all) => {
-      const probe = `const L = require(${JSON.stringify(BIN)}); L.loadCli({ args: ${JSON.stringify(args)} });
-${i === all.length - 1 ? `for (const f of ${JSON.stringify(vendors)}) L.vendor(f, true);` : ''}
+      const last = i === all.length - 1;
+      const probe = `const L = require(${JSON.stringify(BIN)}); const cli = L.loadCli({ args: ${JSON.stringify(args)} });
+${last ? `L.moduleOf('run', 'src/run/walk.ts', true); for (const f of ${JSON.stringify(vendors)}) L.vendor(f, true);` : ''}
 process.stdout.write(JSON.stringify([...L.scripts].map(([file, s]) => [file.split('/dist/')[1], L.cacheUsed.get(file)?.split('/dist/')[1], s.cachedDataRejected])));`;
       const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: cliEnv(undefined) });
       expect(r.status, r.stderr).toBe(0);
       const runs = JSON.parse(r.stdout) as [string, string, boolean][];
-      // Each command's own cache, the whole one for help, and each vendor file's.
+      // Each command's own cache, the whole one for help, and run.cjs's and each vendor file's.
       expect(runs[0]).toEqual(['cli.cjs', args[0] === '--help' ? 'cli.cjs.cache' : `cli.cjs.${args[0]}.cache`, false]);
+      if (last) expect(runs.map(([file]) => file)).toEqual(['cli.cjs', 'run.cjs', ...vendors.map((f) => `vendor/${f}`)]);
       return runs.filter(([file, cache, no]) => no || cache !== `${file}.cache` && file !== 'cli.cjs');
     });
     expect(rejected.flat()).toEqual([]);
