@@ -19,9 +19,6 @@
 const { readFileSync, statSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 
-// The CommonJS loader's own Module class (what node:module exports), without loading node:module.
-const { createRequire } = module.constructor;
-
 const DIST = join(__dirname, '../dist');
 const CLI = join(DIST, 'cli.cjs');
 const RUN = join(DIST, 'run.cjs');
@@ -47,12 +44,12 @@ function run(file, caches) {
   const cachedData = caches.length > 0 ? codeCache(file, caches) : undefined;
   const script = new (require('node:vm').Script)(readFileSync(file, 'utf8'), { filename: file, cachedData });
   scripts.set(file, script);
-  const nodeRequire = createRequire(file);
   const cache = caches.length > 0;
   const requireHere = (id) => {
     if (id.startsWith(VENDOR)) return vendor(id.slice(VENDOR.length), cache);
     const part = PART.exec(id);
-    return part ? moduleOf(part[1], part[2], cache) : nodeRequire(id);
+    // Built-ins, and better-sqlite3 from the package's node_modules, which this file finds as well.
+    return part ? moduleOf(part[1], part[2], cache) : require(id);
   };
   const mod = { exports: {} };
   parts.set(file, mod.exports);
