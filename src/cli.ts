@@ -93,14 +93,16 @@ export async function execute(
   // error or a dry run, does not load Node's AbortController (a twentieth of a dry run's start-up).
   let signal: AbortSignal | undefined;
   const signalOf = () => (signal ??= opts.signal ?? new AbortController().signal);
-  const invocation = opts.invocation ?? ['tenders'];
   const ctx: CommandContext = {
     io,
     get signal() {
       return signalOf();
     },
     argv,
-    invocation,
+    // Read when a hint names the next page (main's is worked out then).
+    get invocation() {
+      return opts.invocation ?? ['tenders'];
+    },
     createClient: opts.createClient ?? undiciClient(io),
     fs: opts.fs,
   };
@@ -119,6 +121,7 @@ export async function execute(
 /** The process entry: real streams, signals, `argv` as process.argv gives it. */
 export async function main(argv: string[]): Promise<number> {
   let controller: AbortController | undefined;
+  let invocation: string[] | undefined;
   const abortion = () => (controller ??= new AbortController());
   let interrupted = false;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -138,7 +141,9 @@ export async function main(argv: string[]): Promise<number> {
       get signal() {
         return abortion().signal;
       },
-      invocation: processInvocation(),
+      get invocation() {
+        return (invocation ??= processInvocation());
+      },
     });
   } finally {
     process.off('SIGINT', onSignal);
