@@ -127,5 +127,6 @@ function lazyExports(file) {
     return head + fill;
   });
   if (moved !== fills.size) throw new Error(`build: moved ${moved} of ${fills.size} exports objects of ${file} into their modules' init functions`);
-  writeFileSync(file, out);
+  // The entry's exports object is what bin/tenders.js reads: no copy of it marked as an ES module.
+  writeFileSync(file, entry === undefined ? out : out.replace(`module.exports=__toCommonJS(${entry})`, `module.exports=${entry}`));
 }
