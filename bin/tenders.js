@@ -23,8 +23,6 @@ const DIST = join(__dirname, '../dist');
 const CLI = join(DIST, 'cli.cjs');
 const RUN = join(DIST, 'run.cjs');
 const VENDOR = './vendor/';
-/** require('./cli.cjs?src/errors.ts'): a module of the other part of the CLI (scripts/build-cli.js). */
-const PART = /^\.\/(cli|run)\.cjs\?(.+)$/;
 
 /** The scripts loaded so far, by file: the build saves their caches (scripts/build.js). */
 const scripts = new Map();
@@ -46,10 +44,13 @@ function run(file, caches) {
   scripts.set(file, script);
   const cache = caches.length > 0;
   const requireHere = (id) => {
+    // Built-ins first and without a regular expression: the bundle asks for a dozen of them as it loads.
+    if (id.startsWith('node:')) return require(id);
     if (id.startsWith(VENDOR)) return vendor(id.slice(VENDOR.length), cache);
-    const part = PART.exec(id);
-    // Built-ins, and better-sqlite3 from the package's node_modules, which this file finds as well.
-    return part ? moduleOf(part[1], part[2], cache) : require(id);
+    if (id.startsWith('./cli.cjs?')) return moduleOf('cli', id.slice('./cli.cjs?'.length), cache);
+    if (id.startsWith('./run.cjs?')) return moduleOf('run', id.slice('./run.cjs?'.length), cache);
+    // Other built-ins, and better-sqlite3 from the package's node_modules, which this file finds as well.
+    return require(id);
   };
   const mod = { exports: {} };
   parts.set(file, mod.exports);
