@@ -4,23 +4,22 @@
 //
 // Start-up is what a user notices on every run (docs/performance.md). With Node 20
 // most of it was loading ES modules (each file read through the thread pool and
-// linked asynchronously) and compiling them. So the CLI is ONE CommonJS file,
-// dist/cli.cjs, read synchronously: all of src/ and commander. A module src/
-// imports lazily (`await import(...)`) is in that file too, but evaluated only
-// when imported: a run evaluates its own command's code, not the others'. The
-// third-party packages but commander are files of their own under dist/vendor/,
-// required only by the modules that import them (undici alone is 1 MB: compiling
-// it would cost every run more than loading it costs the runs that need it).
-// Beside each of these files, NAME.cjs.cache holds V8's compiled code of it, made
-// here, which bin/tenders.js hands to V8: a run then compiles almost nothing.
+// linked asynchronously) and compiling them. So the CLI is CommonJS, read
+// synchronously, in two files (scripts/build-cli.js): dist/cli.cjs, what starting any
+// command takes (src/cli.ts's imports, every command module, commander), and
+// dist/run.cjs, the rest of src/, which a module of cli.cjs imports lazily. A module
+// imported lazily is evaluated only when imported: a run evaluates its own command's
+// code, not the others'. The third-party packages but commander are files of their own
+// under dist/vendor/, required only by the modules that import them. Beside each of
+// these files, NAME.cjs.cache holds V8's compiled code of it, made here, which
+// bin/tenders.js hands to V8: a run then compiles almost nothing.
 import { build } from 'esbuild';
-import { buildCli } from './build-cli.js';
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { buildCli } from './build-cli.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
