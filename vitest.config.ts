@@ -5,7 +5,8 @@ import { scaled } from './test/support/scale.js';
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
-  define: { __TENDERS_VERSION__: JSON.stringify(version) },
+  // src/ runs as it is here: a sync's SQLite run is hosted in the test's own thread (src/store/sqlite-run-client.ts).
+  define: { __TENDERS_VERSION__: JSON.stringify(version), __TENDERS_SQLITE_WORKER__: 'null' },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-tmp.ts'],

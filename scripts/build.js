@@ -94,8 +94,11 @@ await Promise.all([
     // import() of a package or built-in becomes require(): every one is CommonJS here, and the
     // bundle runs as a vm.Script (bin/tenders.js), which has no ES module loader.
     supported: { 'dynamic-import': false },
-    define: { __TENDERS_VERSION__: JSON.stringify(version) },
+    // A sync into SQLite works on a thread of its own, started from the file built next (src/store/sqlite-run-client.ts).
+    define: { __TENDERS_VERSION__: JSON.stringify(version), __TENDERS_SQLITE_WORKER__: JSON.stringify('sqlite-worker.cjs') },
   }),
+  // The thread a sync into SQLite stages and commits on: the run's code alone, loaded when a sync starts.
+  build({ ...common, entryPoints: ['src/store/sqlite-worker.ts'], outfile: 'dist/sqlite-worker.cjs', format: 'cjs', external: NATIVE }),
   // `tenders --version` answers from this alone (bin/tenders.js), without the CLI.
   build({ ...common, entryPoints: ['src/version.ts'], outfile: 'dist/version.cjs', format: 'cjs', define: { __TENDERS_VERSION__: JSON.stringify(version) } }),
   // The sandbox is a program of its own.

@@ -22,9 +22,15 @@ import { parseJson } from '../model/json-parse.js';
 import { RunError } from '../errors.js';
 import { stringifyJson, type JsonObject } from '../model/exact-json.js';
 import { jsonOrNull, tenderColumns, tenderId } from './columns.js';
-import { runReceipt } from './run-receipt.js';
+import { COUNT_COLUMNS, countValues, RUN_COLUMNS, runReceipt, runRowValues } from './run-receipt.js';
 import { fieldChanges } from './diff.js';
 import { tsvectorText } from './postgres-fts.js';
+import { createCopy, migrate, schemaVersion, TENDER_INDEXES } from './postgres-schema.js';
+import { indexName } from './tender-indexes.js';
+
+/** The key of tenders and of the membership, and the membership's index, as the schema names them: dropped while a new copy is written, made again at its end. */
+const TENDER_KEY = 'ALTER TABLE tenders ADD CONSTRAINT tenders_pkey PRIMARY KEY (id)';
+const MEMBERSHIP_KEYS = ['ALTER TABLE sync_tenders ADD CONSTRAINT sync_tenders_pkey PRIMARY KEY (sync, id)', 'CREATE INDEX sync_tenders_id ON sync_tenders (id)'];
 import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition, SyncRun } from './store.js';
 
 /** Rows the change pass reads at a time: the transaction's memory stays flat. */
@@ -33,6 +39,7 @@ const DIFF_BATCH = 500;
 const COPY_ROWS = 1000;
 const COLUMNS = 'id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, doc_text, tsv';
 
+
 export interface RunContext {
   client: pg.PoolClient;
   sync: SyncDefinition;
@@ -40,9 +47,14 @@ export interface RunContext {
   baseline: boolean;
   /** The advisory key serialising commits, and how long a commit waits for it (ms). */
   commitKey: string;
+  /** The schema has no tables yet: this run may make the copy (see #building), under the advisory key of upgrades. */
+  newCopy: boolean;
+  migrateKey: string;
   busyTimeoutMs: number;
   /** Says what the copy is, for the busy error. */
   location: string;
+  /** The schema the tables are in. */
+  schema: string;
   /** A failure of the server as one line naming the copy (password-free); RunError and UsageError as they are. */
   fail(err: unknown): Error;
   /** Gives the connection back (its sync lock released, or the connection closed on `broken`). */
@@ -67,25 +79,48 @@ export class PostgresRun implements SyncRun {
   /** The COPY under way (one at a time: memory stays bounded), and the first that failed. */
   #copying: Promise<void> = Promise.resolve();
   #failed: unknown;
+  /**
+   * The first run of a new copy: its transaction made the tables and stays
+   * open to the commit, its tenders are COPied straight into `tenders` as
+   * pages come, and the table's key and indexes are built at the end (a
+   * repeated id's earlier rows removed first). Nobody sees the copy before it
+   * commits (as nobody sees a SQLite copy before its first sync links it in
+   * place), so nothing waits on its rows meanwhile.
+   */
+  readonly #building: boolean;
+  /** A transaction of the run is open on its connection. */
+  #open: boolean;
 
-  private constructor(ctx: RunContext, before: string) {
+  /**
+   * The copy's tables exist. A run that starts while another run makes the
+   * copy stages its pages without comparing them, and makes the copy (or
+   * waits for the other run to, bounded) at its commit, which compares them all.
+   */
+  #made: boolean;
+
+  private constructor(ctx: RunContext, before: string, building: boolean, made: boolean) {
     this.#ctx = ctx;
     this.baseline = ctx.baseline;
     this.#before = before;
+    this.#building = building;
+    this.#open = building;
+    this.#made = made;
   }
 
   static async start(ctx: RunContext): Promise<PostgresRun> {
-    // Indexed by n (each COPY's rows) and id (repeats, the comparisons, the commit's joins) as the rows come in;
-    // `doc` is parsed by the server as each COPY arrives, not in the commit.
+    const copy = ctx.newCopy ? await makesCopy(ctx) : 'made';
+    if (copy === 'building') return new PostgresRun(ctx, '', true, false);
+    // Indexed by n (each COPY's rows) and id (repeats, the comparisons, the commit's joins) as the rows come in.
     await ctx.client.query(`CREATE TEMP TABLE stage (n bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id text COLLATE "C" NOT NULL,
       published timestamptz, deadline timestamptz, status text, buyer_id text, buyer_name text, buyer_country text, title text,
-      value_eur numeric, doc_text text NOT NULL, tsv tsvector NOT NULL, doc jsonb GENERATED ALWAYS AS (doc_text::jsonb) STORED);
+      value_eur numeric, doc_text text NOT NULL, tsv tsvector NOT NULL);
       CREATE INDEX stage_id ON stage (id);
       CREATE TEMP TABLE delta (id text COLLATE "C" PRIMARY KEY, held boolean NOT NULL, differs boolean NOT NULL, stored boolean NOT NULL)`);
-    return new PostgresRun(ctx, await commits(ctx.client));
+    return copy === 'made' ? new PostgresRun(ctx, await commits(ctx.client), false, true) : new PostgresRun(ctx, '', false, false);
   }
 
   async known(ids: readonly string[]): Promise<Set<string>> {
+    if (!this.#made) return new Set();
     const { rows } = await this.#ctx.client.query<{ id: string }>(
       'SELECT id FROM sync_tenders WHERE sync = $1 AND gone_at IS NULL AND id = ANY($2::text[])',
       [this.#ctx.sync.name, ids],
@@ -105,7 +140,9 @@ export class PostgresRun implements SyncRun {
       }
       const c = tenderColumns(id, tender);
       const row = [id, date(c.published), date(c.deadline), c.status, c.buyerId, c.buyerName, c.buyerCountry, c.title, c.valueEur, stringifyJson(tender)];
-      lines.push(`${[...row, tsvectorText(c.title, c.buyerName)].map(copyField).join('\t')}\n`);
+      // A new copy's rows go straight into tenders, with their first_seen.
+      const tail = this.#building ? `\t${this.#started}` : '';
+      lines.push(`${[...row, tsvectorText(c.title, c.buyerName)].map(copyField).join('\t')}${tail}\n`);
     }
     this.#staged += lines.length;
     this.#buffer.push(...lines);
@@ -125,12 +162,13 @@ export class PostgresRun implements SyncRun {
     const to = (this.#compared += this.#buffer.length);
     this.#buffer = [];
     this.#copying = new Promise<void>((resolve, reject) => {
-      const stream = this.#ctx.client.query(copyFrom(`COPY stage (${COLUMNS}) FROM STDIN`));
+      const into = this.#building ? `tenders (${COLUMNS}, first_seen)` : `stage (${COLUMNS})`;
+      const stream = this.#ctx.client.query(copyFrom(`COPY ${into} FROM STDIN`));
       stream.on('error', reject);
       stream.on('finish', resolve);
       stream.end(text);
     })
-      .then(() => this.#compare(from, to))
+      .then(() => (this.#made ? this.#compare(from, to) : undefined))
       .catch((err: unknown) => {
         this.#failed ??= err;
       });
@@ -144,18 +182,26 @@ export class PostgresRun implements SyncRun {
       await this.#flush();
       await this.#copying;
       if (this.#failed) throw this.#failed;
-      await client.query('BEGIN');
+      // A new copy's complete first run is in its transaction already; an incomplete one records its receipt alone, in a copy made as usual.
+      const built = this.#building && facts.complete;
+      if (!built) {
+        await this.#rollback();
+        if (!this.#made) await this.#makeCopy();
+        await client.query('BEGIN');
+        this.#open = true;
+      }
       try {
         await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(this.#ctx.busyTimeoutMs))}`);
         await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [this.#ctx.commitKey]).catch((err: unknown) => {
           if ((err as { code?: string }).code === '55P03') throw this.#busy();
           throw err;
         });
-        const receipt = facts.complete ? await this.#apply(facts) : await this.#receiptOnly(facts);
+        const receipt = !facts.complete ? await this.#receiptOnly(facts) : built ? await this.#finishCopy(facts) : await this.#apply(facts);
         await client.query('COMMIT');
+        this.#open = false;
         return receipt;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => (broken = true));
+        await this.#rollback().catch(() => (broken = true));
         throw err;
       }
     } catch (err) {
@@ -174,8 +220,16 @@ export class PostgresRun implements SyncRun {
     this.#ended = true;
     let failed = broken;
     await this.#copying;
+    if (!failed) await this.#rollback().catch(() => (failed = true));
     if (!failed) await this.#ctx.client.query('DROP TABLE IF EXISTS stage; DROP TABLE IF EXISTS delta').catch(() => (failed = true));
     await this.#ctx.release(failed);
+  }
+
+  /** Ends the run's open transaction, if any, undone. */
+  async #rollback(): Promise<void> {
+    if (!this.#open) return;
+    this.#open = false;
+    await this.#ctx.client.query('ROLLBACK');
   }
 
   #live(): void {
@@ -222,16 +276,66 @@ export class PostgresRun implements SyncRun {
    * repeated id, and compares the whole stage again when the comparisons made
    * during the walk cannot be trusted (an id came twice, whose earlier copy was
    * compared; or another sync or forget committed since the run started).
+   * A run that compared nothing while it walked (the copy was being made)
+   * has its repeats looked for here.
    */
   async #settle(): Promise<void> {
     const { client } = this.#ctx;
-    const repeated = this.#repeats > 0;
+    const repeated = this.#repeats > 0 || this.#before === '';
     if (repeated) this.#counts.repeated = (await client.query('DELETE FROM stage a USING stage b WHERE a.id = b.id AND a.n < b.n')).rowCount ?? 0;
     if (repeated || (await commits(client)) !== this.#before) {
       await client.query('TRUNCATE delta');
       await this.#compare(0, this.#staged);
     }
     await client.query('ANALYZE delta');
+  }
+
+  /** Makes the copy's tables as any upgrade does, waiting (bounded) for a run that is making them. */
+  async #makeCopy(): Promise<void> {
+    const { client, schema, migrateKey, busyTimeoutMs } = this.#ctx;
+    await migrate(client, schema, migrateKey, undefined, busyTimeoutMs).catch((err: unknown) => {
+      if ((err as { code?: string }).code === '55P03') {
+        throw new RunError(`${this.#ctx.location} is being made by the first run of another sync, for more than ${Math.round(busyTimeoutMs / 1000)} s; try again when it is done`);
+      }
+      throw err;
+    });
+    this.#made = true;
+  }
+
+  /**
+   * The key of a new copy's tenders, made once they are in; returns how many
+   * rows repeated an id. A repeat fails the key (undone to a savepoint) and
+   * only then are the earlier rows of each repeated id removed: the last
+   * counts, and a fresh table's rows lie in the order they were COPied.
+   */
+  async #makeKey(): Promise<number> {
+    const { client } = this.#ctx;
+    await client.query('SAVEPOINT key');
+    try {
+      await client.query(TENDER_KEY);
+      return 0;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '23505') throw err;
+      await client.query('ROLLBACK TO SAVEPOINT key');
+    }
+    const repeated = (await client.query('DELETE FROM tenders a USING tenders b WHERE a.id = b.id AND a.ctid < b.ctid')).rowCount ?? 0;
+    await client.query(TENDER_KEY);
+    return repeated;
+  }
+
+  /** The end of a new copy's first run, its tenders written: the indexes, the membership, the sync and its receipt. */
+  async #finishCopy(facts: RunFacts): Promise<RunReceipt> {
+    const { client, sync } = this.#ctx;
+    const now = new Date().toISOString();
+    this.#counts.repeated = await this.#makeKey();
+    this.#counts.new = this.#staged - this.#counts.repeated;
+    for (const sql of TENDER_INDEXES) await client.query(sql);
+    await client.query('INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT $1, id, $2, $2 FROM tenders', [sync.name, now]);
+    for (const sql of MEMBERSHIP_KEYS) await client.query(sql);
+    const receipt = this.#receipt(facts, now, true);
+    receipt.run = await this.#insertRun(receipt);
+    await this.#saveSync(receipt.run, now);
+    return receipt;
   }
 
   async #receiptOnly(facts: RunFacts): Promise<RunReceipt> {
@@ -265,12 +369,12 @@ export class PostgresRun implements SyncRun {
     // Only documents that are new, changed or back are written: the ones no row holds as plain inserts (`stored` is
     // exact under the commit lock, see #settle; an upsert's speculative insertion cost a first sync a tenth of its commit).
     await q(
-      `INSERT INTO tenders (${COLUMNS}, doc, first_seen)
-       SELECT ${COLUMNS.replace(/\w+/g, 's.$&')}, s.doc, $1 FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND NOT d.stored`,
+      `INSERT INTO tenders (${COLUMNS}, first_seen)
+       SELECT ${COLUMNS.replace(/\w+/g, 's.$&')}, $1 FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND NOT d.stored`,
       [now],
     );
     await q(
-      `UPDATE tenders t SET ${COLUMNS.replace(/\w+/g, '$& = s.$&').replace('id = s.id, ', '')}, doc = s.doc, gone_at = NULL
+      `UPDATE tenders t SET ${COLUMNS.replace(/\w+/g, '$& = s.$&').replace('id = s.id, ', '')}, gone_at = NULL
        FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND d.stored AND t.id = d.id`,
     );
     // A full run saw every tender it staged; a new-only run leaves the ones the sync holds as they were (their last_seen too).
@@ -284,21 +388,10 @@ export class PostgresRun implements SyncRun {
     // A baseline held nothing before: nothing of it can be gone.
     if (mode === 'full' && !this.baseline) this.#counts.gone = await this.#markGone(run, name, now);
 
-    await q(
-      `INSERT INTO syncs (name, query, service, created, last_run, last_complete) VALUES ($1, $2, $3, $4, $5, $4)
-       ON CONFLICT (name) DO UPDATE SET query = excluded.query, service = excluded.service, last_run = excluded.last_run,
-         last_complete = excluded.last_complete`,
-      [name, stringifyJson(sync.query), sync.service, now, run],
-    );
+    await this.#saveSync(run, now);
     const c = this.#counts;
-    await q('UPDATE runs SET new = $1, changed = $2, gone = $3, unchanged = $4, seen = $5, repeated = $6, without_id = $7 WHERE run = $8', [
-      c.new,
-      c.changed,
-      c.gone,
-      c.unchanged,
-      c.seen,
-      c.repeated,
-      c.withoutId,
+    await q(`UPDATE runs SET ${COUNT_COLUMNS.map((column, i) => `${column} = $${i + 1}`).join(', ')} WHERE run = $${COUNT_COLUMNS.length + 1}`, [
+      ...countValues(c),
       run,
     ]);
     receipt.counts = { ...c };
@@ -365,39 +458,56 @@ export class PostgresRun implements SyncRun {
     return gone;
   }
 
+  /** A complete run: the sync's definition as it ran, created now if it is new. */
+  async #saveSync(run: number, now: string): Promise<void> {
+    const { sync } = this.#ctx;
+    await this.#ctx.client.query(
+      `INSERT INTO syncs (name, query, service, created, last_run, last_complete) VALUES ($1, $2, $3, $4, $5, $4)
+       ON CONFLICT (name) DO UPDATE SET query = excluded.query, service = excluded.service, last_run = excluded.last_run,
+         last_complete = excluded.last_complete`,
+      [sync.name, stringifyJson(sync.query), sync.service, now, run],
+    );
+  }
+
   #receipt(facts: RunFacts, ended: string, complete: boolean): RunReceipt {
     const { sync, mode } = this.#ctx;
     return runReceipt({ sync, mode, baseline: this.baseline, startedAt: this.#started, counts: this.#counts }, facts, ended, complete);
   }
 
   async #insertRun(r: RunReceipt): Promise<number> {
-    const c = r.counts;
+    const values = runRowValues(r, (flag) => flag);
     const { rows } = await this.#ctx.client.query<{ run: number }>(
-      `INSERT INTO runs (sync, query, service, mode, baseline, started, ended, complete, pages, requests,
-         new, changed, gone, unchanged, seen, repeated, without_id, error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING run`,
-      [
-        r.sync,
-        stringifyJson(r.query),
-        r.service,
-        r.mode,
-        r.baseline,
-        r.startedAt,
-        r.endedAt,
-        r.complete,
-        r.pages,
-        r.requests,
-        c.new,
-        c.changed,
-        c.gone,
-        c.unchanged,
-        c.seen,
-        c.repeated,
-        c.withoutId,
-        r.error,
-      ],
+      `INSERT INTO runs (${RUN_COLUMNS}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING run`,
+      values,
     );
     return rows[0]!.run;
+  }
+
+}
+
+/**
+ * Whether this run makes the copy (`building`): it took the lock of upgrades,
+ * and the schema still has no tables; then the run's transaction has made
+ * them, without the keys and indexes the end builds, and stays open. Else
+ * nothing is begun: the copy is `made` already, or `pending` (another run is
+ * making it: this one waits at its commit, not now).
+ */
+async function makesCopy(ctx: RunContext): Promise<'building' | 'made' | 'pending'> {
+  const { client } = ctx;
+  await client.query('BEGIN');
+  try {
+    const { rows } = await client.query<{ mine: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS mine', [ctx.migrateKey]);
+    if (!rows[0]!.mine || (await schemaVersion(client, ctx.schema)) !== 0) {
+      await client.query('COMMIT');
+      return rows[0]!.mine ? 'made' : 'pending';
+    }
+    await createCopy(client);
+    await client.query('ALTER TABLE tenders DROP CONSTRAINT tenders_pkey; ALTER TABLE sync_tenders DROP CONSTRAINT sync_tenders_pkey; DROP INDEX sync_tenders_id');
+    for (const sql of TENDER_INDEXES) await client.query(`DROP INDEX ${indexName(sql)}`);
+    return 'building';
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
   }
 }
 

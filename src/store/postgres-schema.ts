@@ -7,9 +7,12 @@
  */
 
 import type pg from 'pg';
+import { TENDER_INDEXES as SHARED_INDEXES } from './tender-indexes.js';
 
 export type Migration = (client: pg.ClientBase) => Promise<void>;
 
+/** The indexes of `tenders` beside its key: the engines' shared ones, and the full-text index. */
+export const TENDER_INDEXES = [...SHARED_INDEXES, 'CREATE INDEX tenders_tsv ON tenders USING gin (tsv) WHERE gone_at IS NULL;'];
 const V1 = `
 CREATE TABLE meta (key text COLLATE "C" PRIMARY KEY, value text NOT NULL);
 
@@ -30,13 +33,7 @@ CREATE TABLE tenders (
   last_seen timestamptz NOT NULL,
   gone_at timestamptz
 );
-CREATE INDEX tenders_published ON tenders (published, id) WHERE gone_at IS NULL;
-CREATE INDEX tenders_deadline ON tenders (deadline, id) WHERE gone_at IS NULL;
-CREATE INDEX tenders_value_eur ON tenders (value_eur, id) WHERE gone_at IS NULL;
-CREATE INDEX tenders_buyer_country ON tenders (buyer_country) WHERE gone_at IS NULL;
-CREATE INDEX tenders_status ON tenders (status) WHERE gone_at IS NULL;
-CREATE INDEX tenders_buyer_name ON tenders (buyer_name) WHERE gone_at IS NULL;
-CREATE INDEX tenders_tsv ON tenders USING gin (tsv) WHERE gone_at IS NULL;
+${TENDER_INDEXES.join('\n')}
 
 CREATE TABLE syncs (
   name text COLLATE "C" PRIMARY KEY,
@@ -107,7 +104,14 @@ export const MIGRATIONS: readonly Migration[] = [
   // membership row's last_seen: pages left 30 % free let the server update them in place (HOT),
   // without new index entries (measured: 0.47–0.59 s against 0.81–0.93 s and growing, 50 000 rows).
   async (client) => void (await client.query('ALTER TABLE tenders DROP COLUMN last_seen; ALTER TABLE sync_tenders SET (fillfactor = 70)')),
+  // 3: `doc` is made by the server from `doc_text`: a sync sends each document once, and its stage
+  // no longer parses every document of a run into jsonb for the few it writes.
+  async (client) =>
+    void (await client.query('ALTER TABLE tenders DROP COLUMN doc; ALTER TABLE tenders ADD COLUMN doc jsonb GENERATED ALWAYS AS (doc_text::jsonb) STORED')),
 ];
+
+/** The schema version this build writes for PostgreSQL; a copy of a newer one is refused. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The version the schema's tables are at: 0 without tables; undefined when it holds tables of another program. */
 export async function schemaVersion(client: pg.ClientBase, schema: string): Promise<number | undefined> {
@@ -122,11 +126,22 @@ export async function schemaVersion(client: pg.ClientBase, schema: string): Prom
   return Number.isInteger(version) && version > 0 ? version : undefined;
 }
 
-/** Upgrades to migrations.length, one transaction per step; `lock` is the advisory key that serialises upgrades. */
-export async function migrate(client: pg.ClientBase, schema: string, lock: string, migrations: readonly Migration[] = MIGRATIONS): Promise<void> {
+/** Creates the tables of this version in the caller's transaction (which holds the migrate lock): a new copy, made by its first run. */
+export async function createCopy(client: pg.ClientBase): Promise<void> {
+  for (const migration of MIGRATIONS) await migration(client);
+  await client.query("INSERT INTO meta (key, value) VALUES ('schema_version', $1)", [String(MIGRATIONS.length)]);
+}
+
+/**
+ * Upgrades to migrations.length, one transaction per step; `lock` is the
+ * advisory key that serialises upgrades, waited for up to `lockTimeoutMs`
+ * when given (then the server's lock_timeout error, 55P03).
+ */
+export async function migrate(client: pg.ClientBase, schema: string, lock: string, migrations: readonly Migration[] = MIGRATIONS, lockTimeoutMs?: number): Promise<void> {
   for (;;) {
     await client.query('BEGIN');
     try {
+      if (lockTimeoutMs !== undefined) await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(lockTimeoutMs))}`);
       await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [lock]);
       const version = (await schemaVersion(client, schema)) ?? 0;
       if (version >= migrations.length) {

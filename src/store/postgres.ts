@@ -16,12 +16,11 @@ import { snake, sortCounts, STRING_COLUMNS, timestamp } from './columns.js';
 import { connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
 import { lockKey, lockSync, unlockSync } from './postgres-lock.js';
 import { PostgresRun } from './postgres-run.js';
-import { migrate, MIGRATIONS, schemaVersion } from './postgres-schema.js';
+import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
 import { afterCondition, fromWhere, orderBy, orderOf, Params } from './postgres-select.js';
 import { checkSyncName, definitionMismatch, dotPathKeys, ftsError } from './rules.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
-  SCHEMA_VERSION,
   type ChangeFilter,
   type ChangeRecord,
   type LocalCounts,
@@ -46,19 +45,24 @@ export async function openPostgresStore(url: string, options: OpenOptions): Prom
   const connection = await connect(target, Math.max(1, options.connections ?? CONNECTIONS), options.mode === 'write', options.env ?? {});
   try {
     const client = await connection.pool.connect();
+    let version: number;
     try {
-      await checkVersion(client, target, connection, options.mode);
+      version = await checkVersion(client, target, connection, options.mode);
     } finally {
       client.release();
     }
+    return new PostgresStore(connection, target, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, version === 0);
   } catch (err) {
     await connection.pool.end().catch(() => undefined);
     throw failure(err, target, connection.scrub);
   }
-  return new PostgresStore(connection, target, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS);
 }
 
-async function checkVersion(client: pg.PoolClient, target: Target, connection: Connection, mode: OpenOptions['mode']): Promise<void> {
+/**
+ * The schema's version, upgraded for writing; refusals as usage errors. A
+ * schema without tables (0) stays so: the copy is made by its first sync (postgres-run.ts).
+ */
+async function checkVersion(client: pg.PoolClient, target: Target, connection: Connection, mode: OpenOptions['mode']): Promise<number> {
   const where = target.location;
   const version = await schemaVersion(client, connection.schema);
   if (version === undefined) {
@@ -71,7 +75,8 @@ async function checkVersion(client: pg.PoolClient, target: Target, connection: C
     if (version === 0) throw new RunError(`no local copy in ${where} yet: run tenders sync first`);
     throw new RunError(`${where} is a local copy of an older schema (version ${version}): run tenders sync to upgrade it`);
   }
-  if (mode === 'write' && version < MIGRATIONS.length) await migrate(client, connection.schema, lockKey(connection.schema, 'migrate'));
+  if (mode === 'write' && version > 0 && version < MIGRATIONS.length) await migrate(client, connection.schema, lockKey(connection.schema, 'migrate'));
+  return version;
 }
 
 interface SyncRow {
@@ -92,6 +97,8 @@ class PostgresStore implements Store {
     private readonly connection: Connection,
     private readonly target: Target,
     private readonly busyTimeoutMs: number,
+    /** The schema has no tables yet: nothing is stored, and a first run makes the copy. */
+    private unborn: boolean,
   ) {
     this.#pool = connection.pool;
     this.#schema = connection.schema;
@@ -123,12 +130,16 @@ class PostgresStore implements Store {
         mode: options.mode,
         baseline: saved === undefined,
         commitKey: lockKey(this.#schema, 'commit'),
+        newCopy: this.unborn,
+        migrateKey: lockKey(this.#schema, 'migrate'),
+        schema: this.#schema,
         busyTimeoutMs: this.busyTimeoutMs,
         location: this.target.location,
         fail: (err) => this.#failure(err),
         release: async (broken) => {
           this.#run = undefined;
           if (!broken) await unlockSync(client, key).catch(() => (broken = true));
+          if (this.unborn && !broken) this.unborn = (await schemaVersion(client, this.#schema).catch(() => 0)) === 0;
           client.release(broken);
         },
       });
@@ -210,8 +221,13 @@ class PostgresStore implements Store {
   }
 
   async listSyncs(): Promise<SyncInfo[]> {
-    const { rows } = await this.#query<SyncRow>('SELECT * FROM syncs ORDER BY name');
+    const rows = await this.#rows<SyncRow>('SELECT * FROM syncs ORDER BY name');
     return Promise.all(rows.map((row) => this.#syncInfo(row)));
+  }
+
+  /** A statement's rows; none while the copy is not made (its first sync makes the tables). */
+  async #rows<T extends pg.QueryResultRow>(sql: string, params: unknown[] = []): Promise<T[]> {
+    return this.unborn ? [] : (await this.#query<T>(sql, params)).rows;
   }
 
   async getSync(name: string): Promise<SyncInfo | undefined> {
@@ -222,7 +238,7 @@ class PostgresStore implements Store {
   async forget(name: string): Promise<{ tenders: number }> {
     checkSyncName(name);
     if (!(await this.#syncRow(name))) {
-      const known = (await this.#query<{ name: string }>('SELECT name FROM syncs ORDER BY name')).rows.map((r) => r.name);
+      const known = (await this.#rows<{ name: string }>('SELECT name FROM syncs ORDER BY name')).map((r) => r.name);
       throw new UsageError(`no sync named '${name}' in ${this.target.location}${known.length ? ` (there are: ${known.join(', ')})` : ''}`);
     }
     const client = await this.#connect();
@@ -262,7 +278,7 @@ class PostgresStore implements Store {
   }
 
   async status(sync?: string): Promise<StoreStatus> {
-    const one = async (sql: string, params: unknown[] = []) => (await this.#query<{ v: unknown }>(sql, params)).rows[0]?.v;
+    const one = async (sql: string, params: unknown[] = []) => (await this.#rows<{ v: unknown }>(sql, params))[0]?.v;
     return {
       location: this.target.location,
       schemaVersion: SCHEMA_VERSION,
@@ -383,7 +399,7 @@ class PostgresStore implements Store {
   }
 
   async #syncRow(name: string): Promise<SyncRow | undefined> {
-    return (await this.#query<SyncRow>('SELECT * FROM syncs WHERE name = $1', [name])).rows[0];
+    return (await this.#rows<SyncRow>('SELECT * FROM syncs WHERE name = $1', [name]))[0];
   }
 
   async #syncInfo(row: SyncRow): Promise<SyncInfo> {

@@ -10,8 +10,11 @@ import { RunError, UsageError } from '../errors.js';
 
 const HEADER = 'SQLite format 3\0';
 
-/** Throws unless `path` can be opened in `mode`: a SQLite file, an empty one, or (for writing) none yet, its directory made. */
-export function checkDatabaseFile(path: string, mode: 'read' | 'write'): void {
+/**
+ * Throws unless `path` can be opened in `mode`: a SQLite file, an empty one,
+ * or (for writing) none yet, its directory made. Returns whether the file exists.
+ */
+export function checkDatabaseFile(path: string, mode: 'read' | 'write'): boolean {
   let stats: Stats;
   try {
     stats = statSync(path);
@@ -19,7 +22,8 @@ export function checkDatabaseFile(path: string, mode: 'read' | 'write'): void {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`${path}: cannot read the local copy (${(err as Error).message})`);
     if (mode === 'read') throw new RunError(`no local copy at ${path} yet: run tenders sync first`);
     makeDirectory(dirname(path));
-    return;
+    if (!writable(dirname(path))) throw new UsageError(`${dirname(path)} is read-only: a sync needs to make the local copy ${path} there`);
+    return false;
   }
   if (stats.isDirectory()) throw new UsageError(`${path} is a directory, not a tenders database: name a file in it`);
   if (!stats.isFile()) throw new UsageError(`${path} is not a regular file, so not a tenders database`);
@@ -31,6 +35,7 @@ export function checkDatabaseFile(path: string, mode: 'read' | 'write'): void {
       throw new UsageError(`${dirname(path)} is read-only: SQLite writes its journal (${path}-wal) beside the database`);
     }
   }
+  return true;
 }
 
 function readHeader(path: string): string {

@@ -1,15 +1,16 @@
 /**
- * A sync run into SQLite. Pages are appended to a TEMP table: private to this
+ * A sync run into SQLite, on a connection and thread of its own (see
+ * sqlite-run-host.ts). Pages are appended to a TEMP table: private to this
  * connection, on disk (memory stays flat), taking no lock on the database, and
- * gone with the process if it is killed. Commit applies the stage in one
- * IMMEDIATE transaction: readers see the copy before or after the run, never
- * half of it, and a run that never commits leaves every table as it was.
+ * gone with the connection. Commit applies the stage in one IMMEDIATE
+ * transaction: readers see the copy before or after the run, never half of
+ * it, and a run that never commits leaves every table as it was.
  *
- * Each page is compared with the stored documents as it is staged (while the
- * next page is on its way), into a small table of the tenders that are new to
- * the sync or whose document is new, changed or back; the commit works from
- * it, so a re-sync in which little changed writes little. When another sync
- * committed in between, or an id came twice, the commit compares again.
+ * Each page is compared with the stored documents as it is staged, into a
+ * small table of the tenders that are new to the sync or whose document is
+ * new, changed or back; the commit works from it, so a re-sync in which little
+ * changed writes little. When another sync committed in between, or an id
+ * came twice, the commit compares again.
  */
 
 import type BetterSqlite3 from 'better-sqlite3';
@@ -17,52 +18,69 @@ import type BetterSqlite3 from 'better-sqlite3';
 type Database = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
 import { parseJson } from '../model/json-parse.js';
-import { RunError } from '../errors.js';
-import { stringifyJson, type JsonObject } from '../model/exact-json.js';
-import { jsonOrNull, tenderColumns, tenderId } from './columns.js';
+import type { JsonObject } from '../model/exact-json.js';
+import { jsonOrNull } from './columns.js';
 import { runReceipt } from './run-receipt.js';
+import { openCopy, writeTransaction } from './sqlite-connection.js';
 import { fieldChanges } from './diff.js';
-import { FTS_INSERT_TRIGGER, TENDER_INDEXES } from './sqlite-schema.js';
-import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition, SyncRun } from './store.js';
+import { FTS_INSERT_TRIGGER } from './sqlite-schema.js';
+import { indexName, TENDER_INDEXES } from './tender-indexes.js';
+import { STAGED_COLUMNS, STAGED_WIDTH, type StagedPage } from './sqlite-rows.js';
+import { insertRunRow, saveCounts, saveLastRun, saveSync } from './sqlite-run-rows.js';
+import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition } from './store.js';
 
 /** Tenders written at once from which the indexes are rebuilt rather than updated (see #bulk). */
 const BULK_ROWS = 5000;
 /** Rows the change pass reads at a time: the transaction's memory stays flat. */
 const DIFF_BATCH = 500;
-const STAGED_COLUMNS = 'id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, doc';
-const STAGED_WIDTH = STAGED_COLUMNS.split(',').length;
 /** Rows one INSERT of the stage takes at most (SQLite binds up to 32 766 values). */
 const INSERT_ROWS = 200;
 
-let stages = 0;
+/** What a run is of: the copy, how long its commit waits for another writer, and the sync. */
+export interface RunSetup {
+  path: string;
+  busyTimeoutMs: number;
+  sync: SyncDefinition;
+  mode: RunMode;
+  baseline: boolean;
+}
+
+/** A run on a connection of its own to the copy at `setup.path` (opened for writing): its TEMP tables go with the connection. */
+export function openRun(setup: RunSetup, walked?: RunContext['walked']): { db: Database; run: SqliteRun } {
+  const db = openCopy(setup.path, 'write', setup.busyTimeoutMs);
+  try {
+    const { sync, mode, baseline } = setup;
+    const write = <T>(work: () => T) => writeTransaction(db, setup.path, setup.busyTimeoutMs, work);
+    return { db, run: new SqliteRun({ db, sync, mode, baseline, write, walked }) };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
 
 export interface RunContext {
+  /** The run's own connection: its TEMP tables go with it. */
   db: Database;
   sync: SyncDefinition;
   mode: RunMode;
   baseline: boolean;
   /** Runs `work` in one IMMEDIATE transaction, waiting (bounded) for other writers. */
   write<T>(work: () => T): T;
-  /**
-   * Ends the run: `tables` are its TEMP tables, for the store to drop before
-   * another run (dropping a stage frees every page of it: a store that closes
-   * next lets the connection discard them at once).
-   */
-  release(tables: readonly string[]): Promise<void>;
+  /** What the walk saw when its pages come to this run second-hand (a replay, sqlite-new-copy.ts), not from stage(). */
+  walked?: Pick<RunCounts, 'seen' | 'withoutId' | 'repeated'>;
 }
 
-export class SqliteRun implements SyncRun {
+export class SqliteRun {
   readonly baseline: boolean;
   readonly #ctx: RunContext;
-  readonly #n = ++stages;
   /** The pages as they came, repeats included (the last one counts): appending is what a walk can afford per row. */
-  readonly #stage = `temp.stage_${this.#n}`;
+  readonly #stage = 'temp.stage';
   /** Each staged id with its stage row, appended as pages come: narrow, so that the commit never sorts the stage. */
-  readonly #ids = `temp.ids_${this.#n}`;
+  readonly #ids = 'temp.ids';
   /** Each staged id once, with the stage row of its last repeat (`row`), made from #ids at commit. */
-  readonly #seen = `temp.seen_${this.#n}`;
+  readonly #seen = 'temp.seen';
   /** The staged tenders new to the sync, or whose document is new, changed or back (`differs`), as of #snapshot. */
-  readonly #delta = `temp.delta_${this.#n}`;
+  readonly #delta = 'temp.delta';
   readonly #started = new Date().toISOString();
   readonly #counts: RunCounts = { new: 0, changed: 0, gone: 0, unchanged: 0, seen: 0, repeated: 0, withoutId: 0 };
   /** INSERTs of the stage by how many rows they take at once (a page in one statement). */
@@ -74,11 +92,11 @@ export class SqliteRun implements SyncRun {
   readonly #next: Statement;
   /** The database as the pages were compared with it: PRAGMA data_version changes when another connection commits. */
   readonly #snapshot: number;
-  #ended = false;
 
   constructor(ctx: RunContext) {
     this.#ctx = ctx;
     this.baseline = ctx.baseline;
+    Object.assign(this.#counts, ctx.walked);
     const { db } = ctx;
     // A rowid table without an index until commit: rows of whole documents appended in order (a keyed
     // table, and WITHOUT ROWID above all, would move them around on every insert).
@@ -100,30 +118,21 @@ export class SqliteRun implements SyncRun {
       .raw();
   }
 
-  async known(ids: readonly string[]): Promise<Set<string>> {
-    const rows = this.#known.all(this.#ctx.sync.name, JSON.stringify(ids)) as [string][];
-    return new Set(rows.map(([id]) => id));
+  /** Which of `ids` the sync holds now (before this run). */
+  known(ids: readonly string[]): string[] {
+    return (this.#known.all(this.#ctx.sync.name, JSON.stringify(ids)) as [string][]).map(([id]) => id);
   }
 
-  async add(tenders: readonly Record<string, unknown>[]): Promise<void> {
-    this.#live();
+  /** One page, in the walk's order: appended to the stage and compared with the copy, in one transaction of the stage alone. */
+  stage(page: StagedPage): void {
     const { db } = this.#ctx;
+    this.#counts.seen += page.seen;
+    this.#counts.withoutId += page.withoutId;
     db.exec('BEGIN');
     try {
       const from = (this.#next.get() as [number])[0];
-      const values: unknown[] = [];
-      for (const tender of tenders) {
-        this.#counts.seen++;
-        const id = tenderId(tender);
-        if (id === undefined) {
-          this.#counts.withoutId++;
-          continue;
-        }
-        const c = tenderColumns(id, tender);
-        values.push(id, c.published, c.deadline, c.status, c.buyerId, c.buyerName, c.buyerCountry, c.title, c.valueEur, stringifyJson(tender));
-        if (values.length === INSERT_ROWS * STAGED_WIDTH) this.#stageRows(values.splice(0));
-      }
-      if (values.length > 0) this.#stageRows(values);
+      const chunk = INSERT_ROWS * STAGED_WIDTH;
+      for (let at = 0; at < page.values.length; at += chunk) this.#stageRows(page.values.slice(at, at + chunk));
       this.#see.run(from);
       this.#compare.run(this.#ctx.sync.name, from);
       db.exec('COMMIT');
@@ -145,24 +154,13 @@ export class SqliteRun implements SyncRun {
     insert.run(values);
   }
 
-  async commit(facts: RunFacts): Promise<RunReceipt> {
-    this.#live();
-    try {
-      const receipt = this.#ctx.write(() => (facts.complete ? this.#apply(facts) : this.#receiptOnly(facts)));
-      return receipt;
-    } finally {
-      await this.abort();
-    }
-  }
-
-  async abort(): Promise<void> {
-    if (this.#ended) return;
-    this.#ended = true;
-    await this.#ctx.release([this.#stage, this.#ids, this.#seen, this.#delta]);
-  }
-
-  #live(): void {
-    if (this.#ended) throw new Error('this sync run has ended');
+  /**
+   * Ends the run: when `facts.complete`, computes new/changed/gone against the
+   * sync's previous state and writes tenders, membership, changes and the
+   * receipt in one transaction; otherwise writes only the receipt.
+   */
+  commit(facts: RunFacts): RunReceipt {
+    return this.#ctx.write(() => (facts.complete ? this.#apply(facts) : this.#receiptOnly(facts)));
   }
 
   /** An incomplete run: its receipt, nothing else. */
@@ -170,8 +168,8 @@ export class SqliteRun implements SyncRun {
     const { db, sync } = this.#ctx;
     this.#collectSeen();
     const receipt = this.#receipt(facts, new Date().toISOString(), false);
-    receipt.run = this.#insertRun(receipt);
-    db.prepare('UPDATE syncs SET last_run = ? WHERE name = ?').run(receipt.run, sync.name);
+    receipt.run = insertRunRow(this.#ctx.db, receipt);
+    saveLastRun(db, sync.name, receipt.run);
     return receipt;
   }
 
@@ -179,13 +177,13 @@ export class SqliteRun implements SyncRun {
     const { db, sync, mode } = this.#ctx;
     const now = new Date().toISOString();
     const receipt = this.#receipt(facts, now, true);
-    const run = (receipt.run = this.#insertRun(receipt));
+    const run = (receipt.run = insertRunRow(db, receipt));
     const name = sync.name;
     const [stage, seen, delta] = [this.#stage, this.#seen, this.#delta];
     const one = (sql: string, ...params: unknown[]) => (db.prepare(sql).raw().get(...params) as [number])[0];
 
-    const distinct = this.#collectSeen();
-    if (this.#counts.repeated > 0 || dataVersion(db) !== this.#snapshot) {
+    const { distinct, repeats } = this.#collectSeen();
+    if (repeats > 0 || dataVersion(db) !== this.#snapshot) {
       db.exec(`DELETE FROM ${delta}`);
       this.#comparison(false).run(name);
     }
@@ -222,31 +220,26 @@ export class SqliteRun implements SyncRun {
        ON CONFLICT (sync, id) DO UPDATE SET last_seen = excluded.last_seen, gone_at = NULL`,
     ).run(name, now, now);
 
-    db.prepare(
-      `INSERT INTO syncs (name, query, service, created, last_run, last_complete) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET query = excluded.query, service = excluded.service, last_run = excluded.last_run,
-         last_complete = excluded.last_complete`,
-    ).run(name, stringifyJson(sync.query), sync.service, now, run, now);
+    saveSync(db, sync, run, now);
     const c = this.#counts;
-    db.prepare(
-      'UPDATE runs SET new = ?, changed = ?, gone = ?, unchanged = ?, seen = ?, repeated = ?, without_id = ? WHERE run = ?',
-    ).run(c.new, c.changed, c.gone, c.unchanged, c.seen, c.repeated, c.withoutId, run);
+    saveCounts(db, run, c);
     receipt.counts = { ...c };
     return receipt;
   }
 
   /**
    * Makes #seen (the last of repeated ids counts: one sort of the narrow ids,
-   * written in key order) and records how many staged tenders repeated an id;
-   * returns how many distinct ones the run holds.
+   * written in key order) and counts the staged tenders that repeated an id;
+   * returns how many distinct ones the run holds, and those repeats.
    */
-  #collectSeen(): number {
+  #collectSeen(): { distinct: number; repeats: number } {
     const { db } = this.#ctx;
     db.exec(`CREATE TABLE ${this.#seen} (id TEXT PRIMARY KEY, row INTEGER NOT NULL) WITHOUT ROWID`);
     const distinct = db.prepare(`INSERT INTO ${this.#seen} (id, row) SELECT id, max(row) FROM ${this.#ids} GROUP BY id ORDER BY id`).run().changes;
     const [staged] = this.#next.get() as [number];
-    this.#counts.repeated = staged - 1 - distinct;
-    return distinct;
+    const repeats = staged - 1 - distinct;
+    this.#counts.repeated += repeats;
+    return { distinct, repeats };
   }
 
   /**
@@ -311,7 +304,7 @@ export class SqliteRun implements SyncRun {
     const { db } = this.#ctx;
     const held = (db.prepare('SELECT count(*) FROM tenders').raw().get() as [number])[0];
     if (rows < BULK_ROWS || rows < held) return () => undefined;
-    for (const sql of TENDER_INDEXES) db.exec(`DROP INDEX IF EXISTS ${sql.split(' ')[2]}`);
+    for (const sql of TENDER_INDEXES) db.exec(`DROP INDEX IF EXISTS ${indexName(sql)}`);
     db.exec('DROP TRIGGER tenders_fts_insert');
     return () => {
       for (const sql of TENDER_INDEXES) db.exec(sql);
@@ -347,43 +340,6 @@ export class SqliteRun implements SyncRun {
     const { sync, mode } = this.#ctx;
     return runReceipt({ sync, mode, baseline: this.baseline, startedAt: this.#started, counts: this.#counts }, facts, ended, complete);
   }
-
-  #insertRun(r: RunReceipt): number {
-    const c = r.counts;
-    const result = this.#ctx.db
-      .prepare(
-        `INSERT INTO runs (sync, query, service, mode, baseline, started, ended, complete, pages, requests,
-           new, changed, gone, unchanged, seen, repeated, without_id, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        r.sync,
-        stringifyJson(r.query),
-        r.service,
-        r.mode,
-        r.baseline ? 1 : 0,
-        r.startedAt,
-        r.endedAt,
-        r.complete ? 1 : 0,
-        r.pages,
-        r.requests,
-        c.new,
-        c.changed,
-        c.gone,
-        c.unchanged,
-        c.seen,
-        c.repeated,
-        c.withoutId,
-        r.error,
-      );
-    return Number(result.lastInsertRowid);
-  }
-}
-
-/** A commit that waited its bounded time for another sync's. */
-export function busyError(path: string, timeoutMs: number): RunError {
-  return new RunError(
-    `${path} is busy: another sync has been writing it for more than ${Math.round(timeoutMs / 1000)} s; try again when it is done`,
-  );
 }
 
 function dataVersion(db: Database): number {

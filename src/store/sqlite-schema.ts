@@ -6,22 +6,11 @@
 
 import type BetterSqlite3 from 'better-sqlite3';
 
+import { TENDER_INDEXES } from './tender-indexes.js';
+
 type Database = BetterSqlite3.Database;
 
 export type Migration = (db: Database) => void;
-
-/**
- * The indexes of `tenders` beside its keys, all partial: local queries read the
- * tenders some sync matches. A large run drops and rebuilds them (sqlite-run.ts).
- */
-export const TENDER_INDEXES = [
-  'CREATE INDEX tenders_published ON tenders (published, id) WHERE gone_at IS NULL;',
-  'CREATE INDEX tenders_deadline ON tenders (deadline, id) WHERE gone_at IS NULL;',
-  'CREATE INDEX tenders_value_eur ON tenders (value_eur, id) WHERE gone_at IS NULL;',
-  'CREATE INDEX tenders_buyer_country ON tenders (buyer_country) WHERE gone_at IS NULL;',
-  'CREATE INDEX tenders_status ON tenders (status) WHERE gone_at IS NULL;',
-  'CREATE INDEX tenders_buyer_name ON tenders (buyer_name) WHERE gone_at IS NULL;',
-];
 
 /** Indexes inserted rows for full-text search; a large run drops it and rebuilds the index once instead (sqlite-run.ts). */
 export const FTS_INSERT_TRIGGER = `CREATE TRIGGER tenders_fts_insert AFTER INSERT ON tenders BEGIN
@@ -129,6 +118,9 @@ export const MIGRATIONS: readonly Migration[] = [
   // when a tender was last seen is sync_tenders.last_seen, per sync.
   (db) => db.exec('ALTER TABLE tenders DROP COLUMN last_seen'),
 ];
+
+/** The schema version this build writes for SQLite; a copy of a newer one is refused. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The version a database is at: 0 without a meta table; undefined when it holds tables of another program. */
 export function schemaVersion(db: Database): number | undefined {

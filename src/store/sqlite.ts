@@ -3,22 +3,24 @@
  * blocked by a sync), the schema of docs/local-copy-schema.md.
  */
 
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { parseJson } from '../model/json-parse.js';
 import { RunError, UsageError } from '../errors.js';
 import { canonicalJson } from '../model/canonical-json.js';
 import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
+import { existsSync } from 'node:fs';
 import { acquireLock } from '../files/lock.js';
 import { snake, sortCounts, STRING_COLUMNS, timestamp } from './columns.js';
 import { checkDatabaseFile } from './sqlite-file.js';
-import { busyError, SqliteRun } from './sqlite-run.js';
-import { migrate, MIGRATIONS, schemaVersion } from './sqlite-schema.js';
+import { openCopy, writeTransaction } from './sqlite-connection.js';
+import { SCHEMA_VERSION } from './sqlite-schema.js';
+import { newCopySchema, partialCopyPath, removePartialCopy } from './sqlite-new-copy.js';
+import { SqliteRunClient } from './sqlite-run-client.js';
 import { afterCondition, fromWhere, orderBy, orderOf, PROBE_DENSITY, PROBE_FROM, type FtsPlan } from './sqlite-select.js';
 import { checkSyncName, definitionMismatch, dotPathKeys, ftsError } from './rules.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
-  SCHEMA_VERSION,
   type ChangeFilter,
   type ChangeRecord,
   type LocalCounts,
@@ -39,59 +41,17 @@ const READ_MMAP_BYTES = 1 << 30;
 const BATCH = 256;
 
 export async function openSqliteStore(path: string, options: OpenOptions): Promise<Store> {
-  checkDatabaseFile(path, options.mode);
+  const born = checkDatabaseFile(path, options.mode);
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-  let db: Database.Database;
-  try {
-    db = new Database(path);
-    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs))}`);
-    // This SQLite keeps TEMP tables in memory by default: a run's stage goes to a file (in TMPDIR)
-    // instead, so memory does not grow with the size of a sync.
-    db.exec('PRAGMA temp_store = FILE');
-  } catch (err) {
-    throw new UsageError(`${path} cannot be opened as a tenders database: ${(err as Error).message}`);
-  }
-  try {
-    const version = readVersion(db, path);
-    if (version !== undefined && version > SCHEMA_VERSION) {
-      throw new UsageError(
-        `${path} was written by a newer tenders (schema version ${version}; this one knows up to ${SCHEMA_VERSION}): upgrade tenders to use it`,
-      );
-    }
-    if (options.mode === 'read' && version !== SCHEMA_VERSION) {
-      if (version === 0) throw new RunError(`no local copy in ${path} yet: run tenders sync first`);
-      throw new RunError(`${path} is a local copy of an older schema (version ${version}): run tenders sync to upgrade it`);
-    }
-    // A query reads the copy where its matches lie, in a fresh process each time: mapped, those
-    // pages are read from the OS cache without a system call each (a first full-text page over
-    // 200 000 tenders in half the time). A sync does not map: its memory would grow with the copy.
-    if (options.mode === 'read') db.exec(`PRAGMA mmap_size = ${READ_MMAP_BYTES}`);
-    if (options.mode === 'write') {
-      db.exec('PRAGMA journal_mode = WAL');
-      db.exec('PRAGMA synchronous = NORMAL');
-      // 16 MB of pages: enough for the indexes a run touches, and the same for every size of sync (a larger cache bought no speed, measured).
-      db.exec('PRAGMA cache_size = -16384');
-      // The WAL a large run fills is cut back to 64 MB once checkpointed.
-      db.exec('PRAGMA journal_size_limit = 67108864');
-      if (version! < MIGRATIONS.length) migrate(db, version!);
-    }
-  } catch (err) {
-    db.close();
-    throw err;
-  }
-  return new SqliteStore(db, path, busyTimeoutMs);
-}
-
-/** The schema version, after making sure the file is a database of ours. */
-function readVersion(db: Database.Database, path: string): number | undefined {
-  let version: number | undefined;
-  try {
-    version = schemaVersion(db);
-  } catch (err) {
-    throw new UsageError(`${path} is not a usable SQLite database: ${(err as Error).message}`);
-  }
-  if (version === undefined) throw new UsageError(`${path} is a SQLite database of another program (it has no tenders tables): name another file`);
-  return version;
+  // A copy that does not exist yet is made by its first sync, whole (sqlite-new-copy.ts): until
+  // then the store answers from an empty schema in memory, and nothing is written to disk.
+  if (!born) return new SqliteStore(newCopySchema(), path, busyTimeoutMs, true);
+  const db = openCopy(path, options.mode, busyTimeoutMs);
+  // A query reads the copy where its matches lie, in a fresh process each time: mapped, those
+  // pages are read from the OS cache without a system call each (a first full-text page over
+  // 200 000 tenders in half the time). A sync does not map: its memory would grow with the copy.
+  if (options.mode === 'read') db.exec(`PRAGMA mmap_size = ${READ_MMAP_BYTES}`);
+  return new SqliteStore(db, path, busyTimeoutMs, false);
 }
 
 interface SyncRow {
@@ -126,14 +86,14 @@ interface RunRow {
 }
 
 class SqliteStore implements Store {
-  #run: SqliteRun | undefined;
-  /** TEMP tables of ended runs, dropped before the next run (closing the connection discards them). */
-  #leftovers: readonly string[] = [];
+  #run: SqliteRunClient | undefined;
 
   constructor(
-    private readonly db: Database.Database,
+    private db: Database.Database,
     private readonly path: string,
     private readonly busyTimeoutMs: number,
+    /** No copy at `path` yet: `db` is an empty one in memory until a sync makes it. */
+    private unborn: boolean,
   ) {}
 
   async beginRun(options: RunOptions): Promise<SyncRun> {
@@ -148,24 +108,20 @@ class SqliteStore implements Store {
       if (saved.service !== sync.service) throw definitionMismatch(sync.name, 'service', saved.service, sync.service);
     }
     const release = await this.#lock(sync.name);
+    let building: (() => Promise<void>) | undefined;
     try {
-      this.db.exec(this.#leftovers.map((table) => `DROP TABLE IF EXISTS ${table};`).join(''));
-      this.#leftovers = [];
-      const run = new SqliteRun({
-        db: this.db,
-        sync,
-        mode: options.mode,
-        baseline: saved === undefined,
-        write: (work) => this.#write(work),
-        release: async (tables) => {
-          this.#run = undefined;
-          this.#leftovers = tables;
-          await release();
-        },
+      building = await this.#partialCopy();
+      const init = { path: this.path, busyTimeoutMs: this.busyTimeoutMs, sync, mode: options.mode, baseline: saved === undefined, newCopy: building !== undefined };
+      const run = new SqliteRunClient(init, async () => {
+        this.#run = undefined;
+        await building?.();
+        await release();
+        if (this.unborn && existsSync(this.path)) this.#born();
       });
       this.#run = run;
       return run;
     } catch (err) {
+      await building?.();
       await release();
       throw err;
     }
@@ -337,6 +293,26 @@ class SqliteStore implements Store {
     if (this.db.open) this.db.close();
   }
 
+  /**
+   * The first sync of a new copy builds it whole (sqlite-new-copy.ts): the
+   * lock of its partial file, unless another sync is building it. A partial
+   * file beside a copy that exists is a killed first sync's: removed.
+   */
+  async #partialCopy(): Promise<(() => Promise<void>) | undefined> {
+    const release = await acquireLock(partialCopyPath(this.path)).catch(elsewhere);
+    if (!release || this.unborn) return release;
+    removePartialCopy(this.path);
+    await release();
+    return undefined;
+  }
+
+  /** A sync made the copy: from now on the store reads and writes it. */
+  #born(): void {
+    this.db.close();
+    this.db = openCopy(this.path, 'write', this.busyTimeoutMs);
+    this.unborn = false;
+  }
+
   /** The per-sync writer lock: a file beside the database, naming its holder. */
   async #lock(name: string): Promise<() => Promise<void>> {
     try {
@@ -347,22 +323,8 @@ class SqliteStore implements Store {
     }
   }
 
-  /** `work` in one IMMEDIATE transaction; a writer that waited its bounded time is a RunError. */
   #write<T>(work: () => T): T {
-    try {
-      this.db.exec('BEGIN IMMEDIATE');
-    } catch (err) {
-      if ((err as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw busyError(this.path, this.busyTimeoutMs);
-      throw err;
-    }
-    try {
-      const result = work();
-      this.db.exec('COMMIT');
-      return result;
-    } catch (err) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
-      throw err;
-    }
+    return writeTransaction(this.db, this.path, this.busyTimeoutMs, work);
   }
 
   /** Runs a query; an FTS5 refusal of the selection's words is a UsageError with the rule. */
@@ -466,6 +428,12 @@ function receiptOf(row: RunRow): RunReceipt {
   };
 }
 
+
+/** A lock another process holds: that one does the work, not this one. */
+function elsewhere(err: unknown): undefined {
+  if (err instanceof RunError) return undefined;
+  throw err;
+}
 
 /** A dot path as a SQLite JSON path: every key quoted, so a key may hold anything but a double quote. */
 function jsonPath(path: string): string {

@@ -218,8 +218,6 @@ export interface OpenOptions {
 /** How long a writer waits for another sync's commit unless OpenOptions says (ms). */
 export const DEFAULT_BUSY_TIMEOUT_MS = 30_000;
 
-/** The schema version this build writes; a database with a newer one is refused (UsageError, file unchanged). */
-export const SCHEMA_VERSION = 2;
 
 /** A PostgreSQL URL (the rest is a SQLite path): what openStore (./open.ts) dispatches on. */
 export function isPostgresLocation(location: string): boolean {

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { execFile, execFileSync } from 'node:child_process';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -152,6 +152,27 @@ describe.skipIf(!hasSqlite)('sync against the sandbox', () => {
       expect(complete.code).toBe(0);
       const run = sql<{ run: number }>('SELECT max(run) AS run FROM runs')[0]!.run;
       expect(recorded(run)).toEqual(expected);
+      expect(stored()).toEqual(await exported());
+    });
+  }
+
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    it(`the first sync of a new copy, killed by ${signal} mid-walk, leaves no copy; the next one builds it whole`, async () => {
+      sb.setFaults({ latencyMs: 50 });
+      const stopped = await sync(['open', ...QUERY, '-n', '10', '-v'], { onSpawn: killAfterRequests(4, signal) });
+      sb.setFaults({});
+      if (signal === 'SIGKILL') expect(stopped.signal).toBe('SIGKILL');
+      else expect(stopped.code).toBe(143);
+      const dir = join(testDir(), 'copy');
+      // A killed run leaves its partial copy (and lock) behind; an interrupted one removes what it built.
+      expect((await readdir(dir)).filter((name) => !name.endsWith('.lock'))).toEqual(signal === 'SIGKILL' ? ['tenders.db.partial'] : []);
+      const local = await runCli(['search', '--local', '-n', '1'], sb.url, { env: { TENDERS_DB: db } });
+      expect(local).toMatchObject({ code: 1, stdout: '' });
+      expect(local.stderr).toMatch(/no local copy at .*tenders\.db yet: run tenders sync first/);
+      expect(await sync(['open', ...QUERY, '-n', '10'])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      expect(await readdir(dir)).toEqual(['tenders.db']);
+      expect(sql('PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+      expect(sql('PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
       expect(stored()).toEqual(await exported());
     });
   }

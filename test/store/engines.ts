@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/open.js';
+import { SCHEMA_VERSION as POSTGRES_VERSION } from '../../src/store/postgres-schema.js';
+import { SCHEMA_VERSION as SQLITE_VERSION } from '../../src/store/sqlite-schema.js';
 import type { OpenOptions, Store } from '../../src/store/store.js';
 import { postgres, POSTGRES_MISSING } from '../support/postgres.js';
 
@@ -13,12 +15,15 @@ import { postgres, POSTGRES_MISSING } from '../support/postgres.js';
  */
 export interface Engine {
   name: string;
+  /** The schema version this build writes in this engine. */
+  schemaVersion: number;
   /** A new empty location (file path or URL) and how to remove it. */
   location(): Promise<{ location: string; cleanup: () => Promise<void> }>;
 }
 
 export const sqliteEngine: Engine = {
   name: 'sqlite',
+  schemaVersion: SQLITE_VERSION,
   async location() {
     const dir = mkdtempSync(join(tmpdir(), 'tenders-store-'));
     return { location: join(dir, 'tenders.db'), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
@@ -27,6 +32,7 @@ export const sqliteEngine: Engine = {
 
 export const postgresEngine: Engine = {
   name: 'postgres',
+  schemaVersion: POSTGRES_VERSION,
   async location() {
     // Databases live as long as the run's cluster, which the global teardown removes.
     return { location: await (await postgres()).createDatabase('store'), cleanup: async () => undefined };

@@ -10,8 +10,8 @@ import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
 import type { LocalSelection } from '../../src/model/local-selection.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
 import { lockKey } from '../../src/store/postgres-lock.js';
-import { migrate, MIGRATIONS, schemaVersion, type Migration } from '../../src/store/postgres-schema.js';
-import { SCHEMA_VERSION, type Store } from '../../src/store/store.js';
+import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion, type Migration } from '../../src/store/postgres-schema.js';
+import type { Store } from '../../src/store/store.js';
 import { postgres, postgresBin, POSTGRES_MISSING, type PostgresServer } from '../support/postgres.js';
 import { open, sqliteEngine } from './engines.js';
 
@@ -163,7 +163,9 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
 
     it('refuses tables of a newer schema version, and another program\'s tables, as usage errors, changing nothing', async () => {
       const url = await server.createDatabase('newer');
-      await (await open(url)).close();
+      const made = await open(url);
+      await sync(made, 's', docs(3, 1));
+      await made.close();
       psql(url, `UPDATE meta SET value = '${SCHEMA_VERSION + 1}' WHERE key = 'schema_version'`);
       const before = dump(url);
       for (const mode of ['write', 'read'] as const) {
@@ -199,7 +201,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       }
     });
 
-    it('upgrades a version 1 copy: tenders.last_seen goes (sync_tenders keeps it), rows and changes stay, the next run records changes once', async () => {
+    it('upgrades a version 1 copy: tenders.last_seen goes (sync_tenders keeps it), doc is made from doc_text, rows and changes stay, the next run records changes once', async () => {
       const url = await server.createDatabase('v1');
       const client = new pg.Client({ connectionString: url });
       await client.connect();
@@ -217,10 +219,14 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       expect((await refusal(url, 'read')).message).toMatch(/older schema \(version 1\): run tenders sync to upgrade it/);
       const store = await open(url);
       expect(psql(url, "SELECT string_agg(column_name, ',' ORDER BY column_name) FROM information_schema.columns WHERE table_name = 'tenders' AND column_name LIKE '%seen'")).toBe('first_seen');
+      // Version 3: the server makes doc from doc_text, for the rows there and every row written after.
+      expect(psql(url, "SELECT is_generated, generation_expression FROM information_schema.columns WHERE table_name = 'tenders' AND column_name = 'doc'")).toBe('ALWAYS|(doc_text)::jsonb');
+      expect(psql(url, "SELECT doc ->> 'title' FROM tenders")).toBe('Old');
       const receipt = await sync(store, 's', [{ id: 'A', title: 'New' }]);
       await store.close();
       expect(receipt.counts).toMatchObject({ changed: 1, new: 0 });
       expect(psql(url, "SELECT field, old, new FROM changes")).toBe('title|"Old"|"New"');
+      expect(psql(url, "SELECT doc ->> 'title' FROM tenders")).toBe('New');
       expect(psql(url, "SELECT last_seen > first_seen FROM sync_tenders")).toBe('t');
       expect(psql(url, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe(String(SCHEMA_VERSION));
       expect(psql(url, "SELECT reloptions FROM pg_class WHERE relname = 'sync_tenders'")).toBe('{fillfactor=70}');
@@ -364,6 +370,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
     it('a second run of a sync in another process fails at once naming the holder; other names proceed', async () => {
       const url = await server.createDatabase('lock');
       const store = await open(url);
+      await sync(store, 'first', docs(5, 1));
       const proc = await runUntil(url, 'stage', 50, 1);
       try {
         const err = await store.beginRun({ sync: { name: 'killed', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' }).catch((e: unknown) => e);
@@ -380,6 +387,52 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       // Its connection gone, the lock is free.
       await sync(store, 'killed', docs(20, 3));
       await store.close();
+    });
+
+    it('while the first run of a new copy makes it, other names walk, and a commit waits for the copy (bounded), then fails clearly', async () => {
+      const url = await server.createDatabase('making');
+      const proc = await runUntil(url, 'stage', 300, 1);
+      const store = await open(url, 'write', { busyTimeoutMs: 200 });
+      try {
+        // Nothing of the copy is there before its first run commits.
+        expect(psql(url, "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'")).toBe('0');
+        expect(await store.listSyncs()).toEqual([]);
+        const run = await store.beginRun({ sync: { name: 'other', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+        await run.add(docs(20, 2));
+        const err = await run.commit({ complete: true, pages: 1, requests: 1 }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(RunError);
+        expect((err as Error).message).toMatch(/is being made by the first run of another sync, for more than 0 s; try again when it is done$/);
+      } finally {
+        await kill(proc, url);
+      }
+      // The first run killed, nothing of it is left; the other sync makes the copy itself.
+      expect(psql(url, "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'")).toBe('0');
+      const receipt = await sync(store, 'other', docs(20, 2));
+      expect(receipt.counts).toMatchObject({ new: 20, repeated: 0 });
+      expect(psql(url, 'SELECT count(*) FROM tenders')).toBe('20');
+      await store.close();
+    });
+
+    it('a run that starts while another makes the copy compares its pages at commit, once the copy is there', async () => {
+      const url = await server.createDatabase('after');
+      const a = await open(url);
+      const b = await open(url);
+      const first = await a.beginRun({ sync: { name: 'a', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+      const shared = docs(30, 1);
+      await first.add(shared);
+      const second = await b.beginRun({ sync: { name: 'b', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+      // b's pages: a's tenders, ten cancelled, one of them twice (the last counts).
+      const cancelled = shared.map((t, i) => (i < 10 ? { ...t, status: 'cancelled' } : t));
+      await second.add([shared[0]!, ...cancelled]);
+      await first.commit({ complete: true, pages: 1, requests: 1 });
+      const receipt = await second.commit({ complete: true, pages: 2, requests: 2 });
+      const changed = shared.slice(0, 10).filter((t) => t.status !== 'cancelled');
+      expect(receipt.counts).toMatchObject({ seen: 31, repeated: 1, new: 30, changed: 0 });
+      const rows = (await all(b.changes({ sync: 'b' }))).filter((c) => c.kind === 'changed');
+      expect(rows.map((c) => [c.sync, c.id, c.field, c.new])).toEqual(changed.map((t) => ['b', t.id, 'status', 'cancelled']).sort((x, y) => String(x[1]).localeCompare(String(y[1]))));
+      expect((await b.count({ statuses: ['cancelled'] })).total).toBe(cancelled.filter((t) => t.status === 'cancelled').length);
+      await a.close();
+      await b.close();
     });
 
     for (const [phase, size] of [

@@ -9,8 +9,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
 import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
-import { migrate, MIGRATIONS, schemaVersion } from '../../src/store/sqlite-schema.js';
-import { SCHEMA_VERSION, type Store } from '../../src/store/store.js';
+import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from '../../src/store/sqlite-schema.js';
+import type { Store } from '../../src/store/store.js';
 import { open } from './engines.js';
 
 /** The sqlite3 shell's answer to `sql` (it must succeed). */
@@ -27,6 +27,12 @@ const dump = (path: string) => createHash('sha256').update(sqlite3(path, '.dump'
 
 function docs(size: number, seed: number): Record<string, unknown>[] {
   return [...new Sandbox(size, seed).rows()].map((row) => parseJson(row.json) as Record<string, unknown>);
+}
+
+async function all<T>(batches: AsyncGenerator<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const batch of batches) out.push(...batch);
+  return out;
 }
 
 async function sync(store: Store, name: string, tenders: Record<string, unknown>[]) {
@@ -46,6 +52,13 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A copy at `path`, made by a first sync. */
+async function made(path: string): Promise<void> {
+  const store = await open(path);
+  await sync(store, 'made', docs(5, 1));
+  await store.close();
+}
+
 async function refusal(path: string, mode: 'read' | 'write' = 'write'): Promise<Error> {
   const err = (await open(path, mode).then(
     (store) => store.close().then(() => undefined),
@@ -58,7 +71,12 @@ async function refusal(path: string, mode: 'read' | 'write' = 'write'): Promise<
 describe('opening a SQLite copy', () => {
   it('creates the file and its directory, in WAL mode, at the schema version', async () => {
     const path = join(dir, 'a', 'b', 'tenders.db');
-    await (await open(path)).close();
+    const store = await open(path);
+    // Opening for writing makes the directory; the copy itself is made by its first sync.
+    expect(readdirSync(join(dir, 'a', 'b'))).toEqual([]);
+    await sync(store, 's', docs(20, 1));
+    await store.close();
+    expect(readdirSync(join(dir, 'a', 'b'))).toEqual(['tenders.db']);
     expect(sqlite3(path, 'PRAGMA journal_mode')).toBe('wal');
     expect(sqlite3(path, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe(String(SCHEMA_VERSION));
   });
@@ -91,7 +109,7 @@ describe('opening a SQLite copy', () => {
   });
 
   it('refuses a read-only file for writing, and reads it', async () => {
-    await (await open(db)).close();
+    await made(db);
     chmodSync(db, 0o444);
     const before = hash(db);
     const err = await refusal(db);
@@ -102,7 +120,7 @@ describe('opening a SQLite copy', () => {
   });
 
   it('refuses a database of a newer schema version, leaving the file unchanged', async () => {
-    await (await open(db)).close();
+    await made(db);
     sqlite3(db, `UPDATE meta SET value = '${SCHEMA_VERSION + 1}' WHERE key = 'schema_version'`);
     const before = hash(db);
     for (const mode of ['write', 'read'] as const) {
@@ -136,6 +154,103 @@ describe('opening a SQLite copy', () => {
     expect(schemaVersion(raw)).toBe(latest + 1);
     expect(raw.prepare('SELECT * FROM syncs').raw().all()).toEqual([['s', '{}', 'u', 'now', null, null, null]]);
     raw.close();
+  });
+});
+
+describe('a new copy', () => {
+  const partial = () => `${db}.partial`;
+
+  it('is built whole beside its path and linked into place by its first sync: nothing is there to read before', async () => {
+    const store = await open(db);
+    const run = await store.beginRun({ sync: { name: 's', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+    const tenders = docs(700, 3);
+    for (let i = 0; i < tenders.length; i += 100) await run.add(tenders.slice(i, i + 100));
+    expect(existsSync(db)).toBe(false);
+    expect(existsSync(partial())).toBe(true);
+    expect(await refusal(db, 'read')).toBeInstanceOf(RunError);
+    const receipt = await run.commit({ complete: true, pages: 7, requests: 7 });
+    expect(receipt).toMatchObject({ baseline: true, complete: true, counts: { seen: 700, new: 700, repeated: 0, changed: 0, gone: 0 } });
+    expect(existsSync(db)).toBe(true);
+    expect(readdirSync(dir).filter((name) => name.includes('partial'))).toEqual([]);
+    expect(sqlite3(db, 'PRAGMA integrity_check')).toBe('ok');
+    expect(sqlite3(db, "INSERT INTO tenders_fts (tenders_fts) VALUES ('integrity-check'); SELECT 'ok'")).toBe('ok');
+    expect(sqlite3(db, 'PRAGMA journal_mode')).toBe('wal');
+    expect(sqlite3(db, 'PRAGMA page_size')).toBe('16384');
+    // Its indexes are those of any copy, and a query finds its tenders by them.
+    expect(sqlite3(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'tenders' AND name LIKE 'tenders_%'")).toBe('6');
+    expect(sqlite3(db, 'SELECT count(*) FROM sync_tenders').split('\n')).toEqual(['700']);
+    expect(sqlite3(db, 'SELECT count(*), sum(complete) FROM runs')).toBe('1|1');
+    const title = String(tenders[0]!.title).split(/\W+/).find((word) => word.length > 3)!;
+    expect((await store.count({ words: title })).total).toBe(tenders.filter((t) => String(t.title).includes(title)).length);
+    // The store now reads and writes the copy: the next run compares with it.
+    const again = await sync(store, 's', tenders);
+    expect(again.counts).toMatchObject({ new: 0, changed: 0, unchanged: 700 });
+    await store.close();
+  });
+
+  it('a repeated id counts as its last copy, its full-text entry too', async () => {
+    const store = await open(db);
+    const [a, b] = docs(2, 4);
+    const run = await store.beginRun({ sync: { name: 's', query: {}, service: 'u' }, mode: 'full' });
+    await run.add([a!, { ...b!, title: 'Zebra crossing' }]);
+    await run.add([{ ...b!, title: 'Harbour dredging' }]);
+    const receipt = await run.commit({ complete: true, pages: 2, requests: 2 });
+    expect(receipt.counts).toMatchObject({ seen: 3, new: 2, repeated: 1 });
+    expect((await store.count({ words: 'zebra' })).total).toBe(0);
+    expect((await store.count({ words: 'harbour' })).total).toBe(1);
+    expect(sqlite3(db, "INSERT INTO tenders_fts (tenders_fts) VALUES ('integrity-check'); SELECT 'ok'")).toBe('ok');
+    await store.close();
+  });
+
+  it('an aborted first sync leaves nothing; a failed one a copy with its receipt alone', async () => {
+    const store = await open(db);
+    const aborted = await store.beginRun({ sync: { name: 's', query: {}, service: 'u' }, mode: 'full' });
+    await aborted.add(docs(50, 1));
+    await aborted.abort();
+    expect(readdirSync(dir)).toEqual([]);
+    const failed = await store.beginRun({ sync: { name: 's', query: {}, service: 'u' }, mode: 'full' });
+    await failed.add(docs(50, 1));
+    const receipt = await failed.commit({ complete: false, pages: 1, requests: 2, error: 'the service failed' });
+    expect(receipt).toMatchObject({ complete: false, error: 'the service failed', counts: { seen: 50 } });
+    expect(readdirSync(dir).filter((name) => name.includes('partial'))).toEqual([]);
+    expect(sqlite3(db, 'SELECT count(*) FROM tenders; SELECT count(*) FROM syncs; SELECT complete, error FROM runs')).toBe('0\n0\n0|the service failed');
+    await store.close();
+  });
+
+  it('a partial file beside a copy that exists (its first sync was killed once it had linked it) goes with the next sync', async () => {
+    await made(db);
+    writeFileSync(partial(), 'left by a killed first sync');
+    writeFileSync(`${partial()}-journal`, 'and its journal');
+    const store = await open(db);
+    await sync(store, 'made', docs(5, 1));
+    await store.close();
+    expect(readdirSync(dir).filter((name) => name.includes('partial'))).toEqual([]);
+  });
+
+  it('two first syncs of one new copy: the one that ends first makes it, the other applies its run to it', async () => {
+    const a = await open(db);
+    const b = await open(db);
+    const first = await a.beginRun({ sync: { name: 'a', query: {}, service: 'u' }, mode: 'full' });
+    const shared = docs(30, 1);
+    await first.add(shared);
+    // b finds a building the copy: it makes the copy the general way, and ends first.
+    await sync(b, 'b', shared.map((t, i) => (i < 10 ? { ...t, status: 'cancelled' } : t)));
+    await first.add(docs(40, 2).slice(30));
+    const receipt = await first.commit({ complete: true, pages: 2, requests: 2 });
+    expect(receipt.counts).toMatchObject({ seen: 40, new: 40, changed: 0, unchanged: 0, repeated: 0 });
+    expect(existsSync(partial())).toBe(false);
+    expect((await a.count({})).total).toBe(40);
+    expect((await a.count({ sync: 'b' })).total).toBe(30);
+    // a saw b's cancelled tenders as they are now: each change is recorded once, by a.
+    const changes = await all(a.changes({ sync: 'a' }));
+    const cancelled = shared.slice(0, 10).filter((t) => t.status !== 'cancelled');
+    expect(cancelled.length).toBeGreaterThan(0);
+    expect(changes.filter((c) => c.kind === 'changed').map((c) => [c.sync, c.id, c.field, c.old, c.new])).toEqual(
+      cancelled.map((t) => ['a', t.id, 'status', 'cancelled', t.status]).sort((x, y) => String(x[1]).localeCompare(String(y[1]))),
+    );
+    expect(sqlite3(db, 'PRAGMA integrity_check')).toBe('ok');
+    await a.close();
+    await b.close();
   });
 });
 
@@ -252,6 +367,8 @@ describe('a run killed with SIGKILL', () => {
       format: 'cjs',
       target: 'node20',
       external: ['better-sqlite3'],
+      // As vitest runs src/: the run is hosted in the process's own thread.
+      define: { __TENDERS_SQLITE_WORKER__: 'null' },
       logLevel: 'error',
     });
   });
@@ -271,6 +388,19 @@ describe('a run killed with SIGKILL', () => {
       proc.on('exit', (code, signal) => (signal === 'SIGKILL' ? done() : fail(new Error(`child ended ${code}: ${stderr}`))));
     });
   }
+
+  it('a first sync killed while it builds a new copy leaves none, only its partial file, which the next first sync replaces', { timeout: 180_000 }, async () => {
+    await killAt('stage', 1200, 6);
+    expect(existsSync(db)).toBe(false);
+    expect(existsSync(`${db}.partial`)).toBe(true);
+    const store = await open(db);
+    const receipt = await sync(store, 'killed', docs(1200, 6));
+    expect(receipt.counts).toMatchObject({ seen: 1200, new: 1200 });
+    expect(readdirSync(dir).filter((name) => name.includes('partial'))).toEqual([]);
+    expect(sqlite3(db, 'PRAGMA integrity_check')).toBe('ok');
+    expect(sqlite3(db, 'SELECT count(*) FROM tenders')).toBe('1200');
+    await store.close();
+  });
 
   // Killed while staging, and inside the commit of a run so large that it rebuilds the indexes.
   for (const [phase, size] of [

@@ -1,0 +1,146 @@
+/**
+ * A SQLite sync run as the walk sees it (SyncRun), done by a RunHost on a
+ * thread of its own: each page is made into rows here, where the parsed
+ * tenders are, and sent on; the walk goes on to the next page while the other
+ * thread stages and compares this one. A few pages at most are on their way
+ * (memory stays flat); a page the run could not take fails the next call.
+ */
+
+import { Worker } from 'node:worker_threads';
+import { join } from 'node:path';
+import { receiveError, RunHost, type RunInit, type RunReply, type RunRequest, type SentError } from './sqlite-run-host.js';
+import { stagedPage } from './sqlite-rows.js';
+import type { RunFacts, RunReceipt, SyncRun } from './store.js';
+
+/** Pages sent and not yet staged, at most. */
+const WINDOW = 16;
+
+declare const __TENDERS_SQLITE_WORKER__: string | null;
+
+/**
+ * The file a run's thread starts from: dist/sqlite-worker.cjs beside the
+ * bundle. null where src/ runs as it is (vitest), whose runs are hosted in
+ * the calling thread unless a test names the built file (hostRunsIn).
+ */
+let workerFile: string | null = __TENDERS_SQLITE_WORKER__ && join(__dirname, __TENDERS_SQLITE_WORKER__);
+
+/** For tests: host runs in a thread started from `file`, or (null) in the calling thread. */
+export function hostRunsIn(file: string | null): void {
+  workerFile = file;
+}
+
+interface RunChannel {
+  request(request: RunRequest): Promise<RunReply>;
+  /** Stops the thread if the run's end did not. */
+  close(): Promise<void>;
+}
+
+export class SqliteRunClient implements SyncRun {
+  readonly baseline: boolean;
+  readonly #channel: RunChannel;
+  readonly #release: () => Promise<void>;
+  /** Pages on their way, oldest first. */
+  readonly #sending: Promise<void>[] = [];
+  /** The first page the run could not take. */
+  #failed: unknown;
+  #ended = false;
+
+  /** Starts the run's host; `release` gives the sync's lock back when the run ends. */
+  constructor(init: RunInit, release: () => Promise<void>) {
+    this.baseline = init.baseline;
+    this.#release = release;
+    this.#channel = workerFile === null ? threadChannel(init) : workerChannel(workerFile, init);
+  }
+
+  async known(ids: readonly string[]): Promise<Set<string>> {
+    this.#live();
+    return new Set((await this.#channel.request({ op: 'known', ids })) as string[]);
+  }
+
+  async add(tenders: readonly Record<string, unknown>[]): Promise<void> {
+    this.#live();
+    const sent = this.#channel.request({ op: 'stage', page: stagedPage(tenders) }).then(
+      () => undefined,
+      (err: unknown) => void (this.#failed ??= err),
+    );
+    this.#sending.push(sent);
+    if (this.#sending.length >= WINDOW) await this.#sending.shift();
+    if (this.#failed) throw this.#failed;
+  }
+
+  async commit(facts: RunFacts): Promise<RunReceipt> {
+    this.#live();
+    try {
+      await Promise.all(this.#sending.splice(0));
+      // A page the run did not take fails a complete run; an incomplete one records its receipt all the same.
+      if (this.#failed && facts.complete) throw this.#failed;
+      return (await this.#channel.request({ op: 'commit', facts })) as RunReceipt;
+    } finally {
+      await this.#end();
+    }
+  }
+
+  async abort(): Promise<void> {
+    if (this.#ended) return;
+    await Promise.all(this.#sending.splice(0));
+    await this.#channel.request({ op: 'abort' }).catch(() => undefined);
+    await this.#end();
+  }
+
+  async #end(): Promise<void> {
+    if (this.#ended) return;
+    this.#ended = true;
+    await this.#channel.close();
+    await this.#release();
+  }
+
+  #live(): void {
+    if (this.#ended) throw new Error('this sync run has ended');
+  }
+}
+
+function threadChannel(init: RunInit): RunChannel {
+  const host = new RunHost(init);
+  return {
+    request: async (request) => host.handle(request),
+    close: async () => undefined,
+  };
+}
+
+function workerChannel(file: string, init: RunInit): RunChannel {
+  const worker = new Worker(file, { workerData: init });
+  const pending = new Map<number, { resolve: (reply: RunReply) => void; reject: (err: unknown) => void }>();
+  let next = 0;
+  let stopped: Error | undefined;
+  const stop = (err: Error) => {
+    stopped ??= err;
+    for (const { reject } of pending.values()) reject(stopped);
+    pending.clear();
+  };
+  worker.on('message', ({ id, reply, error }: { id: number; reply?: RunReply; error?: SentError }) => {
+    const waiting = pending.get(id);
+    pending.delete(id);
+    if (error) waiting?.reject(receiveError(error));
+    else waiting?.resolve(reply);
+  });
+  worker.on('error', stop);
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      stop(new Error("the sync's database thread stopped"));
+      resolve();
+    }),
+  );
+  return {
+    request: (request) =>
+      new Promise<RunReply>((resolve, reject) => {
+        if (stopped) return reject(stopped);
+        const id = ++next;
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ id, request });
+      }),
+    close: async () => {
+      if (!stopped) await worker.terminate();
+      await exited;
+    },
+  };
+}

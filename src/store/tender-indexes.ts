@@ -1,0 +1,19 @@
+/**
+ * The indexes of `tenders` beside its keys, the same SQL in both engines, all
+ * partial: local queries read the tenders some sync matches. A run that
+ * writes more tenders than the table holds, and a new copy's first run, build
+ * them once the rows are in (sorting once beats inserting at random places).
+ */
+export const TENDER_INDEXES = [
+  'CREATE INDEX tenders_published ON tenders (published, id) WHERE gone_at IS NULL;',
+  'CREATE INDEX tenders_deadline ON tenders (deadline, id) WHERE gone_at IS NULL;',
+  'CREATE INDEX tenders_value_eur ON tenders (value_eur, id) WHERE gone_at IS NULL;',
+  'CREATE INDEX tenders_buyer_country ON tenders (buyer_country) WHERE gone_at IS NULL;',
+  'CREATE INDEX tenders_status ON tenders (status) WHERE gone_at IS NULL;',
+  'CREATE INDEX tenders_buyer_name ON tenders (buyer_name) WHERE gone_at IS NULL;',
+];
+
+/** The name of the index an entry of TENDER_INDEXES makes. */
+export function indexName(sql: string): string {
+  return sql.split(' ')[2]!;
+}
