@@ -4,27 +4,52 @@
 //
 // Start-up is what a user notices on every run (docs/performance.md). With Node 20
 // most of it was loading ES modules (each file read through the thread pool and
-// linked asynchronously) and compiling them. So the CLI is ONE CommonJS file,
-// dist/cli.cjs, read synchronously: all of src/ and commander. A module src/
-// imports lazily (`await import(...)`) is in that file too, but evaluated only
-// when imported: a run evaluates its own command's code, not the others'. The
-// third-party packages but commander are files of their own under dist/vendor/,
-// required only by the modules that import them (undici alone is 1 MB: compiling
-// it would cost every run more than loading it costs the runs that need it).
-// Beside the bundle, dist/cli.cjs.cache holds V8's compiled code of it, made
-// here, which bin/load-cli.js hands to V8: a run then compiles almost nothing.
+// linked asynchronously) and compiling them. So the CLI is CommonJS, read
+// synchronously, in two files (scripts/build-cli.js): dist/cli.cjs, what starting any
+// command takes (src/cli.ts's imports, every command module, commander), and
+// dist/run.cjs, the rest of src/, which a module of cli.cjs imports lazily. A module
+// imported lazily is evaluated only when imported: a run evaluates its own command's
+// code, not the others'. The third-party packages but commander are files of their own
+// under dist/vendor/, required only by the modules that import them. Beside each of
+// these files, NAME.cjs.cache holds V8's compiled code of it, made here, which
+// bin/tenders.js hands to V8: a run then compiles almost nothing.
 import { build } from 'esbuild';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildCli } from './build-cli.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 /** Packages loaded from dist/vendor/NAME.cjs, when a module that imports them is evaluated. */
 const VENDOR = ['undici', 'ora', 'cli-table3', 'string-width', 'hyparquet-writer', 'pg', 'pgpass', 'pg-copy-streams'];
+/**
+ * What a vendor file holds, when not the whole package. undici's index.js loads all of undici
+ * (fetch, WebSocket, the mock agents, caches, and with its cookies Node's own copy of undici):
+ * src/api/client.ts uses EnvHttpProxyAgent and Pool, with the request API index.js gives every
+ * dispatcher. This is that part of index.js.
+ */
+const ENTRY = {
+  undici: `const Dispatcher = require('undici/lib/dispatcher/dispatcher');
+Object.assign(Dispatcher.prototype, require('undici/lib/api'));
+module.exports = { Pool: require('undici/lib/dispatcher/pool'), EnvHttpProxyAgent: require('undici/lib/dispatcher/env-http-proxy-agent') };`,
+};
 /** A native addon finds its compiled .node file from its own package directory: required from node_modules. */
 const NATIVE = ['better-sqlite3'];
 
 const common = { bundle: true, platform: 'node', target: 'node20.18', logLevel: 'warning' };
+// A file bin/tenders.js runs: the function Node's CommonJS loader would wrap it in, so that its text is
+// handed to V8 as it is, without joining a copy of it to a wrapper on every run; fewer bytes to read and
+// parse (whitespace and syntax minified; names kept, so that a --verbose stack trace still reads).
+const loaded = {
+  format: 'cjs',
+  banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+  footer: { js: '})' },
+  minifyWhitespace: true,
+  minifySyntax: true,
+};
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
@@ -36,41 +61,41 @@ const vendored = {
   },
 };
 
-// commander requires node:child_process when it loads (with it net, dgram and streams), only to
-// spawn executable subcommands, which tenders has none of: in the bundle it is required when used.
-const lazyChildProcess = {
-  name: 'lazy-child-process',
+/**
+ * A built-in that a package requires when it loads but uses only on some paths: in the bundle it is
+ * required when first used. `eager`: its properties the package reads as it loads, copied here.
+ * commander requires node:child_process (with it net, dgram and streams) only to spawn executable
+ * subcommands, which tenders has none of; undici requires node:http2 (with it tls and crypto) for
+ * HTTP/2 sessions, which tenders never asks for, and reads its constants as it loads.
+ */
+const lazyBuiltin = (name, importer, eager = {}) => ({
+  name: `lazy-${name}`,
   setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      /[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
-      contents: `let m; module.exports = new Proxy({}, { get: (_, key) => (m ??= require('node:${args.path}'))[key] });`,
+    b.onResolve({ filter: new RegExp(`^node:${name}$`) }, (args) => (importer.test(args.importer) ? { path: name, namespace: 'lazy-builtin' } : undefined));
+    b.onLoad({ filter: new RegExp(`^${name}$`), namespace: 'lazy-builtin' }, () => ({
+      contents: `const eager = ${JSON.stringify(eager)}; let m;
+module.exports = new Proxy(eager, { get: (target, key) => (key in target ? target[key] : (m ??= require('node:${name}'))[key]) });`,
       loader: 'js',
     }));
   },
+});
+const lazyBuiltins = {
+  commander: lazyBuiltin('child_process', /[\\/]commander[\\/]/),
+  undici: lazyBuiltin('http2', /[\\/]undici[\\/]/, { constants: createRequire(import.meta.url)('node:http2').constants }),
 };
 
 await Promise.all([
-  build({
+  // The CLI: dist/cli.cjs (starting any command) and dist/run.cjs (running one), scripts/build-cli.js.
+  buildCli({
     ...common,
-    entryPoints: ['src/cli.ts'],
-    outfile: 'dist/cli.cjs',
-    format: 'cjs',
+    ...loaded,
     external: NATIVE,
-    plugins: [vendored, lazyChildProcess],
+    plugins: [vendored, lazyBuiltins.commander],
     // import() of a package or built-in becomes require(): every one is CommonJS here, and the
-    // bundle runs as a vm.Script (bin/load-cli.js), which has no ES module loader.
+    // bundle runs as a vm.Script (bin/tenders.js), which has no ES module loader.
     supported: { 'dynamic-import': false },
     // A sync into SQLite works on a thread of its own, started from the file built next (src/store/sqlite-run-client.ts).
     define: { __TENDERS_VERSION__: JSON.stringify(version), __TENDERS_SQLITE_WORKER__: JSON.stringify('sqlite-worker.cjs') },
-    // The bundle is the function Node's CommonJS loader would wrap it in: bin/load-cli.js hands the
-    // file's text to V8 as it is, without joining a 400 kB copy of it to a wrapper on every run.
-    banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
-    footer: { js: '})' },
-    // Fewer bytes to parse on every run; names are kept, so a --verbose stack trace still reads.
-    minifyWhitespace: true,
-    minifySyntax: true,
   }),
   // The thread a sync into SQLite stages and commits on: the run's code alone, loaded when a sync starts.
   build({ ...common, entryPoints: ['src/store/sqlite-worker.ts'], outfile: 'dist/sqlite-worker.cjs', format: 'cjs', external: NATIVE }),
@@ -83,9 +108,14 @@ await Promise.all([
   ...VENDOR.map((name) =>
     build({
       ...common,
-      stdin: { contents: `const m = require(${JSON.stringify(name)}); module.exports = m && m.__esModule && 'default' in m ? m.default : m;`, resolveDir: '.', loader: 'js' },
+      ...loaded,
+      stdin: {
+        contents: ENTRY[name] ?? `const m = require(${JSON.stringify(name)}); module.exports = m && m.__esModule && 'default' in m ? m.default : m;`,
+        resolveDir: '.',
+        loader: 'js',
+      },
       outfile: `dist/vendor/${name}.cjs`,
-      format: 'cjs',
+      plugins: name === 'undici' ? [lazyBuiltins.undici] : [],
       // pg requires pg-native only when asked for it, which tenders never does.
       external: [...NATIVE, 'pg-native'],
     }),
@@ -94,11 +124,45 @@ await Promise.all([
 
 // The manual page, from the program just built: every command and flag is in it. Building it
 // and a few dry runs compile what a run compiles (the program, every command's flags, help,
-// the plans); V8's code of that is saved beside the bundle, for bin/load-cli.js.
-const { loadCli, CACHE } = createRequire(import.meta.url)('../bin/load-cli.js');
-const { cli, script } = loadCli({ cache: false });
+// the plans); V8's code of that is saved beside cli.cjs and run.cjs, for bin/tenders.js. Then each
+// vendor file is loaded (its top level run) and its code saved beside it: after the CLI's, since
+// loading the first one changes a V8 flag, under which V8 would not accept the CLI's caches.
+const { loadCli, scripts, vendor } = createRequire(import.meta.url)('../bin/tenders.js');
+const cli = loadCli({ cache: false });
 writeFileSync(new URL('../dist/tenders.1', import.meta.url), await cli.manualPage());
 for (const argv of [['--dry-run', 'search', '-c', 'DEU'], ['--dry-run', 'export', '-s', 'open'], ['--dry-run', 'count']]) {
   if ((await cli.silentRun(argv)) !== 0) throw new Error(`build: tenders ${argv.join(' ')} failed`);
 }
-writeFileSync(CACHE, script.createCachedData());
+const saveCaches = () => {
+  for (const [file, script] of scripts) writeFileSync(`${file}.cache`, script.createCachedData());
+  scripts.clear();
+};
+saveCaches();
+for (const name of VENDOR) vendor(`${name}.cjs`, false);
+saveCaches();
+
+// A cache per command, made by a dry run of it in a process of its own (scripts/command-cache.cjs): what a
+// run naming the command compiles, without the other commands' code and the help's (bin/tenders.js). A
+// command without one (changes, completion) takes the whole cache. The runs keep their state to themselves.
+const COMMAND_RUNS = {
+  search: ['--dry-run', 'search', '-c', 'DEU'],
+  export: ['--dry-run', 'export', '-s', 'open'],
+  count: ['--dry-run', 'count'],
+  fields: ['--dry-run', 'fields'],
+  orgs: ['--dry-run', 'orgs', 'tenders', 'ORG-1'],
+  watch: ['--dry-run', 'watch', 'w', '-c', 'DEU'],
+  sync: ['--dry-run', 'sync', 's', '-c', 'DEU'],
+};
+const home = mkdtempSync(join(tmpdir(), 'tenders-build-'));
+await Promise.all(
+  Object.entries(COMMAND_RUNS).map(
+    ([name, args]) =>
+      new Promise((resolve, reject) => {
+        const env = { ...process.env, HOME: home, TENDERS_STATE_DIR: join(home, 'state'), TENDERS_BASE_URL: 'http://127.0.0.1:9' };
+        const child = spawn(process.execPath, [new URL('command-cache.cjs', import.meta.url).pathname, name, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+        child.on('error', reject);
+        child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build: the code cache of ${name} failed (exit ${code})`))));
+      }),
+  ),
+);
+rmSync(home, { recursive: true, force: true });

@@ -5,7 +5,6 @@ import { addGlobalFlags, describeOption, examples } from './commands/flags.js';
 import { finishHelp, HELP_TOPICS } from './commands/help.js';
 import { COMMANDS, commandsFor, type CommandEntry } from './commands/registry.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf } from './errors.js';
-import { PassThrough } from 'node:stream';
 import { createIO, processInvocation, processIO, type ColorMode, type IO } from './io.js';
 import { releaseHeldLocksSync } from './files/held-locks.js';
 import { escapeControls } from './output/sanitize.js';
@@ -43,8 +42,7 @@ async function buildProgram(ctx: CommandContext, commands: (root: Command) => re
       'tenders count --status open',
       'tenders orgs search --query hospital --country DEU',
       'tenders watch deu-open -c DEU -s open   # daily: what is new, changed, gone',
-    ]) +
-      `\nMore help:\n  tenders COMMAND --help   a command's flags, with examples\n  tenders help TOPIC       ${HELP_TOPICS.join(', ')}\n  man tenders              the manual\n`,
+    ], `\nMore help:\n  tenders COMMAND --help   a command's flags, with examples\n  tenders help TOPIC       ${HELP_TOPICS.join(', ')}\n  man tenders              the manual\n`),
   );
   // Loaded at once, registered in the table's order: the root's help lists them so.
   const registers = await Promise.all(commands(program).map((entry) => entry.load()));
@@ -55,11 +53,14 @@ async function buildProgram(ctx: CommandContext, commands: (root: Command) => re
 }
 
 /** IO whose streams go nowhere, for what the build runs (scripts/build.js). */
-const silentIO = (env: Record<string, string> = {}) => createIO({ stdout: new PassThrough(), stderr: new PassThrough(), env });
+async function silentIO(env: Record<string, string> = {}): Promise<IO> {
+  const { PassThrough } = await import('node:stream');
+  return createIO({ stdout: new PassThrough(), stderr: new PassThrough(), env });
+}
 
 /** The manual page, tenders.1: made at build time from the program itself (scripts/build.js). */
 export async function manualPage(): Promise<string> {
-  const silent = silentIO();
+  const silent = await silentIO();
   const program = await buildProgram({ io: silent, signal: new AbortController().signal, argv: [], invocation: ['tenders'], createClient: undiciClient(silent) });
   return (await import('./commands/manual.js')).manPage(program, VERSION);
 }
@@ -70,7 +71,7 @@ export async function manualPage(): Promise<string> {
  * saves beside the bundle holds the code a run compiles (bin/load-cli.js).
  */
 export async function silentRun(argv: string[]): Promise<number> {
-  return execute(argv, silentIO({ TENDERS_BASE_URL: 'http://127.0.0.1:9' }));
+  return execute(argv, await silentIO({ TENDERS_BASE_URL: 'http://127.0.0.1:9' }));
 }
 
 /** The real HTTP client; undici loads only when a command needs it. */
@@ -88,22 +89,40 @@ export async function execute(
   io: IO,
   opts: { signal?: AbortSignal; createClient?: CommandContext['createClient']; fs?: CommandContext['fs']; invocation?: readonly string[] } = {},
 ): Promise<number> {
-  const signal = opts.signal ?? new AbortController().signal;
-  const invocation = opts.invocation ?? ['tenders'];
-  const program = await buildProgram({ io, signal, argv, invocation, createClient: opts.createClient ?? undiciClient(io), fs: opts.fs }, (root) => commandsFor(root, argv));
+  // Made when first asked for (main's opts.signal is a getter): a run that never waits on anything, a usage
+  // error or a dry run, does not load Node's AbortController (a twentieth of a dry run's start-up).
+  let signal: AbortSignal | undefined;
+  const signalOf = () => (signal ??= opts.signal ?? new AbortController().signal);
+  const ctx: CommandContext = {
+    io,
+    get signal() {
+      return signalOf();
+    },
+    argv,
+    // Read when a hint names the next page (main's is worked out then).
+    get invocation() {
+      return opts.invocation ?? ['tenders'];
+    },
+    createClient: opts.createClient ?? undiciClient(io),
+    fs: opts.fs,
+  };
+  const program = await buildProgram(ctx, (root) => commandsFor(root, argv));
   try {
     // Bare `tenders` asks what it can do, as bare `gh` and `git` do: help on stdout, exit 0.
     if (argv.length === 0) return (program.outputHelp(), EXIT.ok);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (err) {
-    return report(io, signal.aborted && err instanceof OutputClosedError ? signal.reason : err, Boolean(program.opts().verbose));
+    // A signal nothing asked for cannot have stopped the output.
+    return report(io, signal?.aborted && err instanceof OutputClosedError ? signal.reason : err, Boolean(program.opts().verbose));
   }
 }
 
 /** The process entry: real streams, signals, `argv` as process.argv gives it. */
 export async function main(argv: string[]): Promise<number> {
-  const controller = new AbortController();
+  let controller: AbortController | undefined;
+  let invocation: string[] | undefined;
+  const abortion = () => (controller ??= new AbortController());
   let interrupted = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (interrupted) {
@@ -112,16 +131,20 @@ export async function main(argv: string[]): Promise<number> {
       process.exit(exitCodeFor(signal));
     }
     interrupted = true;
-    controller.abort(new InterruptedError(signal));
+    abortion().abort(new InterruptedError(signal));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   quietExperimentalWarnings();
-  // A reader that went away (`--help | head`) is not a crash; the output
-  // target has its own listener and stops the run (stderr's: io.ts).
-  process.stdout.on('error', () => undefined);
   try {
-    return await execute(argv.slice(2), processIO(), { signal: controller.signal, invocation: processInvocation() });
+    return await execute(argv.slice(2), processIO(), {
+      get signal() {
+        return abortion().signal;
+      },
+      get invocation() {
+        return (invocation ??= processInvocation());
+      },
+    });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

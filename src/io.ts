@@ -5,9 +5,10 @@
  * pid or signals another process.
  */
 
-import { fstatSync } from 'node:fs';
+import { EventEmitter } from 'node:events';
+import { fstatSync, statSync, writeSync, type Stats } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, relative, resolve } from 'node:path';
-import { Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
 import { pagerCommand, pagerEnv, spawnPager, type PagerLauncher, type PagerProcess } from './terminal-pager.js';
 
 export const COLOR_MODES = ['auto', 'always', 'never'] as const;
@@ -107,6 +108,8 @@ export function createIO(parts: IOParts): IO {
       try {
         const child = await launch(command, pagerEnv(env));
         const held: string[] = [];
+        // Node's stream modules are loaded by what needs them (see FileStdout).
+        const { Writable } = await import('node:stream');
         const hold = new Writable({
           write(chunk: Buffer | string, _encoding, done) {
             held.push(chunk.toString());
@@ -142,12 +145,16 @@ function colorFor(mode: ColorMode, tty: boolean, env: Env, dumb: boolean): boole
  * The IO of this process. process.stderr is made when first written, unless it
  * may be a terminal (a character device): made for a pipe, it loads Node's
  * networking modules, a sixth of a dry run's start-up, for a run that may
- * never write to it.
+ * never write to it. stdout that is a file or /dev/null is a FileStdout.
  */
 export function processIO(): IO {
   let stderr: TerminalStream | undefined;
+  const stats = statsOf(1);
+  const stdout: TerminalStream = (stats && isFileLike(stats) && new FileStdout(1)) || process.stdout;
+  // A reader that went away (`--help | head`) is not a crash; the output target has its own listener and stops the run.
+  stdout.on('error', () => undefined);
   const parts: IOParts = {
-    stdout: process.stdout,
+    stdout,
     get stderr() {
       if (stderr === undefined) {
         stderr = process.stderr;
@@ -157,10 +164,91 @@ export function processIO(): IO {
       return stderr;
     },
     env: process.env,
-    stdoutIsPipe: isPipe(1),
+    stdoutIsPipe: stats !== undefined && (stats.isFIFO() || stats.isSocket()),
   };
   if (!mayBeTerminal(2)) parts.stderrIsTTY = false;
   return createIO(parts);
+}
+
+/**
+ * stdout when it is a regular file or /dev/null: each write is one synchronous
+ * write, as Node's own stdout does for a file (a SyncWriteStream), but without
+ * loading Node's stream modules for it, which cost a fifth of a dry run's
+ * start-up (docs/performance.md). A terminal, a pipe or a socket is
+ * process.stdout. Like a Writable: callbacks come after write() returns, and a
+ * failed write fails its callback, emits 'error' once, and fails every later write.
+ */
+export class FileStdout extends EventEmitter implements NodeJS.WritableStream {
+  writable = true;
+  #failure: Error | undefined;
+
+  constructor(
+    private readonly fd: number,
+    /** fs.writeSync, or a failing one (tests). */
+    private readonly writeTo: (fd: number, buffer: Uint8Array, offset: number) => number = writeSync,
+  ) {
+    super();
+  }
+
+  write(chunk: string | Uint8Array, cb?: (err?: Error | null) => void): boolean;
+  write(chunk: string, encoding?: BufferEncoding, cb?: (err?: Error | null) => void): boolean;
+  write(chunk: string | Uint8Array, encoding?: BufferEncoding | ((err?: Error | null) => void), cb?: (err?: Error | null) => void): boolean {
+    const done = typeof encoding === 'function' ? encoding : cb;
+    const failure = this.#failure ?? this.#write(typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? encoding : 'utf8') : chunk);
+    later(() => done?.(failure ?? null));
+    return failure === undefined;
+  }
+
+  end(cb?: () => void): this;
+  end(chunk: string | Uint8Array, cb?: () => void): this;
+  end(chunk: string, encoding?: BufferEncoding, cb?: () => void): this;
+  end(chunk?: string | Uint8Array | (() => void), encoding?: BufferEncoding | (() => void), cb?: () => void): this {
+    const done = [chunk, encoding, cb].find((arg) => typeof arg === 'function') as (() => void) | undefined;
+    if (typeof chunk === 'string' || chunk instanceof Uint8Array) this.write(chunk as string, typeof encoding === 'string' ? encoding : 'utf8');
+    this.writable = false;
+    later(() => {
+      this.emit('finish');
+      done?.();
+    });
+    return this;
+  }
+
+  #write(bytes: Uint8Array): Error | undefined {
+    try {
+      for (let at = 0; at < bytes.length; ) at += this.writeTo(this.fd, bytes, at);
+      return undefined;
+    } catch (err) {
+      this.#failure = err as Error;
+      this.writable = false;
+      later(() => this.emit('error', err));
+      return this.#failure;
+    }
+  }
+}
+
+/** After the current task, as a Writable's callbacks come: a promise's reaction (queueMicrotask would load Node's async hooks). */
+function later(fn: () => void): void {
+  void Promise.resolve().then(fn);
+}
+
+function statsOf(fd: number): Stats | undefined {
+  try {
+    return fstatSync(fd);
+  } catch {
+    return undefined; // closed: nothing reads it
+  }
+}
+
+/** A regular file, or /dev/null (a character device, yet no terminal): what Node itself writes synchronously. */
+function isFileLike(stats: Stats): boolean {
+  if (stats.isFile()) return true;
+  if (!stats.isCharacterDevice()) return false;
+  try {
+    const devNull = statSync('/dev/null');
+    return devNull.isCharacterDevice() && devNull.rdev === stats.rdev;
+  } catch {
+    return false;
+  }
 }
 
 function mayBeTerminal(fd: number): boolean {
@@ -191,15 +279,6 @@ export function invocationOf(script: string | undefined, env: Env, cwd: string):
   const below = relative(cwd, script);
   const path = below.startsWith('..') || isAbsolute(below) ? script : below;
   return script.endsWith('.js') ? ['node', path] : [path.includes('/') ? path : `./${path}`];
-}
-
-function isPipe(fd: number): boolean {
-  try {
-    const stats = fstatSync(fd);
-    return stats.isFIFO() || stats.isSocket();
-  } catch {
-    return false; // closed: nothing reads it
-  }
 }
 
 /** This process's id (what a lock file records). */

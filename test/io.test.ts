@@ -1,8 +1,11 @@
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { invocationOf, type ColorMode, type Env } from '../src/io.js';
+import { FileStdout, invocationOf, type ColorMode, type Env } from '../src/io.js';
 import { pagedTenders } from './support/fake-client.js';
 import { memoryIO } from './support/io.js';
 import { runInProcess } from './support/run.js';
+import { testDir } from './support/test-context.js';
 
 /** Whether stdout gets colour, for a terminal or a pipe, an environment and --color. */
 function colour(tty: boolean, env: Env, mode: ColorMode = 'auto'): boolean {
@@ -57,5 +60,61 @@ describe('invocationOf: the words that ran the CLI, for the commands it suggests
     ['without a script', undefined, env, ['tenders']],
   ])('%s', (_, script, environment, words) => {
     expect(invocationOf(script, environment, '/src/tenders')).toEqual(words);
+  });
+});
+
+describe('FileStdout: stdout that is a file or /dev/null, written as Node writes a file', () => {
+  const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it('writes each chunk whole and in order, and calls back after write() returned', async () => {
+    const file = join(testDir(), 'out.txt');
+    const fd = openSync(file, 'w');
+    try {
+      const out = new FileStdout(fd);
+      const calls: string[] = [];
+      expect(out.write('a,', () => calls.push('first'))).toBe(true);
+      expect(out.write(Buffer.from('b,')), 'no callback').toBe(true);
+      expect(out.write('ü', 'utf8', (err) => calls.push(`third ${String(err)}`))).toBe(true);
+      expect(calls).toEqual([]);
+      await settled();
+      expect(calls).toEqual(['first', 'third null']);
+      const finished: string[] = [];
+      out.on('finish', () => finished.push('finish'));
+      out.end('!', () => finished.push('callback'));
+      await settled();
+      expect(finished).toEqual(['finish', 'callback']);
+      expect(out.writable).toBe(false);
+      expect(readFileSync(file, 'utf8')).toBe('a,b,ü!');
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it('goes on after a partial write', async () => {
+    const written: string[] = [];
+    const out = new FileStdout(9, (_fd, bytes, offset) => {
+      written.push(Buffer.from(bytes.subarray(offset, offset + 2)).toString());
+      return Math.min(2, bytes.length - offset);
+    });
+    out.write('abcde');
+    expect(written.join('')).toBe('abcde');
+  });
+
+  it('a failed write fails its callback, emits one error, and fails every later write without writing', async () => {
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    let attempts = 0;
+    const out = new FileStdout(9, () => {
+      attempts++;
+      throw full;
+    });
+    const errors: unknown[] = [];
+    out.on('error', (err) => errors.push(err));
+    const results: unknown[] = [];
+    expect(out.write('a', (err) => results.push(err))).toBe(false);
+    expect(out.write('b', (err) => results.push(err))).toBe(false);
+    await settled();
+    expect(results).toEqual([full, full]);
+    expect(errors).toEqual([full]);
+    expect(attempts).toBe(1);
   });
 });

@@ -52,7 +52,7 @@ export async function withClient(
 ): Promise<void> {
   if (connection.dryRun) {
     const text = describeRequests(await firstRequests(), (path) => serviceUrl(connection.baseUrl, path));
-    return printTo(ctx.io.stdout, ctx.signal, text);
+    return printTo(ctx.io.stdout, () => ctx.signal, text);
   }
   const say = createReporter(ctx.io, connection);
   const client = await ctx.createClient(connection, connection.verbose ? say.debug : undefined);

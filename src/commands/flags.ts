@@ -166,8 +166,12 @@ export function describeOption(option: Option): string {
   return extra.length ? `${option.description} (${extra.join('; ')})` : option.description;
 }
 
-export function examples(lines: string[]): string {
-  return `\nExamples:\n${lines.flatMap(example).join('\n')}\n`;
+/**
+ * A command's `Examples:` block, then `after`, as help text made when help is shown (commander
+ * calls it then): a run that shows no help does not lay out its examples.
+ */
+export function examples(lines: string[], after = ''): () => string {
+  return () => `\nExamples:\n${lines.flatMap(example).join('\n')}\n${after}`;
 }
 
 /**

@@ -83,7 +83,13 @@ export function registerPaged<F>(parent: Command, spec: PagedCommandSpec<F>, ctx
     const command = args[args.length - 1] as Command;
     const id = spec.argument ? (args[0] as string) : undefined;
     const globals = command.optsWithGlobals<GlobalFlags>();
-    const line = { name: commandName(command), argv: ctx.argv, invocation: ctx.invocation };
+    const line = {
+      name: commandName(command),
+      argv: ctx.argv,
+      get invocation() {
+        return ctx.invocation;
+      },
+    };
     if (spec.local && command.opts<LocalFlags>().local) {
       // Loaded only for --local (its cursor digest needs node:crypto, which a start-up should not pay).
       const [{ localWalkPlan }, { runLocalWalk }] = await Promise.all([import('./local-plan.js'), import('../run/local-walk.js')]);
@@ -142,7 +148,10 @@ export function walkPlan<F>(
     all: exporting || Boolean(flags.all),
     max,
     hints: !exporting,
-    nextPageCommand: exporting || line.argv.length === 0 ? undefined : [...(line.invocation ?? ['tenders']), ...withoutCursor(line.argv)],
+    // Worked out when a hint prints it: a dry run never does.
+    get nextPageCommand() {
+      return exporting || line.argv.length === 0 ? undefined : [...(line.invocation ?? ['tenders']), ...withoutCursor(line.argv)];
+    },
     resumable: exporting,
     parallel,
     sortPaths,

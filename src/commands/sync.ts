@@ -71,7 +71,7 @@ export function registerSync(program: Command, ctx: CommandContext): Command {
       'tenders sync --list',
       'tenders sync deu-open --forget',
       '17 * * * * tenders sync deu-open                  # a crontab line: silent, exit 0 when all went well',
-    ]) + `\n${wrapWords('The copy: --db, else $TENDERS_DB, else $XDG_DATA_HOME/tenders/tenders.db, else ~/.local/share/tenders/tenders.db.', 80).join('\n')}\n`,
+    ], `\n${wrapWords('The copy: --db, else $TENDERS_DB, else $XDG_DATA_HOME/tenders/tenders.db, else ~/.local/share/tenders/tenders.db.', 80).join('\n')}\n`),
   );
   cmd.action(async (name: string | undefined, flags: SyncFlags, command: Command) => {
     const globals = command.optsWithGlobals<GlobalFlags>();

@@ -84,7 +84,7 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
       'tenders watch deu-open -q --feed /var/www/feeds/deu-open.atom',
       'tenders watch --list',
       'tenders watch deu-open --forget',
-    ]) + `\n${wrapWords('State: $TENDERS_STATE_DIR, else $XDG_STATE_HOME/tenders/watches, else ~/.local/state/tenders/watches.', 80).join('\n')}\n`,
+    ], `\n${wrapWords('State: $TENDERS_STATE_DIR, else $XDG_STATE_HOME/tenders/watches, else ~/.local/state/tenders/watches.', 80).join('\n')}\n`),
   );
   cmd.action(async (name: string | undefined, flags: WatchFlags, command: Command) => {
     const globals = command.optsWithGlobals<GlobalFlags>();

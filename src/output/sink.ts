@@ -33,7 +33,8 @@ export class StreamOutput implements OutputTarget {
 
   constructor(
     private readonly stream: NodeJS.WritableStream,
-    private readonly signal?: AbortSignal,
+    /** The run's signal, or how to get it when a write first waits (printTo). */
+    private readonly abortSignal?: AbortSignal | (() => AbortSignal),
     readonly terminal = false,
     /** How error lines name it: "the output", or a device's path. */
     private readonly name = 'the output',
@@ -64,27 +65,32 @@ export class StreamOutput implements OutputTarget {
     this.#waiting?.(this.#failure);
   }
 
+  get signal(): AbortSignal | undefined {
+    return typeof this.abortSignal === 'function' ? this.abortSignal() : this.abortSignal;
+  }
+
   #drained(): Promise<void> {
+    const signal = this.signal;
     return new Promise<void>((resolve, reject) => {
       const done = (err?: Error) => {
         this.#waiting = undefined;
         this.stream.removeListener('drain', onDrain);
-        this.signal?.removeEventListener('abort', onAbort);
+        signal?.removeEventListener('abort', onAbort);
         if (err) reject(err);
         else resolve();
       };
       const onDrain = () => done();
-      const onAbort = () => done(this.signal!.reason as Error);
+      const onAbort = () => done(signal!.reason as Error);
       this.#waiting = done;
       this.stream.once('drain', onDrain);
-      if (this.signal?.aborted) onAbort();
-      else this.signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 }
 
 /** Writes one short text whole (a count, a list of fields) and waits until it is delivered. */
-export async function printTo(stream: NodeJS.WritableStream, signal: AbortSignal, text: Chunk): Promise<void> {
+export async function printTo(stream: NodeJS.WritableStream, signal: AbortSignal | (() => AbortSignal), text: Chunk): Promise<void> {
   const out = new StreamOutput(stream, signal);
   await out.write(text);
   await out.finish();

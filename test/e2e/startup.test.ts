@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cliEnv } from '../support/cli.js';
+import { BIN, cliEnv, runCli } from '../support/cli.js';
+import { useSandbox } from '../support/sandbox.js';
 import { testDir } from '../support/test-context.js';
 
 interface Loaded {
@@ -18,34 +19,53 @@ interface Loaded {
  * What a run of the CLI loaded and ran. The bundle is one file in which each
  * module is a function named by its source path, run when the module is first
  * imported; V8's coverage (NODE_V8_COVERAGE) says which of them ran, and
- * which files were loaded at all.
+ * which files were loaded at all. stdout goes to /dev/null unless `stdout` is
+ * a descriptor (a pipe would load Node's networking for it); stderr is a pipe.
  */
-function loaded(args: string[]): Loaded {
-  const dir = testDir();
-  const coverage = join(dir, 'coverage');
-  const exit = join(dir, 'builtins.cjs');
-  // Straight to fd 2: making process.stderr here would load what the run did not.
-  writeFileSync(exit, "process.on('exit', () => require('fs').writeSync(2, `BUILTINS ${process.moduleLoadList.join(',')}\\n`));\n");
-  // stdout to /dev/null (a pipe would load Node's networking for it), stderr a pipe (read here).
+function loaded(args: string[], stdout: number | 'ignore' = 'ignore'): Loaded {
+  const { coverage, exit } = probes();
   const r = spawnSync(process.execPath, ['--require', exit, BIN, ...args], {
     env: cliEnv('http://127.0.0.1:9', { NODE_V8_COVERAGE: coverage }),
     encoding: 'utf8',
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', stdout, 'pipe'],
   });
   expect(r.status, r.stderr).toBe(0);
+  return read(coverage, r.stderr);
+}
+
+/** The same for a run that talks to `baseUrl` (spawned without blocking this worker, which serves the sandbox). */
+async function loadedTalking(args: string[], baseUrl: string): Promise<Loaded> {
+  const { coverage, exit } = probes();
+  const r = await runCli(args, baseUrl, { env: { NODE_V8_COVERAGE: coverage, NODE_OPTIONS: `--require ${exit}` } });
+  expect(r.code, r.stderr).toBe(0);
+  return read(coverage, r.stderr);
+}
+
+function probes(): { coverage: string; exit: string } {
+  const dir = testDir();
+  const exit = join(dir, 'builtins.cjs');
+  // Straight to fd 2: making process.stderr here would load what the run did not.
+  writeFileSync(exit, "process.on('exit', () => require('fs').writeSync(2, `BUILTINS ${process.moduleLoadList.join(',')}\\n`));\n");
+  return { coverage: join(dir, 'coverage'), exit };
+}
+
+function read(coverage: string, stderr: string): Loaded {
   const scripts = readdirSync(coverage).flatMap((file) => (JSON.parse(readFileSync(join(coverage, file), 'utf8')) as Coverage).result);
   const dist = scripts.filter((s) => s.url.includes('/dist/'));
   const ran = (f: Coverage['result'][number]['functions'][number]) => (f.ranges[0]?.count ?? 0) > 0;
   return {
     files: dist.map((s) => s.url.split('/dist/')[1]!),
     evaluated: dist.flatMap((s) => s.functions.filter((f) => /^src\/.+\.ts$/.test(f.functionName) && ran(f)).map((f) => f.functionName)),
-    builtins: /^BUILTINS (.*)$/m.exec(r.stderr)![1]!.split(',').flatMap((m) => (m.startsWith('NativeModule ') ? [m.slice('NativeModule '.length)] : [])),
+    builtins: /^BUILTINS (.*)$/m.exec(stderr)![1]!.split(',').flatMap((m) => (m.startsWith('NativeModule ') ? [m.slice('NativeModule '.length)] : [])),
   };
 }
 
 interface Coverage {
   result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
 }
+
+/** Built-ins a dry run does not use. */
+const UNUSED = ['crypto', 'http', 'https', 'tty', 'net', 'internal/deps/undici/undici', 'child_process', 'dgram', 'os', 'fs/promises', 'module', 'internal/modules/esm/loader'];
 
 /** The commands other than search, by their modules. */
 const OTHER_COMMANDS = ['export', 'count', 'fields', 'orgs', 'watch', 'sync', 'changes', 'completion'].map((name) => `src/commands/${name}.ts`);
@@ -60,19 +80,73 @@ describe('start-up loads only what the command needs', () => {
     expect(evaluated.filter((m) => unneeded.test(m))).toEqual([]);
   });
 
-  it('--dry-run search loads one file of the CLI, no package but commander (in it), and none of the built-ins it does not use', () => {
+  it('--dry-run search loads one file of the CLI (not run.cjs, what runs commands), no package but commander (in it), and none of the built-ins it does not use', () => {
     const { files, builtins } = loaded(['--dry-run', 'search', '-c', 'DEU']);
     expect(files).toEqual(['cli.cjs']);
     // child_process (and dgram with it): commander's, for executable subcommands (scripts/build.js); os and fs/promises: taking a lock
     // (files/held-locks.ts); module and the ES loader: the bundle is wrapped by the build, not by Module.wrap (bin/load-cli.js);
-    // net: process.stderr, a pipe here, made only when written (io.ts).
-    const unused = ['crypto', 'http', 'https', 'tty', 'net', 'internal/deps/undici/undici', 'child_process', 'dgram', 'os', 'fs/promises', 'module', 'internal/modules/esm/loader'];
+    // net: process.stderr, a pipe here, made only when written (io.ts); stream: stdout, /dev/null here, is written without
+    // Node's streams (io.ts, FileStdout).
+    const unused = [...UNUSED, 'stream', 'internal/streams/readable', 'internal/streams/writable'];
     expect(builtins.filter((m) => unused.includes(m))).toEqual([]);
+  });
+
+  it('--dry-run search into a regular file writes it whole, without loading Node\'s streams either', () => {
+    const file = join(testDir(), 'out.txt');
+    const fd = openSync(file, 'w');
+    let builtins: string[];
+    try {
+      ({ builtins } = loaded(['--dry-run', 'search', '-c', 'DEU'], fd));
+    } finally {
+      closeSync(fd);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('POST http://127.0.0.1:9/api/v1/tenders/search\n{\n  "buyerCountries": [\n    "DEU"\n  ]\n}\n');
+    expect(builtins.filter((m) => ['stream', 'net', 'tty'].includes(m))).toEqual([]);
   });
 
   it('the root help builds every command; completion loads its model when it runs', () => {
     expect(loaded(['--help']).evaluated).toEqual(expect.arrayContaining(OTHER_COMMANDS));
     const completion = loaded(['completion', 'bash']).evaluated;
     expect(completion).toEqual(expect.arrayContaining(['src/commands/completion-model.ts', 'src/output/completion/bash.ts']));
+  });
+});
+
+describe('a run that makes requests loads undici as it needs it', () => {
+  const sb = useSandbox({ size: 30, seed: 3 });
+
+  it('search loads the part of the CLI that runs commands and the vendor file of undici, not Node\'s own copy of undici, nor HTTP/2 with TLS', async () => {
+    const { files, evaluated, builtins } = await loadedTalking(['search', '-c', 'DEU', '-n', '5'], sb.url);
+    expect(files).toEqual(['cli.cjs', 'run.cjs', 'vendor/undici.cjs']);
+    expect(evaluated).toEqual(expect.arrayContaining(['src/run/walk.ts', 'src/api/client.ts']));
+    expect(evaluated.filter((m) => /^src\/(store\/(sqlite|postgres)|run\/watch\/)/.test(m))).toEqual([]);
+    // Node's undici is loaded by what undici's index.js has (fetch's cookies); http2, tls and crypto's TLS side by undici's
+    // HTTP/2 client, which this build loads only when a session opens (scripts/build.js).
+    expect(builtins.filter((m) => ['internal/deps/undici/undici', 'http2', 'tls', '_tls_wrap', 'internal/http2/core'].includes(m))).toEqual([]);
+    expect(builtins).toContain('http'); // it did make its request with undici
+  });
+});
+
+describe('the code caches the build saves', () => {
+  it('are accepted by V8 where bin/tenders.js uses them: the CLI\'s before any vendor file, the vendor files\' after', () => {
+    const dist = join(BIN, '../../dist');
+    const commands = readdirSync(dist).flatMap((f) => /^cli\.cjs\.([a-z]+)\.cache$/.exec(f)?.[1] ?? []);
+    expect(commands).toEqual(expect.arrayContaining(['search', 'export', 'count']));
+    const vendors = readdirSync(join(dist, 'vendor')).filter((f) => f.endsWith('.cjs'));
+    // One process per cache of the CLI (V8 compiles a script once a process); in the last, run.cjs (as a walk asks
+    // for it), then the vendor files.
+    const rejected = [...commands.map((name) => [name]), ['--help']].map((args, i, all) => {
+      const last = i === all.length - 1;
+      const probe = `const L = require(${JSON.stringify(BIN)}); const cli = L.loadCli({ args: ${JSON.stringify(args)} });
+${last ? `L.moduleOf('run', 'src/run/walk.ts', true); for (const f of ${JSON.stringify(vendors)}) L.vendor(f, true);` : ''}
+process.stdout.write(JSON.stringify([...L.scripts].map(([file, s]) => [file.split('/dist/')[1], L.cacheUsed.get(file)?.split('/dist/')[1], s.cachedDataRejected])));`;
+      const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: cliEnv(undefined) });
+      expect(r.status, r.stderr).toBe(0);
+      const runs = JSON.parse(r.stdout) as [string, string, boolean][];
+      // Each command's own cache, the whole one for help, and run.cjs's and each vendor file's.
+      expect(runs[0]).toEqual(['cli.cjs', args[0] === '--help' ? 'cli.cjs.cache' : `cli.cjs.${args[0]}.cache`, false]);
+      if (last) expect(runs.map(([file]) => file)).toEqual(['cli.cjs', 'run.cjs', ...vendors.map((f) => `vendor/${f}`)]);
+      return runs.filter(([file, cache, no]) => no || cache !== `${file}.cache` && file !== 'cli.cjs');
+    });
+    expect(rejected.flat()).toEqual([]);
   });
 });
