@@ -45,13 +45,13 @@ export async function openSqliteStore(path: string, options: OpenOptions): Promi
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   // A copy that does not exist yet is made by its first sync, whole (sqlite-new-copy.ts): until
   // then the store answers from an empty schema in memory, and nothing is written to disk.
-  if (!born) return new SqliteStore(newCopySchema(), path, busyTimeoutMs, true);
+  if (!born) return new SqliteStore(undefined, path, busyTimeoutMs);
   const db = openCopy(path, options.mode, busyTimeoutMs);
   // A query reads the copy where its matches lie, in a fresh process each time: mapped, those
   // pages are read from the OS cache without a system call each (a first full-text page over
   // 200 000 tenders in half the time). A sync does not map: its memory would grow with the copy.
   if (options.mode === 'read') db.exec(`PRAGMA mmap_size = ${READ_MMAP_BYTES}`);
-  return new SqliteStore(db, path, busyTimeoutMs, false);
+  return new SqliteStore(db, path, busyTimeoutMs);
 }
 
 interface SyncRow {
@@ -87,14 +87,23 @@ interface RunRow {
 
 class SqliteStore implements Store {
   #run: SqliteRunClient | undefined;
+  #db: Database.Database | undefined;
+  /** No copy at `path` yet: nothing is stored, and a sync makes the copy. */
+  private unborn: boolean;
 
   constructor(
-    private db: Database.Database,
+    db: Database.Database | undefined,
     private readonly path: string,
     private readonly busyTimeoutMs: number,
-    /** No copy at `path` yet: `db` is an empty one in memory until a sync makes it. */
-    private unborn: boolean,
-  ) {}
+  ) {
+    this.#db = db;
+    this.unborn = db === undefined;
+  }
+
+  /** The copy; before it exists, an empty one in memory, made when first asked (a first sync asks nothing of it). */
+  private get db(): Database.Database {
+    return (this.#db ??= newCopySchema());
+  }
 
   async beginRun(options: RunOptions): Promise<SyncRun> {
     const { sync } = options;
@@ -237,6 +246,7 @@ class SqliteStore implements Store {
   }
 
   async listSyncs(): Promise<SyncInfo[]> {
+    if (this.unborn) return [];
     const rows = this.db.prepare('SELECT * FROM syncs ORDER BY name').all() as SyncRow[];
     return rows.map((row) => this.#syncInfo(row));
   }
@@ -290,7 +300,7 @@ class SqliteStore implements Store {
 
   async close(): Promise<void> {
     await this.#run?.abort();
-    if (this.db.open) this.db.close();
+    if (this.#db?.open) this.#db.close();
   }
 
   /**
@@ -308,8 +318,8 @@ class SqliteStore implements Store {
 
   /** A sync made the copy: from now on the store reads and writes it. */
   #born(): void {
-    this.db.close();
-    this.db = openCopy(this.path, 'write', this.busyTimeoutMs);
+    this.#db?.close();
+    this.#db = openCopy(this.path, 'write', this.busyTimeoutMs);
     this.unborn = false;
   }
 
@@ -384,6 +394,7 @@ class SqliteStore implements Store {
   }
 
   #syncRow(name: string): SyncRow | undefined {
+    if (this.unborn) return undefined;
     return this.db.prepare('SELECT * FROM syncs WHERE name = ?').get(name) as SyncRow | undefined;
   }
 
