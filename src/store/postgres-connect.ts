@@ -18,6 +18,7 @@ import pg from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import pgpassFile from 'pgpass/lib/helper.js';
 import { RunError, UsageError } from '../errors.js';
+import { parseJson } from '../model/json-parse.js';
 
 export interface Target {
   /** The URL for pg, without `schema`. */
@@ -59,10 +60,11 @@ export function ident(name: string): string {
 
 const parseTimestamp = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ);
 
-/** Timestamps as ISO text, bigints as numbers: what the Store interface gives. */
+/** Timestamps as ISO text, bigints as numbers, JSON with every digit (a saved query's big numbers): what the Store interface gives. */
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === pg.types.builtins.TIMESTAMPTZ) return (value: string) => (parseTimestamp(value) as Date).toISOString();
+    if (oid === pg.types.builtins.JSON || oid === pg.types.builtins.JSONB) return (value: string) => parseJson(value);
     if (oid === pg.types.builtins.INT8 || oid === pg.types.builtins.NUMERIC) return (value: string) => Number(value);
     return pg.types.getTypeParser(oid, format);
   },

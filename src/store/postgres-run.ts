@@ -20,12 +20,13 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { parseJson } from '../model/json-parse.js';
 import { RunError } from '../errors.js';
-import { stringifyJson, type JsonObject } from '../model/exact-json.js';
+import { stringifyExact, stringifyJson, type JsonObject } from '../model/exact-json.js';
 import { jsonOrNull, tenderColumns, tenderId } from './columns.js';
 import { COUNT_COLUMNS, countValues, RUN_COLUMNS, runReceipt, runRowValues } from './run-receipt.js';
 import { fieldChanges } from './diff.js';
 import { tsvectorText } from './postgres-fts.js';
-import { createCopy, migrate, schemaVersion, TENDER_INDEXES } from './postgres-schema.js';
+import { waited } from './rules.js';
+import { createCopy, migrate, SCHEMA_VERSION, schemaVersion, TENDER_INDEXES } from './postgres-schema.js';
 import { indexName } from './tender-indexes.js';
 
 /** The key of tenders and of the membership, and the membership's index, as the schema names them: dropped while a new copy is written, made again at its end. */
@@ -238,7 +239,7 @@ export class PostgresRun implements SyncRun {
 
   #busy(): RunError {
     return new RunError(
-      `${this.#ctx.location} is busy: another sync has been committing for more than ${Math.round(this.#ctx.busyTimeoutMs / 1000)} s; try again when it is done`,
+      `${this.#ctx.location} is busy: another sync has been committing for more than ${waited(this.#ctx.busyTimeoutMs)}; try again when it is done`,
     );
   }
 
@@ -295,7 +296,7 @@ export class PostgresRun implements SyncRun {
     const { client, schema, migrateKey, busyTimeoutMs } = this.#ctx;
     await migrate(client, schema, migrateKey, undefined, busyTimeoutMs).catch((err: unknown) => {
       if ((err as { code?: string }).code === '55P03') {
-        throw new RunError(`${this.#ctx.location} is being made by the first run of another sync, for more than ${Math.round(busyTimeoutMs / 1000)} s; try again when it is done`);
+        throw new RunError(`${this.#ctx.location} is being made by the first run of another sync, for more than ${waited(busyTimeoutMs)}; try again when it is done`);
       }
       throw err;
     });
@@ -468,7 +469,7 @@ export class PostgresRun implements SyncRun {
       `INSERT INTO syncs (name, query, service, created, last_run, last_complete) VALUES ($1, $2, $3, $4, $5, $4)
        ON CONFLICT (name) DO UPDATE SET query = excluded.query, service = excluded.service, last_run = excluded.last_run,
          last_complete = excluded.last_complete`,
-      [sync.name, stringifyJson(sync.query), sync.service, now, run],
+      [sync.name, stringifyExact(sync.query), sync.service, now, run],
     );
   }
 
@@ -498,20 +499,34 @@ export class PostgresRun implements SyncRun {
 async function makesCopy(ctx: RunContext): Promise<'building' | 'made' | 'pending'> {
   const { client } = ctx;
   await client.query('BEGIN');
+  let version: number | undefined;
   try {
     const { rows } = await client.query<{ mine: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS mine', [ctx.migrateKey]);
-    if (!rows[0]!.mine || (await schemaVersion(client, ctx.schema)) !== 0) {
+    if (!rows[0]!.mine) {
       await client.query('COMMIT');
-      return rows[0]!.mine ? 'made' : 'pending';
+      return 'pending';
     }
-    await createCopy(client);
-    await client.query('ALTER TABLE tenders DROP CONSTRAINT tenders_pkey; ALTER TABLE sync_tenders DROP CONSTRAINT sync_tenders_pkey; DROP INDEX sync_tenders_id');
-    for (const sql of TENDER_INDEXES) await client.query(`DROP INDEX ${indexName(sql)}`);
-    return 'building';
+    version = await schemaVersion(client, ctx.schema);
+    if (version === 0) {
+      // The transaction waits between pages as the walk does (a slow service, a Retry-After): a server that
+      // ends idle transactions (idle_in_transaction_session_timeout) must not end this one.
+      await client.query('SET LOCAL idle_in_transaction_session_timeout = 0');
+      await createCopy(client);
+      await client.query('ALTER TABLE tenders DROP CONSTRAINT tenders_pkey; ALTER TABLE sync_tenders DROP CONSTRAINT sync_tenders_pkey; DROP INDEX sync_tenders_id');
+      for (const sql of TENDER_INDEXES) await client.query(`DROP INDEX ${indexName(sql)}`);
+      return 'building';
+    }
+    await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
+  // Made meanwhile, maybe by another version of tenders: upgraded if older, refused if newer.
+  if (version === undefined || version > SCHEMA_VERSION) {
+    throw new RunError(`${ctx.location} was made meanwhile by another program or a newer tenders (schema version ${version ?? 'unknown'}): this sync cannot write it`);
+  }
+  if (version < SCHEMA_VERSION) await migrate(client, ctx.schema, ctx.migrateKey);
+  return 'made';
 }
 
 /**

@@ -37,3 +37,8 @@ export function definitionMismatch(name: string, what: 'query' | 'service', save
       `run it without filters to reuse the saved ${what}, or with --reset to replace it`,
   );
 }
+
+/** How long a writer waited for another, as its error says it: `30 s`, `0.2 s`. */
+export function waited(ms: number): string {
+  return `${ms < 1000 ? (ms / 1000).toFixed(1) : Math.round(ms / 1000)} s`;
+}

@@ -1,4 +1,4 @@
-import { stringifyJson } from '../model/exact-json.js';
+import { stringifyExact } from '../model/exact-json.js';
 import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition } from './store.js';
 
 /** The columns of a `runs` row, in the order of runRowValues. */
@@ -9,7 +9,7 @@ export const COUNT_COLUMNS = ['new', 'changed', 'gone', 'unchanged', 'seen', 're
 
 /** A receipt as the values of its `runs` row (RUN_COLUMNS); `flag` writes a boolean as the engine stores it. */
 export function runRowValues(r: RunReceipt, flag: (value: boolean) => unknown): unknown[] {
-  return [r.sync, stringifyJson(r.query), r.service, r.mode, flag(r.baseline), r.startedAt, r.endedAt, flag(r.complete), r.pages, r.requests, ...countValues(r.counts), r.error];
+  return [r.sync, stringifyExact(r.query), r.service, r.mode, flag(r.baseline), r.startedAt, r.endedAt, flag(r.complete), r.pages, r.requests, ...countValues(r.counts), r.error];
 }
 
 /** Counts as the values of COUNT_COLUMNS. */

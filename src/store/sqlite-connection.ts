@@ -6,6 +6,7 @@
 
 import Database from 'better-sqlite3';
 import { RunError, UsageError } from '../errors.js';
+import { waited } from './rules.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from './sqlite-schema.js';
 
 /** A connection that waits up to `busyTimeoutMs` for another writer, with its TEMP tables on disk (memory stays flat). */
@@ -101,6 +102,6 @@ export function writeTransaction<T>(db: Database.Database, path: string, busyTim
 /** A commit that waited its bounded time for another sync's. */
 export function busyError(path: string, timeoutMs: number): RunError {
   return new RunError(
-    `${path} is busy: another sync has been writing it for more than ${Math.round(timeoutMs / 1000)} s; try again when it is done`,
+    `${path} is busy: another sync has been writing it for more than ${waited(timeoutMs)}; try again when it is done`,
   );
 }

@@ -13,7 +13,8 @@
  * (the baseline), and the last of a repeated id counts.
  *
  * If another sync made the copy meanwhile (two first syncs of one new copy),
- * the built tenders are applied to that copy as a run of the general kind.
+ * or the file system has no hard links, the built tenders are applied to the
+ * copy at the path as a run of the general kind.
  */
 
 import Database from 'better-sqlite3';
@@ -34,10 +35,10 @@ export function partialCopyPath(path: string): string {
   return `${path}.partial`;
 }
 
-/** Removes the partial copy of the copy at `path` (and a journal an older tenders left beside it). */
+/** Removes the partial copy of the copy at `path`, and the files SQLite may have made beside it. */
 export function removePartialCopy(path: string): void {
   const partial = partialCopyPath(path);
-  for (const file of [partial, `${partial}-journal`]) rmSync(file, { force: true });
+  for (const file of [partial, `${partial}-journal`, `${partial}-wal`, `${partial}-shm`]) rmSync(file, { force: true });
 }
 
 /** An empty copy in memory: what a store answers from before its copy exists. */
@@ -97,12 +98,13 @@ export class NewCopyRun implements HostedRun {
     this.#counts.withoutId += page.withoutId;
     const from = this.#next.get() as number;
     const width = STAGED_WIDTH + 1;
-    const rows = page.values.length / STAGED_WIDTH;
+    const staged = lastOfEach(page.values);
+    const rows = staged.length / STAGED_WIDTH;
     for (let at = 0; at < rows; at += INSERT_ROWS) {
       const n = Math.min(INSERT_ROWS, rows - at);
       const values: unknown[] = [];
       for (let i = at * STAGED_WIDTH; i < (at + n) * STAGED_WIDTH; i += STAGED_WIDTH) {
-        for (let j = i; j < i + STAGED_WIDTH; j++) values.push(page.values[j]);
+        for (let j = i; j < i + STAGED_WIDTH; j++) values.push(staged[j]);
         values.push(this.#started);
       }
       this.#insert(n, width).run(values);
@@ -167,16 +169,23 @@ export class NewCopyRun implements HostedRun {
     return receipt;
   }
 
-  /** Puts the finished copy in place, unless a copy is there now (made by another sync meanwhile): false then. */
+  /**
+   * Puts the finished copy in place; false when it cannot be: a copy is there now (made by
+   * another sync meanwhile), or the file system has no hard links (FAT, some network and FUSE
+   * file systems), and the run is then applied to a copy there as any run is.
+   */
   #link(): boolean {
     try {
       linkSync(this.#partial, this.#init.path);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw err;
+    } catch {
+      return false;
     }
-    // The new name survives a crash once its directory is on disk too.
-    syncToDisk(dirname(this.#init.path));
+    // The new name survives a crash once its directory is on disk too, where the file system can sync a directory.
+    try {
+      syncToDisk(dirname(this.#init.path));
+    } catch {
+      // The copy is in place either way.
+    }
     return true;
   }
 
@@ -248,6 +257,20 @@ export class NewCopyRun implements HostedRun {
  * take a row where their last one went, cheaply: they are kept as the rows come.
  */
 const BUILT_AT_END = TENDER_INDEXES.filter((sql) => !['tenders_status', 'tenders_buyer_country'].includes(indexName(sql)));
+
+/**
+ * A page's rows, an id that comes twice in it kept once, where it came last: the repeat would
+ * update a row the full-text index does not hold yet (it takes a page's new rows after them).
+ */
+function lastOfEach(values: unknown[]): unknown[] {
+  const rows = values.length / STAGED_WIDTH;
+  const last = new Map<unknown, number>();
+  for (let row = 0; row < rows; row++) last.set(values[row * STAGED_WIDTH], row);
+  if (last.size === rows) return values;
+  const kept: unknown[] = [];
+  for (let row = 0; row < rows; row++) if (last.get(values[row * STAGED_WIDTH]) === row) kept.push(...values.slice(row * STAGED_WIDTH, (row + 1) * STAGED_WIDTH));
+  return kept;
+}
 
 /** Rows one INSERT takes at most (SQLite binds up to 32 766 values). */
 const INSERT_ROWS = 200;

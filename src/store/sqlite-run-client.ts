@@ -8,7 +8,7 @@
 
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
-import { receiveError, RunHost, type RunInit, type RunReply, type RunRequest, type SentError } from './sqlite-run-host.js';
+import { receiveError, receiveInit, RunHost, sendInit, type RunInit, type RunReply, type RunRequest, type SentError } from './sqlite-run-host.js';
 import { stagedPage } from './sqlite-rows.js';
 import type { RunFacts, RunReceipt, SyncRun } from './store.js';
 
@@ -39,6 +39,7 @@ export class SqliteRunClient implements SyncRun {
   readonly baseline: boolean;
   readonly #channel: RunChannel;
   readonly #release: () => Promise<void>;
+  readonly #query: RunInit['sync']['query'];
   /** Pages on their way, oldest first. */
   readonly #sending: Promise<void>[] = [];
   /** The first page the run could not take. */
@@ -49,6 +50,7 @@ export class SqliteRunClient implements SyncRun {
   constructor(init: RunInit, release: () => Promise<void>) {
     this.baseline = init.baseline;
     this.#release = release;
+    this.#query = init.sync.query;
     this.#channel = workerFile === null ? threadChannel(init) : workerChannel(workerFile, init);
   }
 
@@ -70,11 +72,14 @@ export class SqliteRunClient implements SyncRun {
 
   async commit(facts: RunFacts): Promise<RunReceipt> {
     this.#live();
+    await Promise.all(this.#sending.splice(0));
+    // A page the run did not take fails a complete run, which goes on: its caller ends it with its receipt
+    // (an incomplete commit) or aborts it.
+    if (this.#failed && facts.complete) throw this.#failed;
     try {
-      await Promise.all(this.#sending.splice(0));
-      // A page the run did not take fails a complete run; an incomplete one records its receipt all the same.
-      if (this.#failed && facts.complete) throw this.#failed;
-      return (await this.#channel.request({ op: 'commit', facts })) as RunReceipt;
+      const receipt = (await this.#channel.request({ op: 'commit', facts })) as RunReceipt;
+      // The query as the sync has it, every digit of a big number kept (see sendInit).
+      return { ...receipt, query: this.#query };
     } finally {
       await this.#end();
     }
@@ -100,7 +105,8 @@ export class SqliteRunClient implements SyncRun {
 }
 
 function threadChannel(init: RunInit): RunChannel {
-  const host = new RunHost(init);
+  // What the run's own thread is given, the same way.
+  const host = new RunHost(receiveInit(sendInit(init)));
   return {
     request: async (request) => host.handle(request),
     close: async () => undefined,
@@ -108,7 +114,7 @@ function threadChannel(init: RunInit): RunChannel {
 }
 
 function workerChannel(file: string, init: RunInit): RunChannel {
-  const worker = new Worker(file, { workerData: init });
+  const worker = new Worker(file, { workerData: sendInit(init) });
   const pending = new Map<number, { resolve: (reply: RunReply) => void; reject: (err: unknown) => void }>();
   let next = 0;
   let stopped: Error | undefined;

@@ -7,6 +7,8 @@
  */
 
 import { RunError, UsageError } from '../errors.js';
+import { stringifyExact, type JsonObject } from '../model/exact-json.js';
+import { parseJson } from '../model/json-parse.js';
 import { NewCopyRun } from './sqlite-new-copy.js';
 import type { StagedPage } from './sqlite-rows.js';
 import { openRun, type RunSetup } from './sqlite-run.js';
@@ -15,6 +17,20 @@ import type { RunFacts, RunReceipt } from './store.js';
 export interface RunInit extends RunSetup {
   /** The copy does not exist yet and this run may build it (the caller holds its partial file's lock): sqlite-new-copy.ts. */
   newCopy: boolean;
+}
+
+/**
+ * A RunInit as it crosses to the run's thread: the saved query as its JSON text, every digit of a big
+ * number kept (a structured clone would make a RawNumber a plain object).
+ */
+export type SentInit = Omit<RunInit, 'sync'> & { sync: Omit<RunInit['sync'], 'query'> & { query: string } };
+
+export function sendInit(init: RunInit): SentInit {
+  return { ...init, sync: { ...init.sync, query: stringifyExact(init.sync.query) } };
+}
+
+export function receiveInit(sent: SentInit): RunInit {
+  return { ...sent, sync: { ...sent.sync, query: parseJson(sent.sync.query) as JsonObject } };
 }
 
 export type RunRequest =

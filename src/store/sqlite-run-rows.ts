@@ -1,7 +1,7 @@
 /** The rows a SQLite run writes about itself: its receipt (`runs`) and its sync's saved definition (`syncs`). */
 
 import type BetterSqlite3 from 'better-sqlite3';
-import { stringifyJson } from '../model/exact-json.js';
+import { stringifyExact } from '../model/exact-json.js';
 import { COUNT_COLUMNS, countValues, RUN_COLUMNS, runRowValues } from './run-receipt.js';
 import type { RunCounts, RunReceipt, SyncDefinition } from './store.js';
 
@@ -24,7 +24,7 @@ export function saveSync(db: Database, sync: SyncDefinition, run: number, now: s
     `INSERT INTO syncs (name, query, service, created, last_run, last_complete) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (name) DO UPDATE SET query = excluded.query, service = excluded.service, last_run = excluded.last_run,
        last_complete = excluded.last_complete`,
-  ).run(sync.name, stringifyJson(sync.query), sync.service, now, run, now);
+  ).run(sync.name, stringifyExact(sync.query), sync.service, now, run, now);
 }
 
 /** An incomplete run: the sync (if it exists) points at its receipt, nothing else changes. */

@@ -132,11 +132,18 @@ export function schemaVersion(db: Database): number | undefined {
   return Number.isInteger(version) && version > 0 ? version : undefined;
 }
 
-/** Upgrades from `from` to migrations.length, one transaction per step. */
+/** Upgrades from `from` to migrations.length, one transaction per step (a step another writer took meanwhile is skipped). */
 export function migrate(db: Database, from: number, migrations: readonly Migration[] = MIGRATIONS): void {
   for (let version = from; version < migrations.length; version++) {
     db.exec('BEGIN IMMEDIATE');
     try {
+      // Another writer may have taken this step since the version was read: read it again under the write lock.
+      const now = schemaVersion(db) ?? 0;
+      if (now > version) {
+        db.exec('COMMIT');
+        version = now - 1;
+        continue;
+      }
       migrations[version]!(db);
       db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
         String(version + 1),

@@ -1,17 +1,17 @@
 /**
  * The thread a SQLite sync run works on (dist/sqlite-worker.cjs): one run,
- * started with its RunInit as workerData, answering each request in order
+ * started with its RunInit as workerData (sendInit), answering each request in order
  * with {id, reply} or {id, error}. It ends when the run does.
  */
 
 import { parentPort, workerData } from 'node:worker_threads';
-import { RunHost, sendError, type RunInit, type RunRequest } from './sqlite-run-host.js';
+import { receiveInit, RunHost, sendError, type RunRequest, type SentInit } from './sqlite-run-host.js';
 
 const port = parentPort!;
 let host: RunHost | undefined;
 let failed: unknown;
 try {
-  host = new RunHost(workerData as RunInit);
+  host = new RunHost(receiveInit(workerData as SentInit));
 } catch (err) {
   failed = err; // every request is answered with it: the run could not start
 }

@@ -111,7 +111,7 @@ class SqliteStore implements Store {
     if (this.#run) throw new Error('one sync run at a time per store');
     const saved = this.#syncRow(sync.name);
     if (saved && !options.reset) {
-      if (canonicalJson(JSON.parse(saved.query)) !== canonicalJson(sync.query)) {
+      if (canonicalJson(parseJson(saved.query)) !== canonicalJson(sync.query)) {
         throw definitionMismatch(sync.name, 'query', saved.query, JSON.stringify(sync.query));
       }
       if (saved.service !== sync.service) throw definitionMismatch(sync.name, 'service', saved.service, sync.service);
@@ -403,7 +403,7 @@ class SqliteStore implements Store {
     const tenders = (this.db.prepare('SELECT count(*) FROM sync_tenders WHERE sync = ? AND gone_at IS NULL').raw().get(row.name) as [number])[0];
     return {
       name: row.name,
-      query: JSON.parse(row.query) as JsonObject,
+      query: parseJson(row.query) as JsonObject,
       service: row.service,
       created: row.created,
       lastRun: receiptOf(run),
@@ -417,7 +417,7 @@ function receiptOf(row: RunRow): RunReceipt {
   return {
     run: row.run,
     sync: row.sync,
-    query: JSON.parse(row.query) as JsonObject,
+    query: parseJson(row.query) as JsonObject,
     service: row.service,
     mode: row.mode,
     baseline: row.baseline === 1,

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../../src/store/open.js';
@@ -19,6 +21,8 @@ export interface Engine {
   schemaVersion: number;
   /** A new empty location (file path or URL) and how to remove it. */
   location(): Promise<{ location: string; cleanup: () => Promise<void> }>;
+  /** The rows of `sql` read from the copy at `location` with the engine's own client, not the store: each row an array, booleans as 0 or 1. */
+  rows(location: string, sql: string): Promise<unknown[][]>;
 }
 
 export const sqliteEngine: Engine = {
@@ -28,6 +32,14 @@ export const sqliteEngine: Engine = {
     const dir = mkdtempSync(join(tmpdir(), 'tenders-store-'));
     return { location: join(dir, 'tenders.db'), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
   },
+  async rows(location, sql) {
+    const db = new Database(location, { readonly: true });
+    try {
+      return db.prepare(sql).raw().all() as unknown[][];
+    } finally {
+      db.close();
+    }
+  },
 };
 
 export const postgresEngine: Engine = {
@@ -36,6 +48,16 @@ export const postgresEngine: Engine = {
   async location() {
     // Databases live as long as the run's cluster, which the global teardown removes.
     return { location: await (await postgres()).createDatabase('store'), cleanup: async () => undefined };
+  },
+  async rows(location, sql) {
+    const client = new pg.Client({ connectionString: location });
+    await client.connect();
+    try {
+      const { rows } = await client.query({ text: sql, rowMode: 'array' });
+      return (rows as unknown[][]).map((row) => row.map((value) => (typeof value === 'boolean' ? Number(value) : value)));
+    } finally {
+      await client.end();
+    }
   },
 };
 

@@ -4,6 +4,8 @@ import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RunError } from '../../src/errors.js';
+import { stringifyJson, type JsonObject } from '../../src/model/exact-json.js';
+import { parseJson } from '../../src/model/json-parse.js';
 import { hostRunsIn } from '../../src/store/sqlite-run-client.js';
 import type { Store } from '../../src/store/store.js';
 import { open } from './engines.js';
@@ -53,6 +55,23 @@ describe("a sync's run on its own thread", () => {
     await store.close();
   });
 
+  it('takes a saved query holding a number beyond double precision there and back, every digit kept', async () => {
+    const store = await open(db);
+    const query = parseJson('{"body":{"minValue":12345678901234567890123}}') as JsonObject;
+    const definition = { name: 'big', query, service: 'u' };
+    for (const run of [1, 2]) {
+      const started = await store.beginRun({ sync: definition, mode: 'full' });
+      await started.add([tender('A')]);
+      const receipt = await started.commit({ complete: true, pages: 1, requests: 1 });
+      expect(stringifyJson(receipt.query)).toBe('{"body":{"minValue":12345678901234567890123}}');
+      expect(receipt.run).toBe(run);
+    }
+    const saved = new Database(db, { readonly: true });
+    expect(saved.prepare("SELECT query FROM syncs WHERE name = 'big'").pluck().get()).toBe('{"body":{"minValue":12345678901234567890123}}');
+    saved.close();
+    await store.close();
+  });
+
   it('a failure there keeps its class here (a busy copy is a RunError), and the copy stays as it was', async () => {
     const store = await open(db, 'write', { busyTimeoutMs: 50 });
     await sync(store, [tender('A')]);
@@ -71,7 +90,7 @@ describe("a sync's run on its own thread", () => {
     await store.close();
   });
 
-  it('an aborted run leaves the copy as it was, and its thread ends', async () => {
+  it('an aborted run leaves the copy as it was', async () => {
     const store = await open(db);
     await sync(store, [tender('A')]);
     const run = await store.beginRun({ sync: { name: 's', query: {}, service: 'u' }, mode: 'full' });

@@ -235,6 +235,41 @@ describe.each(engines)('store ($name)', (engine) => {
     });
   });
 
+  describe('when a sync saw its tenders', () => {
+    const tender = (id: string) => ({ id, title: `Tender ${id}`, status: 'open', publicationDate: '2026-03-01' });
+    /** Each membership row of sync s: its id, whether its last_seen is run `run`'s end, whether it is gone. */
+    const memberships = (run: number) =>
+      engine.rows(
+        location,
+        `SELECT m.id, CASE WHEN m.last_seen = r.ended THEN 1 ELSE 0 END, CASE WHEN m.gone_at IS NULL THEN 0 ELSE 1 END
+         FROM sync_tenders m, runs r WHERE m.sync = 's' AND r.run = ${run} ORDER BY m.id`,
+      );
+
+    it('a full run marks every tender it saw with its end, a gone one keeps its own, a new-only run only its new ones', async () => {
+      const first = await sync(store, 's', ['A', 'B', 'C'].map(tender));
+      expect(await memberships(first.run)).toEqual([['A', 1, 0], ['B', 1, 0], ['C', 1, 0]]);
+      const second = await sync(store, 's', ['A', 'B'].map(tender));
+      expect(await memberships(second.run)).toEqual([['A', 1, 0], ['B', 1, 0], ['C', 0, 1]]);
+      expect(await memberships(first.run)).toEqual([['A', 0, 0], ['B', 0, 0], ['C', 1, 1]]);
+      const third = await sync(store, 's', [tender('X')], 'new-only');
+      expect(await memberships(third.run)).toEqual([['A', 0, 0], ['B', 0, 0], ['C', 0, 1], ['X', 1, 0]]);
+      const fourth = await sync(store, 's', ['A', 'B', 'C', 'X'].map(tender));
+      expect(await memberships(fourth.run)).toEqual([['A', 1, 0], ['B', 1, 0], ['C', 1, 0], ['X', 1, 0]]);
+      // Back, C keeps the first_seen of its first run.
+      expect(await engine.rows(location, `SELECT CASE WHEN m.first_seen = r.ended THEN 1 ELSE 0 END FROM sync_tenders m, runs r WHERE m.id = 'C' AND r.run = ${first.run}`)).toEqual([[1]]);
+    });
+
+    it('keeps a saved query\'s numbers beyond double precision: the next run of the same query is accepted', async () => {
+      const query = parseJson('{"body":{"minValue":12345678901234567890123}}') as Record<string, unknown>;
+      for (const expected of [1, 2]) {
+        const run = await store.beginRun({ sync: definition('big', query), mode: 'full' });
+        await run.add([tender('A')]);
+        expect((await run.commit({ complete: true, pages: 1, requests: 1 })).run).toBe(expected);
+      }
+      expect(stringifyJson((await store.getSync('big'))!.query)).toBe('{"body":{"minValue":12345678901234567890123}}');
+    });
+  });
+
   describe('runs that do not complete', () => {
     it('an incomplete run records its receipt and nothing else; an aborted one nothing at all', async () => {
       const sandbox = new Sandbox(60, 2);
