@@ -68,7 +68,7 @@ export async function manualPage(): Promise<string> {
 /**
  * Runs `tenders ARGV` with nothing to see its output and no service behind it
  * (meant for --dry-run): the build runs a few, so that the V8 code cache it
- * saves beside the bundle holds the code a run compiles (bin/load-cli.js).
+ * saves beside the bundle holds the code a run compiles (bin/tenders.js).
  */
 export async function silentRun(argv: string[]): Promise<number> {
   return execute(argv, await silentIO({ TENDERS_BASE_URL: 'http://127.0.0.1:9' }));

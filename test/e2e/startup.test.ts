@@ -84,7 +84,7 @@ describe('start-up loads only what the command needs', () => {
     const { files, builtins } = loaded(['--dry-run', 'search', '-c', 'DEU']);
     expect(files).toEqual(['cli.cjs']);
     // child_process (and dgram with it): commander's, for executable subcommands (scripts/build.js); os and fs/promises: taking a lock
-    // (files/held-locks.ts); module and the ES loader: the bundle is wrapped by the build, not by Module.wrap (bin/load-cli.js);
+    // (files/held-locks.ts); module and the ES loader: the bundle is wrapped by the build, not by Module.wrap (bin/tenders.js);
     // net: process.stderr, a pipe here, made only when written (io.ts); stream: stdout, /dev/null here, is written without
     // Node's streams (io.ts, FileStdout).
     const unused = [...UNUSED, 'stream', 'internal/streams/readable', 'internal/streams/writable'];
