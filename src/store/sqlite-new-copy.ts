@@ -7,8 +7,8 @@
  * behind, only its partial file, which the next first sync removes.
  *
  * Its tenders go straight into the tables as pages come, the full-text index
- * page by page, and the indexes of few values; the others are built once at
- * the end (sorting once beats inserting at random places in each). A first sync has
+ * page by page, and the indexes of few values; the others, and the key, are
+ * built once at the end (sorting once beats inserting at random places in each). A first sync has
  * nothing to compare with: every tender is stored, no change is recorded
  * (the baseline), and the last of a repeated id counts.
  *
@@ -25,7 +25,7 @@ import { STAGED_COLUMNS, STAGED_WIDTH, type StagedPage } from './sqlite-rows.js'
 import { insertRunRow, saveLastRun, saveSync } from './sqlite-run-rows.js';
 import { runReceipt } from './run-receipt.js';
 import { openRun } from './sqlite-run.js';
-import { FTS_INSERT_TRIGGER, migrate } from './sqlite-schema.js';
+import { FTS_INSERT_TRIGGER, migrate, TENDER_KEY } from './sqlite-schema.js';
 import { indexName, TENDER_INDEXES } from './tender-indexes.js';
 import type { RunCounts, RunFacts, RunReceipt } from './store.js';
 import type { HostedRun, RunInit } from './sqlite-run-host.js';
@@ -78,7 +78,7 @@ export class NewCopyRun implements HostedRun {
       this.#db.exec('PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -16384');
       migrate(this.#db, 0);
       this.#db.exec('BEGIN');
-      for (const sql of BUILT_AT_END) this.#db.exec(`DROP INDEX ${indexName(sql)}`);
+      for (const sql of [TENDER_KEY, ...BUILT_AT_END]) this.#db.exec(`DROP INDEX ${indexName(sql)}`);
       this.#db.exec('DROP TRIGGER tenders_fts_insert');
       this.#next = this.#db.prepare('SELECT coalesce(max(seq), 0) + 1 FROM tenders').pluck();
       this.#index = this.#db.prepare('INSERT INTO tenders_fts (rowid, title, buyer_name) SELECT seq, title, buyer_name FROM tenders WHERE seq >= ?');
@@ -98,7 +98,7 @@ export class NewCopyRun implements HostedRun {
     this.#counts.withoutId += page.withoutId;
     const from = this.#next.get() as number;
     const width = STAGED_WIDTH + 1;
-    const staged = lastOfEach(page.values);
+    const staged = page.values;
     const rows = staged.length / STAGED_WIDTH;
     for (let at = 0; at < rows; at += INSERT_ROWS) {
       const n = Math.min(INSERT_ROWS, rows - at);
@@ -109,7 +109,7 @@ export class NewCopyRun implements HostedRun {
       }
       this.#insert(n, width).run(values);
     }
-    // New rows only: a repeat updates its row, and the update trigger keeps the index in step.
+    // A repeated id is a row of its own until the key is built (#makeKey).
     this.#index.run(from);
   }
 
@@ -136,10 +136,7 @@ export class NewCopyRun implements HostedRun {
     if (!insert) {
       const row = `(${Array.from({ length: width }, () => '?').join(', ')})`;
       insert = this.#db.prepare(
-        `INSERT INTO tenders (${STAGED_COLUMNS}, first_seen) VALUES ${Array.from({ length: rows }, () => row).join(', ')}
-         ON CONFLICT (id) DO UPDATE SET published = excluded.published, deadline = excluded.deadline, status = excluded.status,
-           buyer_id = excluded.buyer_id, buyer_name = excluded.buyer_name, buyer_country = excluded.buyer_country,
-           title = excluded.title, value_eur = excluded.value_eur, doc = excluded.doc`,
+        `INSERT INTO tenders (${STAGED_COLUMNS}, first_seen) VALUES ${Array.from({ length: rows }, () => row).join(', ')}`,
       );
       this.#inserts.set(rows, insert);
     }
@@ -151,7 +148,7 @@ export class NewCopyRun implements HostedRun {
     const db = this.#db;
     const { sync } = this.#init;
     const now = new Date().toISOString();
-    this.#counts.new = this.#countRepeats();
+    this.#counts.new = this.#makeKey();
     for (const sql of BUILT_AT_END) db.exec(sql);
     db.exec(FTS_INSERT_TRIGGER);
     // One segment: a full-text query reads one b-tree, not one per page.
@@ -234,9 +231,25 @@ export class NewCopyRun implements HostedRun {
     }
   }
 
+  /**
+   * The key of tenders, built once the rows are in; returns how many tenders the copy holds. A
+   * repeat fails the key (that statement undone) and only then are the earlier rows of each
+   * repeated id removed: the last counts, as in any run.
+   */
+  #makeKey(): number {
+    try {
+      this.#db.exec(TENDER_KEY);
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_CONSTRAINT_UNIQUE') throw err;
+      this.#db.exec('DELETE FROM tenders WHERE seq NOT IN (SELECT max(seq) FROM tenders GROUP BY id)');
+      this.#db.exec(TENDER_KEY);
+    }
+    return this.#countRepeats();
+  }
+
   /** Counts the repeated ids (the walk's tenders with an id, less the distinct ones); returns the distinct. */
   #countRepeats(): number {
-    const distinct = this.#db.prepare('SELECT count(*) FROM tenders').pluck().get() as number;
+    const distinct = this.#db.prepare('SELECT count(DISTINCT id) FROM tenders').pluck().get() as number;
     this.#counts.repeated = this.#counts.seen - this.#counts.withoutId - distinct;
     return distinct;
   }
@@ -257,20 +270,6 @@ export class NewCopyRun implements HostedRun {
  * take a row where their last one went, cheaply: they are kept as the rows come.
  */
 const BUILT_AT_END = TENDER_INDEXES.filter((sql) => !['tenders_status', 'tenders_buyer_country'].includes(indexName(sql)));
-
-/**
- * A page's rows, an id that comes twice in it kept once, where it came last: the repeat would
- * update a row the full-text index does not hold yet (it takes a page's new rows after them).
- */
-function lastOfEach(values: unknown[]): unknown[] {
-  const rows = values.length / STAGED_WIDTH;
-  const last = new Map<unknown, number>();
-  for (let row = 0; row < rows; row++) last.set(values[row * STAGED_WIDTH], row);
-  if (last.size === rows) return values;
-  const kept: unknown[] = [];
-  for (let row = 0; row < rows; row++) if (last.get(values[row * STAGED_WIDTH]) === row) kept.push(...values.slice(row * STAGED_WIDTH, (row + 1) * STAGED_WIDTH));
-  return kept;
-}
 
 /** Rows one INSERT takes at most (SQLite binds up to 32 766 values). */
 const INSERT_ROWS = 200;

@@ -17,6 +17,17 @@ export const FTS_INSERT_TRIGGER = `CREATE TRIGGER tenders_fts_insert AFTER INSER
   INSERT INTO tenders_fts (rowid, title, buyer_name) VALUES (new.seq, new.title, new.buyer_name);
 END;`;
 
+/** The triggers that keep the full-text index in step with `tenders`. */
+const FTS_TRIGGERS = `${FTS_INSERT_TRIGGER}
+CREATE TRIGGER tenders_fts_delete AFTER DELETE ON tenders BEGIN
+  INSERT INTO tenders_fts (tenders_fts, rowid, title, buyer_name) VALUES ('delete', old.seq, old.title, old.buyer_name);
+END;
+CREATE TRIGGER tenders_fts_update AFTER UPDATE OF title, buyer_name ON tenders
+WHEN old.title IS NOT new.title OR old.buyer_name IS NOT new.buyer_name BEGIN
+  INSERT INTO tenders_fts (tenders_fts, rowid, title, buyer_name) VALUES ('delete', old.seq, old.title, old.buyer_name);
+  INSERT INTO tenders_fts (rowid, title, buyer_name) VALUES (new.seq, new.title, new.buyer_name);
+END;`;
+
 const V1 = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
@@ -41,15 +52,7 @@ ${TENDER_INDEXES.join('\n')}
 CREATE VIRTUAL TABLE tenders_fts USING fts5(
   title, buyer_name, content='tenders', content_rowid='seq', tokenize='unicode61 remove_diacritics 2'
 );
-${FTS_INSERT_TRIGGER}
-CREATE TRIGGER tenders_fts_delete AFTER DELETE ON tenders BEGIN
-  INSERT INTO tenders_fts (tenders_fts, rowid, title, buyer_name) VALUES ('delete', old.seq, old.title, old.buyer_name);
-END;
-CREATE TRIGGER tenders_fts_update AFTER UPDATE OF title, buyer_name ON tenders
-WHEN old.title IS NOT new.title OR old.buyer_name IS NOT new.buyer_name BEGIN
-  INSERT INTO tenders_fts (tenders_fts, rowid, title, buyer_name) VALUES ('delete', old.seq, old.title, old.buyer_name);
-  INSERT INTO tenders_fts (rowid, title, buyer_name) VALUES (new.seq, new.title, new.buyer_name);
-END;
+${FTS_TRIGGERS}
 
 CREATE TABLE syncs (
   name TEXT PRIMARY KEY,
@@ -109,6 +112,48 @@ CREATE INDEX changes_sync_at ON changes (sync, at);
 CREATE INDEX changes_at ON changes (at);
 `;
 
+/** The key of `tenders` from version 3 on: an index, which a new copy's first run builds once its rows are in. */
+export const TENDER_KEY = 'CREATE UNIQUE INDEX tenders_id ON tenders (id);';
+
+const TENDER_COLUMNS_V3 = 'seq, id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, doc, first_seen, gone_at';
+
+/**
+ * Version 3: `tenders` made again with its key as an index (tenders_id) rather than a
+ * constraint of the table, and the full-text index without the column sizes only bm25()
+ * ranking reads (nothing of tenders ranks): a new copy's first run writes its rows with
+ * neither key nor sizes to keep up, and builds the key at the end (SQLite's way of changing
+ * a table: a new one, the rows copied, the old one dropped; `seq` and so the full-text
+ * index's rowids kept).
+ */
+const V3 = `
+DROP TABLE tenders_fts;
+CREATE TABLE tenders_v3 (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL,
+  published TEXT,
+  deadline TEXT,
+  status TEXT,
+  buyer_id TEXT,
+  buyer_name TEXT,
+  buyer_country TEXT,
+  title TEXT,
+  value_eur REAL,
+  doc TEXT NOT NULL,
+  first_seen TEXT NOT NULL,
+  gone_at TEXT
+);
+INSERT INTO tenders_v3 (${TENDER_COLUMNS_V3}) SELECT ${TENDER_COLUMNS_V3} FROM tenders ORDER BY seq;
+DROP TABLE tenders;
+ALTER TABLE tenders_v3 RENAME TO tenders;
+${TENDER_KEY}
+${TENDER_INDEXES.join('\n')}
+CREATE VIRTUAL TABLE tenders_fts USING fts5(
+  title, buyer_name, content='tenders', content_rowid='seq', tokenize='unicode61 remove_diacritics 2', columnsize=0
+);
+INSERT INTO tenders_fts (tenders_fts) VALUES ('rebuild');
+${FTS_TRIGGERS}
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec(V1);
@@ -117,6 +162,7 @@ export const MIGRATIONS: readonly Migration[] = [
   // Version 2: a re-sync rewrote every row of tenders (whole documents) for this column alone;
   // when a tender was last seen is sync_tenders.last_seen, per sync.
   (db) => db.exec('ALTER TABLE tenders DROP COLUMN last_seen'),
+  (db) => db.exec(V3),
 ];
 
 /** The schema version this build writes for SQLite; a copy of a newer one is refused. */

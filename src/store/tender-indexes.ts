@@ -15,5 +15,5 @@ export const TENDER_INDEXES = [
 
 /** The name of the index an entry of TENDER_INDEXES makes. */
 export function indexName(sql: string): string {
-  return sql.split(' ')[2]!;
+  return /INDEX (\w+)/.exec(sql)![1]!;
 }

@@ -11,6 +11,7 @@ import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from '../../src/store/sqlite-schema.js';
 import type { Store } from '../../src/store/store.js';
+import { STAGED_COLUMNS, STAGED_WIDTH, stagedPage } from '../../src/store/sqlite-rows.js';
 import { open } from './engines.js';
 
 /** The sqlite3 shell's answer to `sql` (it must succeed). */
@@ -160,6 +161,44 @@ describe('opening a SQLite copy', () => {
   });
 });
 
+describe('version 3', () => {
+  it('upgrades a version 2 copy: its tenders, row numbers and full-text entries kept, the key an index, the sizes gone', async () => {
+    const tenders = docs(300, 2);
+    const raw = new Database(db);
+    raw.pragma('journal_mode = WAL');
+    migrate(raw, 0, MIGRATIONS.slice(0, 2));
+    const { values } = stagedPage(tenders);
+    const insert = raw.prepare(`INSERT INTO tenders (seq, ${STAGED_COLUMNS}, first_seen) VALUES (${'?, '.repeat(STAGED_WIDTH + 1)}'then')`);
+    // Row numbers with gaps, as deletions leave them: the full-text index is keyed by them.
+    for (let i = 0; i < values.length; i += STAGED_WIDTH) insert.run([3 * i + 1, ...values.slice(i, i + STAGED_WIDTH)]);
+    raw.exec(`INSERT INTO syncs (name, query, service, created, last_complete) VALUES ('s', '{}', 'http://127.0.0.1:1', 'then', 'then');
+      INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT 's', id, 'then', 'then' FROM tenders`);
+    const before = raw.prepare('SELECT seq, id, doc FROM tenders ORDER BY seq').raw().all();
+    const word = String(tenders[0]!.title).split(/\W+/).find((w) => w.length > 3)!;
+    const matching = raw.prepare('SELECT rowid FROM tenders_fts WHERE tenders_fts MATCH ? ORDER BY rowid').pluck().all(word);
+    raw.close();
+    expect(sqlite3(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_autoindex_tenders_1'")).toBe('1');
+
+    const store = await open(db);
+    expect(sqlite3(db, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe('3');
+    expect(sqlite3(db, 'PRAGMA integrity_check')).toBe('ok');
+    expect(sqlite3(db, "INSERT INTO tenders_fts (tenders_fts) VALUES ('integrity-check'); SELECT 'ok'")).toBe('ok');
+    expect(sqlite3(db, "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'tenders' AND sql IS NULL")).toBe('');
+    expect(sqlite3(db, "SELECT sql FROM sqlite_schema WHERE name = 'tenders_id'")).toBe('CREATE UNIQUE INDEX tenders_id ON tenders (id)');
+    expect(sqlite3(db, "SELECT sql FROM sqlite_schema WHERE name = 'tenders_fts'")).toContain('columnsize=0');
+    expect(sqlite3(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'tenders'")).toBe('3');
+    const upgraded = new Database(db, { readonly: true });
+    expect(upgraded.prepare('SELECT seq, id, doc FROM tenders ORDER BY seq').raw().all()).toEqual(before);
+    expect(upgraded.prepare('SELECT rowid FROM tenders_fts WHERE tenders_fts MATCH ? ORDER BY rowid').pluck().all(word)).toEqual(matching);
+    upgraded.close();
+    // The key holds, and the copy syncs as before: nothing changed.
+    expect(() => sqlite3(db, "INSERT INTO tenders (id, doc, first_seen) SELECT id, doc, 'now' FROM tenders LIMIT 1")).toThrow();
+    const again = await sync(store, 's', tenders);
+    expect(again.counts).toMatchObject({ new: 0, changed: 0, gone: 0, unchanged: before.length });
+    await store.close();
+  });
+});
+
 describe('a new copy', () => {
   const partial = () => `${db}.partial`;
 
@@ -180,7 +219,7 @@ describe('a new copy', () => {
     expect(sqlite3(db, 'PRAGMA journal_mode')).toBe('wal');
     expect(sqlite3(db, 'PRAGMA page_size')).toBe('16384');
     // Its indexes are those of any copy, and a query finds its tenders by them.
-    expect(sqlite3(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'tenders' AND name LIKE 'tenders_%'")).toBe('6');
+    expect(sqlite3(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'tenders' AND name LIKE 'tenders_%'")).toBe('7');
     expect(sqlite3(db, 'SELECT count(*) FROM sync_tenders').split('\n')).toEqual(['700']);
     expect(sqlite3(db, 'SELECT count(*), sum(complete) FROM runs')).toBe('1|1');
     const title = String(tenders[0]!.title).split(/\W+/).find((word) => word.length > 3)!;
@@ -436,7 +475,7 @@ describe('a run killed with SIGKILL', () => {
       for await (const batch of reopened.changes({ sync: 'killed' })) rows += batch.length;
       expect(Number(sqlite3(db, 'SELECT count(*) FROM changes'))).toBe(rows);
       expect(Number(sqlite3(db, "SELECT count(*) FROM changes WHERE kind = 'new'"))).toBe(size - 500);
-      expect(sqlite3(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'tenders\\_%' ESCAPE '\\'")).toBe('6');
+      expect(sqlite3(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name LIKE 'tenders\\_%' ESCAPE '\\'")).toBe('7');
       expect(sqlite3(db, 'PRAGMA integrity_check')).toBe('ok');
       await reopened.close();
     });
