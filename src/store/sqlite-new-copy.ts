@@ -148,6 +148,9 @@ export class NewCopyRun implements HostedRun {
     const db = this.#db;
     const { sync } = this.#init;
     const now = new Date().toISOString();
+    // SQLite sorts an index in memory up to the page cache's size: a small cache for the builds keeps a large
+    // copy's peak near a small one's (sync RSS 200 000 / 50 000: 1.33 -> 1.22), its sorts merged from a few runs.
+    db.exec('PRAGMA cache_size = -4096');
     this.#counts.new = this.#makeKey();
     for (const sql of BUILT_AT_END) db.exec(sql);
     db.exec(FTS_INSERT_TRIGGER);
