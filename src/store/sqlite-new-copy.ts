@@ -98,13 +98,12 @@ export class NewCopyRun implements HostedRun {
     this.#counts.withoutId += page.withoutId;
     const from = this.#next.get() as number;
     const width = STAGED_WIDTH + 1;
-    const staged = page.values;
-    const rows = staged.length / STAGED_WIDTH;
+    const rows = page.values.length / STAGED_WIDTH;
     for (let at = 0; at < rows; at += INSERT_ROWS) {
       const n = Math.min(INSERT_ROWS, rows - at);
       const values: unknown[] = [];
       for (let i = at * STAGED_WIDTH; i < (at + n) * STAGED_WIDTH; i += STAGED_WIDTH) {
-        for (let j = i; j < i + STAGED_WIDTH; j++) values.push(staged[j]);
+        for (let j = i; j < i + STAGED_WIDTH; j++) values.push(page.values[j]);
         values.push(this.#started);
       }
       this.#insert(n, width).run(values);

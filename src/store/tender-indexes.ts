@@ -13,7 +13,7 @@ export const TENDER_INDEXES = [
   'CREATE INDEX tenders_buyer_name ON tenders (buyer_name) WHERE gone_at IS NULL;',
 ];
 
-/** The name of the index an entry of TENDER_INDEXES makes. */
+/** The name of the index a `CREATE [UNIQUE] INDEX` statement (an entry of TENDER_INDEXES, a key) makes. */
 export function indexName(sql: string): string {
   return /INDEX (\w+)/.exec(sql)![1]!;
 }
