@@ -1,7 +1,8 @@
 /**
  * The SQLite schema (docs/local-copy-schema.md) as migrations: MIGRATIONS[v]
- * takes a database from version v to v + 1; version 0 is an empty file. Each
- * upgrade runs in one transaction with the version it writes.
+ * takes a database from version v to v + 1; version 0 is an empty file, which
+ * all of them make into this version's schema (the key of tenders as TENDER_KEY
+ * says). Each upgrade runs in one transaction with the version it writes.
  */
 
 import type BetterSqlite3 from 'better-sqlite3';
@@ -17,23 +18,20 @@ export const FTS_INSERT_TRIGGER = `CREATE TRIGGER tenders_fts_insert AFTER INSER
   INSERT INTO tenders_fts (rowid, title, buyer_name) VALUES (new.seq, new.title, new.buyer_name);
 END;`;
 
-/** The triggers that keep the full-text index in step with `tenders`. */
-const FTS_TRIGGERS = `${FTS_INSERT_TRIGGER}
-CREATE TRIGGER tenders_fts_delete AFTER DELETE ON tenders BEGIN
-  INSERT INTO tenders_fts (tenders_fts, rowid, title, buyer_name) VALUES ('delete', old.seq, old.title, old.buyer_name);
-END;
-CREATE TRIGGER tenders_fts_update AFTER UPDATE OF title, buyer_name ON tenders
-WHEN old.title IS NOT new.title OR old.buyer_name IS NOT new.buyer_name BEGIN
-  INSERT INTO tenders_fts (tenders_fts, rowid, title, buyer_name) VALUES ('delete', old.seq, old.title, old.buyer_name);
-  INSERT INTO tenders_fts (rowid, title, buyer_name) VALUES (new.seq, new.title, new.buyer_name);
-END;`;
+/**
+ * The key of `tenders`: since version 3 a new database makes it an index, which a new copy's
+ * first sync builds once its rows are in. A database made before keeps the UNIQUE constraint
+ * of its table, the same key: changing that would mean making the table again, which a view,
+ * trigger or foreign key of the user's on it could break.
+ */
+export const TENDER_KEY = 'CREATE UNIQUE INDEX tenders_id ON tenders (id);';
 
 const V1 = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 CREATE TABLE tenders (
   seq INTEGER PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
+  id TEXT NOT NULL,
   published TEXT,
   deadline TEXT,
   status TEXT,
@@ -47,12 +45,21 @@ CREATE TABLE tenders (
   last_seen TEXT NOT NULL,
   gone_at TEXT
 );
+${TENDER_KEY}
 ${TENDER_INDEXES.join('\n')}
 
 CREATE VIRTUAL TABLE tenders_fts USING fts5(
   title, buyer_name, content='tenders', content_rowid='seq', tokenize='unicode61 remove_diacritics 2'
 );
-${FTS_TRIGGERS}
+${FTS_INSERT_TRIGGER}
+CREATE TRIGGER tenders_fts_delete AFTER DELETE ON tenders BEGIN
+  INSERT INTO tenders_fts (tenders_fts, rowid, title, buyer_name) VALUES ('delete', old.seq, old.title, old.buyer_name);
+END;
+CREATE TRIGGER tenders_fts_update AFTER UPDATE OF title, buyer_name ON tenders
+WHEN old.title IS NOT new.title OR old.buyer_name IS NOT new.buyer_name BEGIN
+  INSERT INTO tenders_fts (tenders_fts, rowid, title, buyer_name) VALUES ('delete', old.seq, old.title, old.buyer_name);
+  INSERT INTO tenders_fts (rowid, title, buyer_name) VALUES (new.seq, new.title, new.buyer_name);
+END;
 
 CREATE TABLE syncs (
   name TEXT PRIMARY KEY,
@@ -112,46 +119,17 @@ CREATE INDEX changes_sync_at ON changes (sync, at);
 CREATE INDEX changes_at ON changes (at);
 `;
 
-/** The key of `tenders` from version 3 on: an index, which a new copy's first run builds once its rows are in. */
-export const TENDER_KEY = 'CREATE UNIQUE INDEX tenders_id ON tenders (id);';
-
-const TENDER_COLUMNS_V3 = 'seq, id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, doc, first_seen, gone_at';
-
 /**
- * Version 3: `tenders` made again with its key as an index (tenders_id) rather than a
- * constraint of the table, and the full-text index without the column sizes only bm25()
- * ranking reads (nothing of tenders ranks): a new copy's first run writes its rows with
- * neither key nor sizes to keep up, and builds the key at the end (SQLite's way of changing
- * a table: a new one, the rows copied, the old one dropped; `seq` and so the full-text
- * index's rowids kept).
+ * Version 3: the full-text index keeps no column sizes, which only bm25() ranking reads
+ * (nothing of tenders ranks): a first sync writes less. The index is made again from
+ * `tenders`; a view of the user's on it reads the new one.
  */
 const V3 = `
 DROP TABLE tenders_fts;
-CREATE TABLE tenders_v3 (
-  seq INTEGER PRIMARY KEY,
-  id TEXT NOT NULL,
-  published TEXT,
-  deadline TEXT,
-  status TEXT,
-  buyer_id TEXT,
-  buyer_name TEXT,
-  buyer_country TEXT,
-  title TEXT,
-  value_eur REAL,
-  doc TEXT NOT NULL,
-  first_seen TEXT NOT NULL,
-  gone_at TEXT
-);
-INSERT INTO tenders_v3 (${TENDER_COLUMNS_V3}) SELECT ${TENDER_COLUMNS_V3} FROM tenders ORDER BY seq;
-DROP TABLE tenders;
-ALTER TABLE tenders_v3 RENAME TO tenders;
-${TENDER_KEY}
-${TENDER_INDEXES.join('\n')}
 CREATE VIRTUAL TABLE tenders_fts USING fts5(
   title, buyer_name, content='tenders', content_rowid='seq', tokenize='unicode61 remove_diacritics 2', columnsize=0
 );
 INSERT INTO tenders_fts (tenders_fts) VALUES ('rebuild');
-${FTS_TRIGGERS}
 `;
 
 export const MIGRATIONS: readonly Migration[] = [

@@ -11,7 +11,6 @@ import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from '../../src/store/sqlite-schema.js';
 import type { Store } from '../../src/store/store.js';
-import { STAGED_COLUMNS, STAGED_WIDTH, stagedPage } from '../../src/store/sqlite-rows.js';
 import { open } from './engines.js';
 
 /** The sqlite3 shell's answer to `sql` (it must succeed). */
@@ -162,39 +161,37 @@ describe('opening a SQLite copy', () => {
 });
 
 describe('version 3', () => {
-  it('upgrades a version 2 copy: its tenders, row numbers and full-text entries kept, the key an index, the sizes gone', async () => {
-    const tenders = docs(300, 2);
-    const raw = new Database(db);
-    raw.pragma('journal_mode = WAL');
-    migrate(raw, 0, MIGRATIONS.slice(0, 2));
-    const { values } = stagedPage(tenders);
-    const insert = raw.prepare(`INSERT INTO tenders (seq, ${STAGED_COLUMNS}, first_seen) VALUES (${'?, '.repeat(STAGED_WIDTH + 1)}'then')`);
-    // Row numbers with gaps, as deletions leave them: the full-text index is keyed by them.
-    for (let i = 0; i < values.length; i += STAGED_WIDTH) insert.run([3 * i + 1, ...values.slice(i, i + STAGED_WIDTH)]);
-    raw.exec(`INSERT INTO syncs (name, query, service, created, last_complete) VALUES ('s', '{}', 'http://127.0.0.1:1', 'then', 'then');
-      INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT 's', id, 'then', 'then' FROM tenders`);
-    const before = raw.prepare('SELECT seq, id, doc FROM tenders ORDER BY seq').raw().all();
-    const word = String(tenders[0]!.title).split(/\W+/).find((w) => w.length > 3)!;
-    const matching = raw.prepare('SELECT rowid FROM tenders_fts WHERE tenders_fts MATCH ? ORDER BY rowid').pluck().all(word);
-    raw.close();
-    expect(sqlite3(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_autoindex_tenders_1'")).toBe('1');
+  // A copy as the last tenders of schema version 2 wrote it (a first sync of the sandbox's 30
+  // tenders, seed 1), dumped by the sqlite3 shell: its key the table's UNIQUE constraint.
+  const v2 = readFileSync(resolve('test/store/fixtures/sqlite-copy-v2.sql'), 'utf8');
+
+  it('upgrades a version 2 copy in place: its tenders and full-text answers kept, the user\'s objects on them too', async () => {
+    const made = spawnSync('sqlite3', [db], { input: v2, encoding: 'utf8' });
+    expect(made.stderr).toBe('');
+    // What a user may have added: a view of each table, an index, a table whose rows cascade from the tenders'.
+    sqlite3(db, `CREATE VIEW open_tenders AS SELECT id, title FROM tenders WHERE status = 'open';
+      CREATE VIEW hits AS SELECT rowid FROM tenders_fts WHERE tenders_fts MATCH 'services';
+      CREATE INDEX my_buyer_id ON tenders (buyer_id);
+      CREATE TABLE notes (id TEXT REFERENCES tenders (id) ON DELETE CASCADE, note TEXT);
+      INSERT INTO notes SELECT id, 'call them' FROM tenders LIMIT 3`);
+    const read = (sql: string) => sqlite3(db, sql);
+    const before = ['SELECT seq, id, doc FROM tenders ORDER BY seq', 'SELECT * FROM open_tenders', 'SELECT * FROM hits', 'SELECT * FROM notes'].map(read);
+    expect(before[2]).not.toBe('');
 
     const store = await open(db);
-    expect(sqlite3(db, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe('3');
-    expect(sqlite3(db, 'PRAGMA integrity_check')).toBe('ok');
-    expect(sqlite3(db, "INSERT INTO tenders_fts (tenders_fts) VALUES ('integrity-check'); SELECT 'ok'")).toBe('ok');
-    expect(sqlite3(db, "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'tenders' AND sql IS NULL")).toBe('');
-    expect(sqlite3(db, "SELECT sql FROM sqlite_schema WHERE name = 'tenders_id'")).toBe('CREATE UNIQUE INDEX tenders_id ON tenders (id)');
-    expect(sqlite3(db, "SELECT sql FROM sqlite_schema WHERE name = 'tenders_fts'")).toContain('columnsize=0');
-    expect(sqlite3(db, "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'tenders'")).toBe('3');
-    const upgraded = new Database(db, { readonly: true });
-    expect(upgraded.prepare('SELECT seq, id, doc FROM tenders ORDER BY seq').raw().all()).toEqual(before);
-    expect(upgraded.prepare('SELECT rowid FROM tenders_fts WHERE tenders_fts MATCH ? ORDER BY rowid').pluck().all(word)).toEqual(matching);
-    upgraded.close();
-    // The key holds, and the copy syncs as before: nothing changed.
-    expect(() => sqlite3(db, "INSERT INTO tenders (id, doc, first_seen) SELECT id, doc, 'now' FROM tenders LIMIT 1")).toThrow();
-    const again = await sync(store, 's', tenders);
-    expect(again.counts).toMatchObject({ new: 0, changed: 0, gone: 0, unchanged: before.length });
+    expect(read("SELECT value FROM meta WHERE key = 'schema_version'")).toBe('3');
+    expect(read("SELECT sql FROM sqlite_schema WHERE name = 'tenders_fts'")).toContain('columnsize=0');
+    expect(read('PRAGMA integrity_check')).toBe('ok');
+    expect(read("INSERT INTO tenders_fts (tenders_fts) VALUES ('integrity-check'); SELECT 'ok'")).toBe('ok');
+    expect(['SELECT seq, id, doc FROM tenders ORDER BY seq', 'SELECT * FROM open_tenders', 'SELECT * FROM hits', 'SELECT * FROM notes'].map(read)).toEqual(before);
+    expect(read("SELECT count(*) FROM sqlite_schema WHERE name IN ('my_buyer_id', 'sqlite_autoindex_tenders_1')")).toBe('2');
+    expect(read("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'tenders'")).toBe('3');
+    // Its key is the table's own still, and holds; a sync of the same tenders changes nothing.
+    expect(() => read("INSERT INTO tenders (id, doc, first_seen) SELECT id, doc, 'now' FROM tenders LIMIT 1")).toThrow();
+    const run = await store.beginRun({ sync: { name: 'v2', query: { org: null, body: {} }, service: 'http://127.0.0.1:1' }, mode: 'full' });
+    await run.add(docs(30, 1));
+    expect((await run.commit({ complete: true, pages: 1, requests: 1 })).counts).toMatchObject({ new: 0, changed: 0, gone: 0, unchanged: 30 });
+    expect((await store.count({ words: 'services' })).total).toBe(before[2]!.split('\n').length);
     await store.close();
   });
 });
