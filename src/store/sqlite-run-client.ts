@@ -12,8 +12,12 @@ import { receiveError, receiveInit, RunHost, sendInit, type RunInit, type RunRep
 import { stagedPage } from './sqlite-rows.js';
 import type { RunFacts, RunReceipt, SyncRun } from './store.js';
 
-/** Pages sent and not yet staged, at most. */
-const WINDOW = 16;
+/**
+ * Pages sent and not yet staged, at most: the run's thread keeps up once it runs, but it takes
+ * about 90 ms to start, while the walk fetches 30-40 pages (16 made the walk wait 20-45 ms for
+ * it; the peak memory of a sync is the same either way, measured at 50 000 and 200 000).
+ */
+const WINDOW = 64;
 
 declare const __TENDERS_SQLITE_WORKER__: string | null;
 
