@@ -75,8 +75,9 @@ export class PostgresRun implements SyncRun {
   /** The copy's commits as of the run's start (see #commits): the comparisons are trusted while it holds. */
   readonly #before: string;
   #ended = false;
-  /** Rows waiting for the next COPY. */
-  #buffer: string[] = [];
+  /** Rows waiting for the next COPY, as its text, and how many. */
+  #buffer = '';
+  #buffered = 0;
   /** The COPY under way (one at a time: memory stays bounded), and the first that failed. */
   #copying: Promise<void> = Promise.resolve();
   #failed: unknown;
@@ -131,7 +132,8 @@ export class PostgresRun implements SyncRun {
 
   async add(tenders: readonly Record<string, unknown>[]): Promise<void> {
     this.#live();
-    const lines: string[] = [];
+    // A new copy's rows go straight into tenders, with their first_seen.
+    const tail = this.#building ? `\t${this.#started}\n` : '\n';
     for (const tender of tenders) {
       this.#counts.seen++;
       const id = tenderId(tender);
@@ -140,14 +142,15 @@ export class PostgresRun implements SyncRun {
         continue;
       }
       const c = tenderColumns(id, tender);
-      const row = [id, date(c.published), date(c.deadline), c.status, c.buyerId, c.buyerName, c.buyerCountry, c.title, c.valueEur, stringifyJson(tender)];
-      // A new copy's rows go straight into tenders, with their first_seen.
-      const tail = this.#building ? `\t${this.#started}` : '';
-      lines.push(`${[...row, tsvectorText(c.title, c.buyerName)].map(copyField).join('\t')}${tail}\n`);
+      // One string per row, field by field: arrays of fields joined cost a tenth of the run's own work.
+      this.#buffer +=
+        `${copyField(id)}\t${copyField(date(c.published))}\t${copyField(date(c.deadline))}\t${copyField(c.status)}\t${copyField(c.buyerId)}\t` +
+        `${copyField(c.buyerName)}\t${copyField(c.buyerCountry)}\t${copyField(c.title)}\t${copyField(c.valueEur)}\t` +
+        // A tsvector's text here has nothing COPY escapes (tokens are letters and digits).
+        `${copyField(stringifyJson(tender))}\t${tsvectorText(c.title, c.buyerName)}${tail}`;
+      this.#buffered++;
     }
-    this.#staged += lines.length;
-    this.#buffer.push(...lines);
-    if (this.#buffer.length >= COPY_ROWS) await this.#flush();
+    if (this.#buffered >= COPY_ROWS) await this.#flush();
   }
 
   /**
@@ -157,11 +160,13 @@ export class PostgresRun implements SyncRun {
    */
   async #flush(): Promise<void> {
     await this.#copying;
-    if (this.#buffer.length === 0 || this.#failed) return;
-    const text = this.#buffer.join('');
+    if (this.#buffered === 0 || this.#failed) return;
+    const text = this.#buffer;
     const from = this.#compared;
-    const to = (this.#compared += this.#buffer.length);
-    this.#buffer = [];
+    const to = (this.#compared += this.#buffered);
+    this.#staged += this.#buffered;
+    this.#buffer = '';
+    this.#buffered = 0;
     this.#copying = new Promise<void>((resolve, reject) => {
       const into = this.#building ? `tenders (${COLUMNS}, first_seen)` : `stage (${COLUMNS})`;
       const stream = this.#ctx.client.query(copyFrom(`COPY ${into} FROM STDIN`));
