@@ -160,7 +160,12 @@ export class PostgresRun implements SyncRun {
    */
   async #flush(): Promise<void> {
     await this.#copying;
-    if (this.#buffered === 0 || this.#failed) return;
+    if (this.#failed) {
+      // The run fails at commit: what comes until then is dropped, not kept.
+      this.#buffer = '';
+      this.#buffered = 0;
+    }
+    if (this.#buffered === 0) return;
     const text = this.#buffer;
     const from = this.#compared;
     const to = (this.#compared += this.#buffered);

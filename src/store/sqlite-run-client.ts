@@ -2,8 +2,9 @@
  * A SQLite sync run as the walk sees it (SyncRun), done by a RunHost on a
  * thread of its own: each page is made into rows here, where the parsed
  * tenders are, and sent on; the walk goes on to the next page while the other
- * thread stages and compares this one. A few pages at most are on their way
- * (memory stays flat); a page the run could not take fails the next call.
+ * thread stages and compares this one. At most WINDOW pages are on their way
+ * (memory stays bounded, whatever the size of the sync); a page the run could
+ * not take fails the next call.
  */
 
 import { Worker } from 'node:worker_threads';
@@ -15,7 +16,8 @@ import type { RunFacts, RunReceipt, SyncRun } from './store.js';
 /**
  * Pages sent and not yet staged, at most: the run's thread keeps up once it runs, but it takes
  * about 90 ms to start, while the walk fetches 30-40 pages (16 made the walk wait 20-45 ms for
- * it; the peak memory of a sync is the same either way, measured at 50 000 and 200 000).
+ * it; a first sync's peak memory is the same either way, measured at 50 000 and 200 000). A run
+ * whose thread falls behind (a slow disk) holds up to 64 pages' rows here and there.
  */
 const WINDOW = 64;
 
