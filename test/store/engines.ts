@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { openStore } from '../../src/store/open.js';
 import { SCHEMA_VERSION as POSTGRES_VERSION } from '../../src/store/postgres-schema.js';
 import { SCHEMA_VERSION as SQLITE_VERSION } from '../../src/store/sqlite-schema.js';
-import type { OpenOptions, Store } from '../../src/store/store.js';
+import type { OpenOptions, RunMode, RunReceipt, Store } from '../../src/store/store.js';
 import { postgres, POSTGRES_MISSING } from '../support/postgres.js';
 
 /**
@@ -66,4 +66,27 @@ export const engines: Engine[] = POSTGRES_MISSING ? [sqliteEngine] : [sqliteEngi
 
 export function open(location: string, mode: OpenOptions['mode'] = 'write', extra: Partial<OpenOptions> = {}): Promise<Store> {
   return openStore(location, { mode, ...extra });
+}
+
+/**
+ * One complete run of sync `name` over `tenders`, `page` tenders to a page (the receipt says
+ * so), with the saved query {} and `service`.
+ */
+export async function sync(
+  store: Store,
+  name: string,
+  tenders: readonly Record<string, unknown>[],
+  { mode = 'full', page = 50, service = 'http://127.0.0.1:1' }: { mode?: RunMode; page?: number; service?: string } = {},
+): Promise<RunReceipt> {
+  const run = await store.beginRun({ sync: { name, query: {}, service }, mode });
+  for (let i = 0; i < tenders.length; i += page) await run.add(tenders.slice(i, i + page));
+  const pages = Math.ceil(tenders.length / page);
+  return run.commit({ complete: true, pages, requests: pages });
+}
+
+/** Every batch of `batches`, in one array. */
+export async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const batch of batches) out.push(...batch);
+  return out;
 }

@@ -13,22 +13,10 @@ import { lockKey } from '../../src/store/postgres-lock.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion, type Migration } from '../../src/store/postgres-schema.js';
 import type { Store } from '../../src/store/store.js';
 import { postgres, postgresBin, POSTGRES_MISSING, type PostgresServer } from '../support/postgres.js';
-import { open, sqliteEngine } from './engines.js';
+import { all, open, sqliteEngine, sync } from './engines.js';
 
 function docs(size: number, seed: number): Record<string, unknown>[] {
   return [...new Sandbox(size, seed).rows()].map((row) => parseJson(row.json) as Record<string, unknown>);
-}
-
-async function sync(store: Store, name: string, tenders: Record<string, unknown>[]) {
-  const run = await store.beginRun({ sync: { name, query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
-  for (let i = 0; i < tenders.length; i += 100) await run.add(tenders.slice(i, i + 100));
-  return run.commit({ complete: true, pages: 1, requests: 1 });
-}
-
-async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const batch of batches) out.push(...batch);
-  return out;
 }
 
 /** psql's answer to `sql` (it must succeed). */

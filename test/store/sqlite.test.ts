@@ -10,8 +10,7 @@ import { parseJson } from '../../src/model/json-parse.js';
 import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from '../../src/store/sqlite-schema.js';
-import type { Store } from '../../src/store/store.js';
-import { open } from './engines.js';
+import { all, open, sync } from './engines.js';
 
 /** The sqlite3 shell's answer to `sql` (it must succeed). */
 function sqlite3(path: string, sql: string): string {
@@ -27,18 +26,6 @@ const dump = (path: string) => createHash('sha256').update(sqlite3(path, '.dump'
 
 function docs(size: number, seed: number): Record<string, unknown>[] {
   return [...new Sandbox(size, seed).rows()].map((row) => parseJson(row.json) as Record<string, unknown>);
-}
-
-async function all<T>(batches: AsyncGenerator<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const batch of batches) out.push(...batch);
-  return out;
-}
-
-async function sync(store: Store, name: string, tenders: Record<string, unknown>[]) {
-  const run = await store.beginRun({ sync: { name, query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
-  for (let i = 0; i < tenders.length; i += 100) await run.add(tenders.slice(i, i + 100));
-  return run.commit({ complete: true, pages: 1, requests: 1 });
 }
 
 let dir: string;

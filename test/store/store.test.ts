@@ -5,8 +5,8 @@ import { stringifyJson } from '../../src/model/exact-json.js';
 import type { LocalSelection } from '../../src/model/local-selection.js';
 import { Store as Sandbox, tenderMatcher } from '../../src/sandbox/store.js';
 import type { SortBy, SortOrder } from '../../src/sandbox/request.js';
-import { type ChangeRecord, type RunMode, type Store, type SyncDefinition } from '../../src/store/store.js';
-import { engines, open } from './engines.js';
+import { type ChangeRecord, type Store, type SyncDefinition } from '../../src/store/store.js';
+import { all, engines, open, sync } from './engines.js';
 
 /** The sandbox's tenders as the online walk yields them (parsed from the JSON the service sends). */
 function docs(sandbox: Sandbox): Record<string, unknown>[] {
@@ -16,21 +16,8 @@ function docs(sandbox: Sandbox): Record<string, unknown>[] {
 const definition = (name: string, query: Record<string, unknown> = {}): SyncDefinition => ({
   name,
   query,
-  service: 'http://127.0.0.1:1/api',
+  service: 'http://127.0.0.1:1',
 });
-
-/** One complete run of `name` over `tenders`, in pages of 50. */
-async function sync(store: Store, name: string, tenders: Record<string, unknown>[], mode: RunMode = 'full') {
-  const run = await store.beginRun({ sync: definition(name), mode });
-  for (let i = 0; i < tenders.length; i += 50) await run.add(tenders.slice(i, i + 50));
-  return run.commit({ complete: true, pages: Math.ceil(tenders.length / 50), requests: Math.ceil(tenders.length / 50) });
-}
-
-async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const batch of batches) out.push(...batch);
-  return out;
-}
 
 const ids = (tenders: Record<string, unknown>[]) => tenders.map((t) => t.id);
 
@@ -251,7 +238,7 @@ describe.each(engines)('store ($name)', (engine) => {
       const second = await sync(store, 's', ['A', 'B'].map(tender));
       expect(await memberships(second.run)).toEqual([['A', 1, 0], ['B', 1, 0], ['C', 0, 1]]);
       expect(await memberships(first.run)).toEqual([['A', 0, 0], ['B', 0, 0], ['C', 1, 1]]);
-      const third = await sync(store, 's', [tender('X')], 'new-only');
+      const third = await sync(store, 's', [tender('X')], { mode: 'new-only' });
       expect(await memberships(third.run)).toEqual([['A', 0, 0], ['B', 0, 0], ['C', 0, 1], ['X', 1, 0]]);
       const fourth = await sync(store, 's', ['A', 'B', 'C', 'X'].map(tender));
       expect(await memberships(fourth.run)).toEqual([['A', 1, 0], ['B', 1, 0], ['C', 1, 0], ['X', 1, 0]]);
