@@ -38,6 +38,8 @@ import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition, SyncRun 
 const DIFF_BATCH = 500;
 /** Staged rows sent in one COPY: fewer round trips than one per page, memory still bounded. */
 const COPY_ROWS = 1000;
+/** The bytes a COPY's buffer starts with: most COPYs of 1000 rows fit (it grows for those that do not). */
+const COPY_BYTES = 1 << 20;
 const COLUMNS = 'id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, doc_text, tsv';
 
 
@@ -75,8 +77,9 @@ export class PostgresRun implements SyncRun {
   /** The copy's commits as of the run's start (see #commits): the comparisons are trusted while it holds. */
   readonly #before: string;
   #ended = false;
-  /** Rows waiting for the next COPY, as its text, and how many. */
-  #buffer = '';
+  /** Rows waiting for the next COPY, as the bytes of its text (the first #bytes), and how many. */
+  #buffer = Buffer.allocUnsafe(COPY_BYTES);
+  #bytes = 0;
   #buffered = 0;
   /** The COPY under way (one at a time: memory stays bounded), and the first that failed. */
   #copying: Promise<void> = Promise.resolve();
@@ -143,14 +146,30 @@ export class PostgresRun implements SyncRun {
       }
       const c = tenderColumns(id, tender);
       // One string per row, field by field: arrays of fields mapped and joined cost 70 ms of CPU in 50 000 rows.
-      this.#buffer +=
+      const row =
         `${copyField(id)}\t${copyField(date(c.published))}\t${copyField(date(c.deadline))}\t${copyField(c.status)}\t${copyField(c.buyerId)}\t` +
         `${copyField(c.buyerName)}\t${copyField(c.buyerCountry)}\t${copyField(c.title)}\t${copyField(c.valueEur)}\t` +
         // A tsvector's text here has nothing COPY escapes (tokens are letters and digits).
-        `${copyField(stringifyJson(tender))}\t${tsvectorText(c.title, c.buyerName)}${tail}`;
+        `${copyJson(stringifyJson(tender))}\t${tsvectorText(c.title, c.buyerName)}${tail}`;
+      this.#put(row);
       this.#buffered++;
     }
     if (this.#buffered >= COPY_ROWS) await this.#flush();
+  }
+
+  /**
+   * Adds a row's text to the COPY's bytes as it comes. One string of a COPY's rows, made of
+   * a piece per row, cost the walk's thread 0.1-0.2 s more per 50 000 rows (measured): flattening
+   * it, and its UTF-8 encoding then.
+   */
+  #put(row: string): void {
+    // A UTF-16 unit is at most 3 bytes of UTF-8.
+    if (this.#bytes + row.length * 3 > this.#buffer.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.#buffer.length * 2, this.#bytes + row.length * 3));
+      this.#buffer.copy(bigger, 0, 0, this.#bytes);
+      this.#buffer = bigger;
+    }
+    this.#bytes += this.#buffer.write(row, this.#bytes, 'utf8');
   }
 
   /**
@@ -162,15 +181,16 @@ export class PostgresRun implements SyncRun {
     await this.#copying;
     if (this.#failed) {
       // The run fails at commit: what comes until then is dropped, not kept.
-      this.#buffer = '';
+      this.#bytes = 0;
       this.#buffered = 0;
     }
     if (this.#buffered === 0) return;
-    const text = this.#buffer;
+    const text = this.#buffer.subarray(0, this.#bytes);
     const from = this.#compared;
     const to = (this.#compared += this.#buffered);
     this.#staged += this.#buffered;
-    this.#buffer = '';
+    this.#buffer = Buffer.allocUnsafe(COPY_BYTES);
+    this.#bytes = 0;
     this.#buffered = 0;
     this.#copying = new Promise<void>((resolve, reject) => {
       const into = this.#building ? `tenders (${COLUMNS}, first_seen)` : `stage (${COLUMNS})`;
@@ -564,3 +584,8 @@ function copyField(value: string | number | null): string {
 }
 
 const COPY_SPECIAL = /[\\\t\n\r]/;
+
+/** A document's JSON text as a COPY field: JSON escapes every control character, so only its backslashes are doubled. */
+function copyJson(text: string): string {
+  return text.includes('\\') ? text.replaceAll('\\', '\\\\') : text;
+}
