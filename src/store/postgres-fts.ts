@@ -55,13 +55,43 @@ function fold(word: string): string {
   return plain;
 }
 
-/** The tsvector text of a tender: title's words, then (a position apart, so no phrase spans both) the buyer's. */
+/** PostgreSQL's longest word in a tsvector, and the most bytes a tsvector's words and their positions take. */
+const LEXEME_BYTES = 2046;
+const TSVECTOR_BYTES = (1 << 20) - 1;
+/**
+ * What one word adds to a tsvector at most, beyond its UTF-8 bytes: an alignment byte, its
+ * count of positions and a position. A field of n units of text adds at most 5n + 8 bytes.
+ */
+const WORD_OVERHEAD = 5;
+
+function tooLong(word: string): boolean {
+  // A UTF-16 unit is at most 3 bytes of UTF-8.
+  return word.length * 3 > LEXEME_BYTES && Buffer.byteLength(word) > LEXEME_BYTES;
+}
+
+/**
+ * The tsvector text of a tender: title's words, then (a position apart, so no
+ * phrase spans both) the buyer's. A word PostgreSQL cannot hold (longer than
+ * 2046 bytes) is left out, and so are the words past the tsvector's megabyte:
+ * the tender is kept and found by its other words, where the tsvector's own
+ * limits would fail the run.
+ */
 export function tsvectorText(title: string | null, buyerName: string | null): string {
   let text = '';
   let position = 0;
+  let room = TSVECTOR_BYTES;
   for (const field of [title, buyerName]) {
-    // A token holds letters and digits only: nothing in it to quote. One string, not parts joined: a quarter less time.
-    for (const token of tokens(field)) text += `${text ? " '" : "'"}${token}':${Math.min(++position, 16383)}`;
+    // Words are measured only in a field whose bound could pass the limit (titles of over 100 000 characters).
+    const bound = (field?.length ?? 0) * WORD_OVERHEAD + 8;
+    const measured = bound > TSVECTOR_BYTES / 2;
+    if (!measured) room -= bound;
+    for (const token of tokens(field)) {
+      position++;
+      if (tooLong(token)) continue;
+      if (measured && (room -= Buffer.byteLength(token) + WORD_OVERHEAD) < 0) return text;
+      // A token holds letters and digits only: nothing in it to quote. One string, not parts joined: a quarter less time.
+      text += `${text ? " '" : "'"}${token}':${Math.min(position, 16383)}`;
+    }
     position++;
   }
   return text;
@@ -79,7 +109,8 @@ export function tsquery(words: string): string | null {
 function render(node: Node | null): string | null {
   if (node === null) return null;
   if ('phrase' in node) {
-    if (node.phrase.length === 0) return null;
+    // A word too long for a tsvector is in none (see tsvectorText).
+    if (node.phrase.length === 0 || node.phrase.some(tooLong)) return null;
     const last = node.phrase.length - 1;
     return `(${node.phrase.map((t, i) => `${quote(t)}${node.prefix && i === last ? ':*' : ''}`).join(' <-> ')})`;
   }
