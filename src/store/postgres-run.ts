@@ -570,10 +570,16 @@ async function commits(client: pg.ClientBase): Promise<string> {
   return rows[0]!.v;
 }
 
-/** A date column's value PostgreSQL takes: an ISO timestamp; a date that did not parse is NULL here (SQLite keeps its text). */
+/**
+ * A date column's value PostgreSQL takes: a date the columns made UTC ISO; NULL for a
+ * text that did not parse (SQLite keeps it) and for the year 0, which PostgreSQL has not.
+ */
 function date(value: string | null): string | null {
-  return value !== null && /^\d{4}-\d\d-\d\dT/.test(value) ? value : null;
+  return value !== null && UTC_ISO.test(value) ? value : null;
 }
+
+/** Date#toISOString's form, fields in range: a text of it parses (a date the columns could not parse is kept as sent). */
+const UTC_ISO = /^(?!0000)\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
 
 /** One field of COPY's text format. */
 function copyField(value: string | number | null): string {

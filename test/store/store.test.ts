@@ -79,6 +79,23 @@ describe.each(engines)('store ($name)', (engine) => {
       expect((await all(store.select({}))).map((t) => stringifyJson(t))).toEqual(tenders.map((t) => JSON.stringify(t)));
     });
 
+    it('keeps tenders whose dates PostgreSQL cannot take: the column NULL there, the text as sent in SQLite', async () => {
+      const tenders = [
+        { id: 'D-1', publicationDate: '2026-13-01T00:00:00Z', deadline: '2026-01-01T10:00:00 noon' },
+        { id: 'D-2', publicationDate: '0000-01-01', deadline: '2026-01-01T25:00:00Z' },
+        { id: 'D-3', publicationDate: '2026-02-30', deadline: '2026-03-01T12:00:00+01:00' },
+      ];
+      expect(await sync(store, 'dates', tenders)).toMatchObject({ complete: true, counts: { new: 3 } });
+      const sqlite = engine.name === 'sqlite';
+      const columns = await engine.rows(location, 'SELECT id, published, deadline FROM tenders ORDER BY id');
+      expect(columns.map((row) => row.map((v) => (v instanceof Date ? v.toISOString() : v)))).toEqual([
+        ['D-1', sqlite ? '2026-13-01T00:00:00Z' : null, sqlite ? '2026-01-01T10:00:00 noon' : null],
+        ['D-2', sqlite ? '0000-01-01T00:00:00.000Z' : null, sqlite ? '2026-01-01T25:00:00Z' : null],
+        ['D-3', '2026-03-02T00:00:00.000Z', '2026-03-01T11:00:00.000Z'],
+      ]);
+      expect((await store.count({})).total).toBe(3);
+    });
+
     it('stores a tender two syncs match once, and forget removes only the tenders no other sync holds', async () => {
       const sandbox = new Sandbox(120, 3);
       const tenders = docs(sandbox);
