@@ -451,16 +451,19 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       });
     }
 
-    it('a document PostgreSQL cannot hold (a NUL character) fails its run as one line, leaving the copy as it was', async () => {
+    it.each([
+      ['a NUL character', 'a\u0000b'],
+      ['an unpaired surrogate', 'a\ud800b'],
+    ])('a document PostgreSQL cannot hold (%s) fails its run as one line, leaving the copy as it was', async (_, title) => {
       const url = await server.createDatabase('nul');
       const store = await open(url);
       await sync(store, 's', docs(20, 1));
       const before = dump(url);
       // In the run's first COPY, with more after it: the walk goes on, and the commit reports the failure.
-      const nul = { id: 'NUL', title: 'a\u0000b', publicationDate: '2026-01-01' };
+      const nul = { id: 'NUL', title, publicationDate: '2026-01-01' };
       const err = await sync(store, 's', [nul, ...docs(2500, 1)]).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(RunError);
-      expect((err as Error).message).toMatch(/^postgres:\/\/tenders_test@127\.0\.0\.1:\d+\/\w+: /);
+      expect((err as Error).message).toMatch(/^postgres:\/\/tenders_test@127\.0\.0\.1:\d+\/\w+: tender "NUL" cannot be stored in PostgreSQL: /);
       expect((err as Error).message).not.toContain('\n');
       expect(dump(url)).toBe(before);
       // The failed run released its lock and its connection.

@@ -55,7 +55,7 @@ describe.each(engines)('store ($name)', (engine) => {
 
     it('keeps numbers beyond double precision, key order, prototype-named keys and escapes exactly', async () => {
       const text =
-        '{"id":"X-1","title":"Ex\\totic\\r\\n\\"works\\" C:\\\\ \\\\N caf\u00e9 \u20ac \ud83d\ude00","status":"open","publicationDate":"2026-01-02","deadline":null,' +
+        '{"id":"X-1","title":"Ex\\totic\\r\\n\\"works\\" C:\\\\ \\\\N \\\\u0000 \\\\\\\\ud800 caf\u00e9 \u20ac \ud83d\ude00","status":"open","publicationDate":"2026-01-02","deadline":null,' +
         '"buyer":{"id":"B","name":"Buyer","country":"DEU"},"estimatedValue":{"amount":12345678901234567890,"currency":"EUR","amountEur":1.5},' +
         '"precise":0.10000000000000000555,"toString":"plain","__proto__":{"polluted":true},"z":[1,{"a":9007199254740993}]}';
       await sync(store, 'exotic', [parseJson(text) as Record<string, unknown>]);
