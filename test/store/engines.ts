@@ -84,6 +84,12 @@ export async function sync(
   return run.commit({ complete: true, pages, requests: pages });
 }
 
+/** `n` letters in no pattern a compressor finds (a seeded Lehmer generator): text PostgreSQL cannot shrink. */
+export function letters(n: number): string {
+  let seed = 1;
+  return Array.from({ length: n }, () => String.fromCharCode(97 + ((seed = (seed * 48271) % 2147483647) % 26))).join('');
+}
+
 /** Every batch of `batches`, in one array. */
 export async function all<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
   const out: T[] = [];

@@ -13,7 +13,7 @@ import { lockKey } from '../../src/store/postgres-lock.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion, type Migration } from '../../src/store/postgres-schema.js';
 import type { Store } from '../../src/store/store.js';
 import { postgres, postgresBin, POSTGRES_MISSING, type PostgresServer } from '../support/postgres.js';
-import { all, open, sqliteEngine, sync } from './engines.js';
+import { all, letters, open, sqliteEngine, sync } from './engines.js';
 
 function docs(size: number, seed: number): Record<string, unknown>[] {
   return [...new Sandbox(size, seed).rows()].map((row) => parseJson(row.json) as Record<string, unknown>);
@@ -451,19 +451,22 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       });
     }
 
+    const longId = letters(3000);
     it.each([
-      ['a NUL character', 'a\u0000b'],
-      ['an unpaired surrogate', 'a\ud800b'],
-    ])('a document PostgreSQL cannot hold (%s) fails its run as one line, leaving the copy as it was', async (_, title) => {
+      ['a NUL character', 'BAD', 'a\u0000b', 'BAD'],
+      ['an unpaired surrogate', 'BAD', 'a\ud800b', 'BAD'],
+      ['an id longer than an index holds', longId, 'Long', `${longId.slice(0, 80)}…`],
+    ])('a document PostgreSQL cannot hold (%s) fails its run as one line naming it, leaving the copy as it was', async (_, id, title, named) => {
       const url = await server.createDatabase('nul');
       const store = await open(url);
       await sync(store, 's', docs(20, 1));
       const before = dump(url);
       // In the run's first COPY, with more after it: the walk goes on, and the commit reports the failure.
-      const nul = { id: 'NUL', title, publicationDate: '2026-01-01' };
+      const nul = { id, title, publicationDate: '2026-01-01' };
       const err = await sync(store, 's', [nul, ...docs(2500, 1)]).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(RunError);
-      expect((err as Error).message).toMatch(/^postgres:\/\/tenders_test@127\.0\.0\.1:\d+\/\w+: tender "NUL" cannot be stored in PostgreSQL: /);
+      expect((err as Error).message).toMatch(/^postgres:\/\/tenders_test@127\.0\.0\.1:\d+\/\w+: tender "[^"]+" cannot be stored in PostgreSQL: /);
+      expect((err as Error).message).toContain(`tender ${JSON.stringify(named)} cannot be stored`);
       expect((err as Error).message).not.toContain('\n');
       expect(dump(url)).toBe(before);
       // The failed run released its lock and its connection.

@@ -6,7 +6,7 @@ import type { LocalSelection } from '../../src/model/local-selection.js';
 import { Store as Sandbox, tenderMatcher } from '../../src/sandbox/store.js';
 import type { SortBy, SortOrder } from '../../src/sandbox/request.js';
 import { type ChangeRecord, type Store, type SyncDefinition } from '../../src/store/store.js';
-import { all, engines, open, sync } from './engines.js';
+import { all, engines, letters, open, sync } from './engines.js';
 
 /** The sandbox's tenders as the online walk yields them (parsed from the JSON the service sends). */
 function docs(sandbox: Sandbox): Record<string, unknown>[] {
@@ -94,6 +94,21 @@ describe.each(engines)('store ($name)', (engine) => {
         ['D-3', '2026-03-02T00:00:00.000Z', '2026-03-01T11:00:00.000Z'],
       ]);
       expect((await store.count({})).total).toBe(3);
+    });
+
+    it('keeps a tender whose status, country and buyer name are longer than a PostgreSQL index holds, and counts it by them', async () => {
+      const long = letters(3000);
+      const tenders = [
+        { id: 'B-1', status: long, publicationDate: '2026-01-02', buyer: { name: long, country: long } },
+        { id: 'B-2', status: 'open', publicationDate: '2026-01-01', buyer: { name: 'Town', country: 'DEU' } },
+      ];
+      expect(await sync(store, 'long-values', tenders)).toMatchObject({ complete: true, counts: { new: 2 } });
+      for (const path of ['status', 'buyer.name', 'buyer.country']) {
+        const { rows } = await store.count({}, path);
+        expect(rows.map((r) => [r.value, r.count]).sort(), path).toEqual([[long, 1], [path === 'status' ? 'open' : path === 'buyer.name' ? 'Town' : 'DEU', 1]].sort());
+      }
+      expect(ids(await all(store.select({ statuses: ['open'], countries: ['DEU'] })))).toEqual(['B-2']);
+      expect((await all(store.select({}))).map((t) => stringifyJson(t))).toEqual(tenders.map((t) => JSON.stringify(t)));
     });
 
     it('stores a tender two syncs match once, and forget removes only the tenders no other sync holds', async () => {
