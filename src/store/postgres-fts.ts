@@ -7,6 +7,7 @@
  */
 
 import { ftsError } from './rules.js';
+import { utf8Longer } from './utf8.js';
 
 /** The tokens of a text as unicode61 (remove_diacritics 2) makes them: runs of letters, digits and private-use characters, lower case, accents removed. */
 export function tokens(text: string | null): string[] {
@@ -65,8 +66,7 @@ const TSVECTOR_BYTES = (1 << 20) - 1;
 const WORD_OVERHEAD = 5;
 
 function tooLong(word: string): boolean {
-  // A UTF-16 unit is at most 3 bytes of UTF-8.
-  return word.length * 3 > LEXEME_BYTES && Buffer.byteLength(word) > LEXEME_BYTES;
+  return utf8Longer(word, LEXEME_BYTES);
 }
 
 /**

@@ -28,6 +28,7 @@ import { tsvectorText } from './postgres-fts.js';
 import { waited } from './rules.js';
 import { createCopy, migrate, SCHEMA_VERSION, schemaVersion, TENDER_INDEXES } from './postgres-schema.js';
 import { indexName } from './tender-indexes.js';
+import { utf8Longer } from './utf8.js';
 
 /** The key of tenders and of the membership, and the membership's index, as the schema names them: dropped while a new copy is written, made again at its end. */
 const TENDER_KEY = 'ALTER TABLE tenders ADD CONSTRAINT tenders_pkey PRIMARY KEY (id)';
@@ -602,8 +603,7 @@ const INDEXED_BYTES = 2000;
  * and count --by reads it from there.
  */
 function indexed(value: string | null): string | null {
-  // A UTF-16 unit is at most 3 bytes of UTF-8.
-  return value !== null && value.length * 3 > INDEXED_BYTES && Buffer.byteLength(value) > INDEXED_BYTES ? null : value;
+  return value !== null && utf8Longer(value, INDEXED_BYTES) ? null : value;
 }
 
 /** One field of COPY's text format. */
