@@ -11,7 +11,7 @@ import type { WalkPlan } from '../run/plan.js';
 import { ResultOrder } from '../run/sort-order.js';
 import { storeTarget, type StoreTarget } from '../store/location.js';
 import { localFilterFlags, type GlobalFlags, type LocalFilterFlags, type TenderFilterFlags } from './flags.js';
-import { interactiveFormat, localConnectionPlan, outputFile, outputPlan, parseMax, parseShown, receiptPlan, withoutCursor } from './plans.js';
+import { interactiveFormat, localConnectionPlan, outputFile, outputPlan, parseMax, parseShown, receiptPlan, nextPageCommand } from './plans.js';
 import type { PagedFlags } from './spec.js';
 
 /** The flags a command with --local adds: --local itself and where the copy is. */
@@ -75,7 +75,7 @@ export function localWalkPlan(
     all: exporting || Boolean(paged.all),
     max: parseMax(paged),
     hints: !exporting,
-    nextPageCommand: exporting || line.argv.length === 0 ? undefined : [...(line.invocation ?? ['tenders']), ...withoutCursor(line.argv)],
+    nextPageCommand: exporting ? undefined : nextPageCommand(line),
     resumable: false,
     parallel: 1,
     receipt: paged.receipt !== undefined ? receiptPlan(paged.receipt, line) : undefined,

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
+import { withoutCredentials, withoutPasswords } from '../model/redact.js';
 import { isPostgresLocation } from '../store/store.js';
 import type { IO } from '../io.js';
 import { createReporter } from '../output/reporter.js';
@@ -125,12 +126,16 @@ export function interactiveFormat(io: IO, file: string | undefined): Format {
 /** --receipt FILE: where, and the command line it records (without credentials). */
 export function receiptPlan(file: string, line: { name: string; argv: readonly string[] }): ReceiptPlan {
   if (file.trim() === '') throw new UsageError('--receipt takes a file name');
-  return { file, command: line.name, argv: redactArgv(line.argv) };
+  return { file, command: line.name, argv: line.argv.map(withoutCredentials) };
 }
 
-/** The arguments of a command line, safe to keep: a password in any URL among them is removed. */
-export function redactArgv(argv: readonly string[]): string[] {
-  return argv.map((arg) => arg.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, '$1'));
+/**
+ * The command of a "Next page" hint: this one without its --cursor and --shown, and without the
+ * password of a URL in it (--db postgres://...): a hint is printed, and the password comes again
+ * from PGPASSWORD or ~/.pgpass. None for a command line that is not known.
+ */
+export function nextPageCommand(line: { argv: readonly string[]; invocation?: readonly string[] }): string[] | undefined {
+  return line.argv.length === 0 ? undefined : [...(line.invocation ?? ['tenders']), ...withoutCursor(line.argv).map(withoutPasswords)];
 }
 
 /** A command line without its --cursor and --shown (`--cursor C` or `--cursor=C`), to repeat it from another page. */

@@ -27,7 +27,7 @@ import {
   type GlobalFlags,
   type OutputFlags,
 } from './flags.js';
-import { connectionPlan, interactiveFormat, parseShown, outputFile, outputPlan, parseMax, parseParallel, receiptPlan, withoutCursor } from './plans.js';
+import { connectionPlan, interactiveFormat, parseShown, outputFile, outputPlan, parseMax, parseParallel, receiptPlan, nextPageCommand } from './plans.js';
 
 /** The flags of a paged command, as commander parsed them: its filters plus paging and output. */
 export type PagedFlags<F> = F &
@@ -150,7 +150,7 @@ export function walkPlan<F>(
     hints: !exporting,
     // Worked out when a hint prints it: a dry run never does.
     get nextPageCommand() {
-      return exporting || line.argv.length === 0 ? undefined : [...(line.invocation ?? ['tenders']), ...withoutCursor(line.argv)];
+      return exporting ? undefined : nextPageCommand(line);
     },
     resumable: exporting,
     parallel,

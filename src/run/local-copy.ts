@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { withoutPasswords } from '../model/redact.js';
 import { targetOptions, type StoreTarget } from '../store/location.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/store.js';
@@ -14,7 +15,7 @@ export async function openLocalCopy(db: StoreTarget, sync: string | undefined): 
   try {
     if (sync !== undefined && !(await store.getSync(sync))) {
       const known = (await store.listSyncs()).map((s) => s.name);
-      throw new UsageError(`no sync named '${sync}' in ${location}${known.length ? `: the syncs are ${known.join(', ')}` : ': it has no syncs'}`);
+      throw new UsageError(`no sync named '${sync}' in ${withoutPasswords(location)}${known.length ? `: the syncs are ${known.join(', ')}` : ': it has no syncs'}`);
     }
     return store;
   } catch (err) {

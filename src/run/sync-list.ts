@@ -1,6 +1,7 @@
 import { RunError } from '../errors.js';
 import type { IO } from '../io.js';
 import { formatCounted } from '../model/numbers.js';
+import { withoutPasswords } from '../model/redact.js';
 import { nodeFs, type FileSystem } from '../files/fs.js';
 import type { Reporter } from '../output/reporter.js';
 import { targetOptions, type StoreTarget } from '../store/location.js';
@@ -26,7 +27,7 @@ async function withStore<T>(db: StoreTarget, mode: 'read' | 'write', use: (store
 export async function runSyncList(db: StoreTarget, output: OutputPlan, io: IO, signal: AbortSignal, say: Reporter, fs: FileSystem = nodeFs): Promise<void> {
   const syncs = await withStore(db, 'read', (store) => store.listSyncs());
   if (syncs.length === 0) {
-    say.hint(`No syncs in ${db.location}.`);
+    say.hint(`No syncs in ${withoutPasswords(db.location)}.`);
     return;
   }
   const rows = syncs.map((sync) => ({
@@ -40,7 +41,7 @@ export async function runSyncList(db: StoreTarget, output: OutputPlan, io: IO, s
     created: sync.created,
   }));
   await writeList(rows, LIST_COLUMNS, output, io, signal, fs);
-  say.hint(`${formatCounted(rows.length, 'syncs')} in ${db.location}.`);
+  say.hint(`${formatCounted(rows.length, 'syncs')} in ${withoutPasswords(db.location)}.`);
 }
 
 /** `sync NAME --forget`: the sync, its runs and changes, and the tenders only it held (never under a running sync). */

@@ -1,6 +1,7 @@
 import { RunError, UsageError } from '../errors.js';
 import type { JsonObject } from '../model/exact-json.js';
 import { formatCount, formatCounted } from '../model/numbers.js';
+import { withoutCredentials } from '../model/redact.js';
 import type { FirstRequest } from '../model/request.js';
 import { tenderId } from '../store/columns.js';
 import { targetOptions } from '../store/location.js';
@@ -154,7 +155,7 @@ const oneLine = (err: unknown) => (err instanceof Error ? err.message : String(e
 function syncReceipt(plan: SyncPlan, row: RunReceipt | undefined) {
   return {
     name: plan.name,
-    db: plan.db.location.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/i, '$1'),
+    db: withoutCredentials(plan.db.location),
     run: row?.run ?? null,
     mode: row?.mode ?? (plan.newOnly ? 'new-only' : 'full'),
     baseline: row?.baseline ?? null,

@@ -344,8 +344,18 @@ describe.skipIf(POSTGRES_MISSING)('sync into PostgreSQL', () => {
     const rows = psql(url, "SELECT kind || ' ' || id || coalesce(' ' || field || ' ' || coalesce(old::text, 'NULL') || ' ' || coalesce(new::text, 'NULL'), '') FROM copy.changes WHERE run = 2");
     const kinds = (list: string[]) => list.map((row) => row.split(' ').slice(0, 2).join(' ')).sort();
     expect(kinds(rows.split('\n'))).toEqual(kinds(expectedChanges(before, truth())));
-    const password = new URL(url).password;
-    expect(await readFile(receipt, 'utf8')).not.toContain(decodeURIComponent(password));
+    const password = decodeURIComponent(new URL(url).password);
+    expect(await readFile(receipt, 'utf8')).not.toContain(password);
+    // Everywhere a command shows the copy (hints are printed with --verbose), with the user but not the password.
+    const shown = url.replace(/:[^:@/]+@/, '@');
+    const local = (args: string[]) => runCli(args, sb.url, { env });
+    const list = await local(['sync', '--list', '--db', url, '--verbose']);
+    expect(list.stderr).toContain(`1 sync in ${shown}.`);
+    const page = await local(['search', '--local', '--db', url, '--limit', '1', '--verbose']);
+    expect(page.stderr).toContain(`--db ${shown} --limit 1 --verbose --cursor `);
+    const unknown = await local(['search', '--local', '--sync', 'nope', '--db', url]);
+    expect(unknown).toMatchObject({ code: 2, stderr: `tenders: no sync named 'nope' in ${shown}: the syncs are pg\n` });
+    for (const run of [list, page, unknown]) expect(run.stdout + run.stderr).not.toContain(password);
   });
 });
 

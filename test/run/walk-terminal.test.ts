@@ -3,7 +3,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { withoutCursor } from '../../src/commands/plans.js';
+import { nextPageCommand, withoutCursor } from '../../src/commands/plans.js';
 import { formatDuration, formatSize } from '../../src/model/numbers.js';
 import { progressLine } from '../../src/output/progress.js';
 import { shellLine, shellQuote } from '../../src/output/shell.js';
@@ -93,6 +93,12 @@ describe('the spinner', () => {
 describe('helpers', () => {
   it('withoutCursor drops --cursor and its value, but not after --', () => {
     expect(withoutCursor(['search', '--cursor', 'x', '-n', '5', '--cursor=y', '--', '--cursor', 'z'])).toEqual(['search', '-n', '5', '--', '--cursor', 'z']);
+  });
+
+  it('nextPageCommand repeats the command without its cursor and without a password', () => {
+    const argv = ['search', '--local', '--db', 'postgres://alice:s3cret@db/t', '--cursor', 'x', '--shown', '20'];
+    expect(nextPageCommand({ argv, invocation: ['tenders'] })).toEqual(['tenders', 'search', '--local', '--db', 'postgres://alice@db/t']);
+    expect(nextPageCommand({ argv: [] })).toBeUndefined();
   });
 
   it('shellLine quotes only what a shell would split or expand', () => {
