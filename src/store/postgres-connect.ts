@@ -41,9 +41,12 @@ export function parseTarget(url: string, schemaOption: string | undefined): Targ
   const schema = parsed.searchParams.get('schema') ?? (schemaOption || undefined);
   parsed.searchParams.delete('schema');
   if (schema !== undefined && (schema.length > 63 || schema.includes('\0'))) throw new UsageError(`'${schema}' is not a PostgreSQL schema name (up to 63 characters)`);
-  const secrets = parsed.password ? [parsed.password, decodeURIComponent(parsed.password)] : [];
+  // A password in the userinfo (percent-encoded there) or as a parameter (pg reads both).
+  const parameter = parsed.searchParams.get('password') ?? '';
+  const secrets = [parsed.password, decodeURIComponent(parsed.password), parameter, encodeURIComponent(parameter)].filter((s) => s !== '');
   const location = new URL(parsed.href);
   location.password = '';
+  location.searchParams.delete('password');
   if (schema !== undefined) location.searchParams.set('schema', schema);
   return { connectionString: parsed.href, location: location.href, schema, secrets };
 }

@@ -59,11 +59,13 @@ function fold(word: string): string {
 /** PostgreSQL's longest word in a tsvector, and the most bytes a tsvector's words and their positions take. */
 const LEXEME_BYTES = 2046;
 const TSVECTOR_BYTES = (1 << 20) - 1;
-/**
- * What one word adds to a tsvector at most, beyond its UTF-8 bytes: an alignment byte, its
- * count of positions and a position. A field of n units of text adds at most 5n + 8 bytes.
- */
+/** What one word adds to a tsvector at most, beyond its UTF-8 bytes: an alignment byte, its count of positions and a position. */
 const WORD_OVERHEAD = 5;
+/**
+ * The most a UTF-16 unit of a field adds, generously: folded (decomposed, lower case) it may
+ * make several characters of 3 bytes (a Hangul syllable makes three), and it may be a word.
+ */
+const UNIT_BYTES = 24 + WORD_OVERHEAD;
 
 function tooLong(word: string): boolean {
   return utf8Longer(word, LEXEME_BYTES);
@@ -81,9 +83,9 @@ export function tsvectorText(title: string | null, buyerName: string | null): st
   let position = 0;
   let room = TSVECTOR_BYTES;
   for (const field of [title, buyerName]) {
-    // Words are measured only in a field whose bound could pass the limit (titles of over 100 000 characters).
-    const bound = (field?.length ?? 0) * WORD_OVERHEAD + 8;
-    const measured = bound > TSVECTOR_BYTES / 2;
+    // Words are measured only in a field whose bound could pass the room left (titles of over 30 000 characters).
+    const bound = (field?.length ?? 0) * UNIT_BYTES;
+    const measured = bound > room;
     if (!measured) room -= bound;
     for (const token of tokens(field)) {
       position++;

@@ -594,8 +594,11 @@ function unstorable(id: string, why: string): Error {
   return new Error(`tender ${JSON.stringify(name)} cannot be stored in PostgreSQL: ${why}; see docs/local-copy-postgres.md`);
 }
 
-/** Bytes a B-tree index entry of PostgreSQL surely holds (it holds up to 2704 of a row's key, compressed). */
-const INDEXED_BYTES = 2000;
+/**
+ * Bytes of a key a B-tree index entry of PostgreSQL surely holds: up to 2704 bytes of an entry,
+ * compressed, less its header and the other columns of the membership's key (a sync name of 100).
+ */
+const INDEXED_BYTES = 2500;
 
 /**
  * The value of an indexed text column, or NULL when longer than an index

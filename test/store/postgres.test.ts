@@ -60,6 +60,14 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
         const err = await refusal(bad);
         for (const secret of [server.password, encodeURIComponent(server.password), `${server.password}x`]) expect(err.message).not.toContain(secret);
       }
+      // The password as a parameter, which pg reads too.
+      const parameter = `postgres://${server.user}@127.0.0.1:${server.port}/${new URL(url).pathname.slice(1)}?password=${encodeURIComponent(server.password)}`;
+      const byParameter = await open(parameter);
+      expect((await byParameter.status()).location).toBe(`postgres://${server.user}@127.0.0.1:${server.port}/${new URL(url).pathname.slice(1)}`);
+      await byParameter.close();
+      const refused = await refusal(parameter.replace(encodeURIComponent(server.password), 'wrong-pw'));
+      expect(refused.message).toMatch(/refused the login/);
+      expect(refused.message).not.toContain('wrong-pw');
     });
 
     it('an unreachable server, a refused login, a missing database: one line, a run error (exit 1)', async () => {

@@ -96,6 +96,20 @@ describe.each(engines)('store ($name)', (engine) => {
       expect((await store.count({})).total).toBe(3);
     });
 
+    it('keeps a tender whose words fill a PostgreSQL tsvector across title and buyer, or grow when folded', async () => {
+      // 87 381 words of 7 bytes take 12 bytes each in a tsvector: 3 bytes short of its megabyte, then the buyer's word.
+      const full = Array.from({ length: 87_381 }, (_, i) => `a${String(i).padStart(6, '0')}`).join(' ');
+      // Hangul syllables fold to three letters of 3 bytes each: 2 units of text, 18 bytes of a word.
+      const hangul = (from: number) => Array.from({ length: 34_000 }, (_, i) => String.fromCharCode(0xac00 + ((from + i) % 11172), 0xac00 + i / 11172)).join(' ');
+      const tenders = [
+        { id: 'F-1', title: full, publicationDate: '2026-01-02', buyer: { name: 'Town' } },
+        { id: 'F-2', title: hangul(0), publicationDate: '2026-01-01', buyer: { name: hangul(5000) } },
+      ];
+      expect(await sync(store, 'full', tenders)).toMatchObject({ complete: true, counts: { new: 2 } });
+      expect(ids(await all(store.select({ words: 'a000000' })))).toEqual(['F-1']);
+      expect(ids(await all(store.select({ words: hangul(0).slice(0, 2) })))).toEqual(['F-2']);
+    });
+
     it('keeps a tender whose status, country and buyer name are longer than a PostgreSQL index holds, and counts it by them', async () => {
       const long = letters(3000);
       const tenders = [
