@@ -42,13 +42,22 @@ export function parseTarget(url: string, schemaOption: string | undefined): Targ
   parsed.searchParams.delete('schema');
   if (schema !== undefined && (schema.length > 63 || schema.includes('\0'))) throw new UsageError(`'${schema}' is not a PostgreSQL schema name (up to 63 characters)`);
   // A password in the userinfo (percent-encoded there) or as a parameter (pg reads both).
-  const parameter = parsed.searchParams.get('password') ?? '';
-  const secrets = [parsed.password, decodeURIComponent(parsed.password), parameter, encodeURIComponent(parameter)].filter((s) => s !== '');
+  const parameters = parsed.searchParams.getAll('password');
+  const secrets = [parsed.password, decoded(parsed.password), ...parameters, ...parameters.map(encodeURIComponent)].filter((s) => s !== '');
   const location = new URL(parsed.href);
   location.password = '';
   location.searchParams.delete('password');
   if (schema !== undefined) location.searchParams.set('schema', schema);
   return { connectionString: parsed.href, location: location.href, schema, secrets };
+}
+
+/** A URL's percent-encoded text decoded, or as it is where it is not valid (`100%`, which a URL parser lets through). */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** A URL-like text without its password (for text that is not yet parsed). */

@@ -70,6 +70,12 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       expect(refused.message).not.toContain('wrong-pw');
     });
 
+    it('a password with a bare % (a URL parser lets it through) is not an unexpected error', async () => {
+      const err = await refusal('postgres://u:100%@127.0.0.1:1/db');
+      expect(err).toBeInstanceOf(RunError);
+      expect(err.message).toMatch(/^postgres:\/\/u@127\.0\.0\.1:1\/db: cannot reach the PostgreSQL server/);
+    });
+
     it('an unreachable server, a refused login, a missing database: one line, a run error (exit 1)', async () => {
       const url = await server.createDatabase('refuse');
       const cases: [string, RegExp][] = [
