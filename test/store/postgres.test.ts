@@ -300,6 +300,22 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       { countries: ['FRA', 'DEU'], statuses: ['open'], minValueEur: 1000 },
       { publishedSince: '2026-02-01T00:00:00.000Z', publishedUntil: '2026-06-01T00:00:00.000Z', sortBy: 'publicationDate', sortOrder: 'asc' },
     ];
+    it('a new copy\'s first run leaves every page of tenders all-visible: readers after it fetch no row an index answers', async () => {
+      const url = await server.createDatabase('frozen');
+      const store = await open(url);
+      try {
+        await sync(store, 'all', docs(3000, 5));
+      } finally {
+        await store.close();
+      }
+      const [pages, visible] = psql(url, "SELECT relpages, relallvisible FROM pg_class WHERE oid = 'tenders'::regclass").split('|').map(Number);
+      expect(pages).toBeGreaterThan(10);
+      expect(visible).toBe(pages);
+      const plan = psql(url, "SET enable_seqscan = off; SET enable_bitmapscan = off; EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT status FROM tenders WHERE gone_at IS NULL AND status > ''");
+      expect(plan).toMatch(/Index Only Scan/);
+      expect(plan).toMatch(/Heap Fetches: 0/);
+    });
+
     it('selects the same tenders in the same order, and counts them alike', async () => {
       for (const selection of selections) {
         const [a, b] = await Promise.all([all(sqlite.select(selection)), all(pgStore.select(selection))]);
