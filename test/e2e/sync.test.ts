@@ -1,10 +1,10 @@
-import type { ChildProcess } from 'node:child_process';
 import { execFile, execFileSync } from 'node:child_process';
 import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type CliOptions } from '../support/cli.js';
+import { killAfterRequests, onStderr } from '../support/child-stderr.js';
 import { useSandbox } from '../support/sandbox.js';
 import { testDir } from '../support/test-context.js';
 import { requireTool } from '../support/tools.js';
@@ -158,12 +158,13 @@ describe.skipIf(!hasSqlite)('sync against the sandbox', () => {
 
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     it(`the first sync of a new copy, killed by ${signal} mid-walk, leaves no copy; the next one builds it whole`, async () => {
+      const dir = join(testDir(), 'copy');
       sb.setFaults({ latencyMs: 50 });
-      const stopped = await sync(['open', ...QUERY, '-n', '10', '-v'], { onSpawn: killAfterRequests(4, signal) });
+      // Killed once the run's thread has made the partial copy (on a busy machine it may start after the 4th request).
+      const stopped = await sync(['open', ...QUERY, '-n', '10', '-v'], { onSpawn: killAfterRequests(4, signal, join(dir, 'tenders.db.partial')) });
       sb.setFaults({});
       if (signal === 'SIGKILL') expect(stopped.signal).toBe('SIGKILL');
       else expect(stopped.code).toBe(143);
-      const dir = join(testDir(), 'copy');
       // A killed run leaves its partial copy (and lock) behind; an interrupted one removes what it built.
       expect((await readdir(dir)).filter((name) => !name.endsWith('.lock'))).toEqual(signal === 'SIGKILL' ? ['tenders.db.partial'] : []);
       const local = await runCli(['search', '--local', '-n', '1'], sb.url, { env: { TENDERS_DB: db } });
@@ -359,24 +360,3 @@ describe.skipIf(POSTGRES_MISSING)('sync into PostgreSQL', () => {
   });
 });
 
-/** Kills the child with `signal` once its --verbose stderr shows `n` requests. */
-function killAfterRequests(n: number, signal: NodeJS.Signals) {
-  return (child: ChildProcess) => {
-    let seen = 0;
-    onStderr(child, /\* POST/g, () => {
-      if (++seen === n) child.kill(signal);
-    });
-  };
-}
-
-/** Calls `then` for each match of `pattern` in the child's stderr as it arrives (once unless global). */
-function onStderr(child: ChildProcess, pattern: RegExp, then: () => void) {
-  let fired = false;
-  child.stderr!.on('data', (chunk: Buffer) => {
-    const matches = chunk.toString().match(new RegExp(pattern.source, 'g')) ?? [];
-    for (let i = 0; i < matches.length; i++) {
-      if (pattern.global || !fired) then();
-      fired = true;
-    }
-  });
-}

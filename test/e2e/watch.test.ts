@@ -1,7 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { killAfterRequests, onStderr } from '../support/child-stderr.js';
 import { useSandbox } from '../support/sandbox.js';
 import { testEnv } from '../support/test-context.js';
 import { ndjson, runCli, type CliOptions } from '../support/cli.js';
@@ -285,24 +285,3 @@ describe('watch --new-only on 5 000 tenders', () => {
   });
 });
 
-/** Kills the child with `signal` once its --verbose stderr shows `n` requests. */
-function killAfterRequests(n: number, signal: NodeJS.Signals) {
-  return (child: ChildProcess) => {
-    let seen = 0;
-    onStderr(child, /\* POST/g, () => {
-      if (++seen === n) child.kill(signal);
-    });
-  };
-}
-
-/** Calls `then` for each match of `pattern` in the child's stderr as it arrives. */
-function onStderr(child: ChildProcess, pattern: RegExp, then: () => void | Promise<void>) {
-  let fired = false;
-  child.stderr!.on('data', (chunk: Buffer) => {
-    const matches = chunk.toString().match(new RegExp(pattern.source, 'g')) ?? [];
-    for (let i = 0; i < matches.length; i++) {
-      if (pattern.global || !fired) void then();
-      fired = true;
-    }
-  });
-}
