@@ -19,6 +19,7 @@ import { parseIntoClientConfig } from 'pg-connection-string';
 import pgpassFile from 'pgpass/lib/helper.js';
 import { RunError, UsageError } from '../errors.js';
 import { parseJson } from '../model/json-parse.js';
+import { withoutPasswords } from '../model/redact.js';
 
 export interface Target {
   /** The URL for pg, without `schema`. */
@@ -27,8 +28,6 @@ export interface Target {
   location: string;
   /** The schema named by ?schema= or the option; undefined: the server's current_schema(). */
   schema: string | undefined;
-  /** The password in the URL (decoded), to scrub from any message. */
-  secrets: string[];
 }
 
 export function parseTarget(url: string, schemaOption: string | undefined): Target {
@@ -40,29 +39,32 @@ export function parseTarget(url: string, schemaOption: string | undefined): Targ
   }
   const schema = parsed.searchParams.get('schema') ?? (schemaOption || undefined);
   parsed.searchParams.delete('schema');
-  if (schema !== undefined && (schema.length > 63 || schema.includes('\0'))) throw new UsageError(`'${schema}' is not a PostgreSQL schema name (up to 63 characters)`);
-  // A password in the userinfo (percent-encoded there) or as a parameter (pg reads both).
-  const parameters = parsed.searchParams.getAll('password');
-  const secrets = [parsed.password, decoded(parsed.password), ...parameters, ...parameters.map(encodeURIComponent)].filter((s) => s !== '');
+  if (schema !== undefined) checkSchemaName(schema);
+  // A password in the userinfo or as a parameter (pg reads both).
   const location = new URL(parsed.href);
   location.password = '';
   location.searchParams.delete('password');
   if (schema !== undefined) location.searchParams.set('schema', schema);
-  return { connectionString: parsed.href, location: location.href, schema, secrets };
+  return { connectionString: parsed.href, location: location.href, schema };
 }
 
-/** A URL's percent-encoded text decoded, or as it is where it is not valid (`100%`, which a URL parser lets through). */
-function decoded(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
+/** A schema name the server takes and tenders may fill: not empty, up to 63 bytes, not one of PostgreSQL's own (pg_...). */
+function checkSchemaName(schema: string): void {
+  const why =
+    schema === '' || schema.length > 63 || schema.includes('\0')
+      ? 'a PostgreSQL schema name has 1 to 63 characters'
+      : schema.startsWith('pg_')
+        ? "names beginning with pg_ are PostgreSQL's own"
+        : undefined;
+  if (why) throw new UsageError(`'${schema}' is not a schema tenders can keep its tables in: ${why}`);
 }
 
-/** A URL-like text without its password (for text that is not yet parsed). */
+/**
+ * A URL-like text that does not parse, without anything that may be a password: the
+ * userinfo up to the last `@` (a password may hold `@` and `/`, which is why it did not parse).
+ */
 function redact(text: string): string {
-  return text.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/i, '$1@');
+  return text.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):.*@/i, '$1@');
 }
 
 /** `"name"`: an identifier quoted for SQL. */
@@ -120,7 +122,7 @@ export interface Connection {
   pool: pg.Pool;
   /** The schema the tables are in (search_path of every connection). */
   schema: string;
-  /** A message with every secret of the URL replaced. */
+  /** A message without the passwords of any URL in it. */
   scrub(message: string): string;
 }
 
@@ -134,14 +136,18 @@ const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNRE
  * connection first. `create`: make the named schema if it is missing.
  */
 export async function connect(target: Target, max: number, create: boolean, env: LibpqEnv): Promise<Connection> {
-  const scrub = (message: string) => target.secrets.reduce((m, s) => (s ? m.split(s).join('***') : m), message);
+  // Only a URL's password is taken out: a password's text replaced wherever it stands garbled the
+  // server's words (a password "b" made "data***ase") and so gave the password away.
+  const scrub = withoutPasswords;
   const base = { ...clientConfig(target.connectionString, env), types, application_name: 'tenders' };
   // Only the first connection has a time limit: the pool's wait for a free connection has none.
   const first = await firstClient({ ...base, connectionTimeoutMillis: 15_000 }, target, scrub);
   let schema: string;
   try {
     if (target.schema !== undefined) {
-      if (create) await first.query(`CREATE SCHEMA IF NOT EXISTS ${ident(target.schema)}`);
+      // Only when missing: CREATE SCHEMA IF NOT EXISTS needs the CREATE privilege on the database even
+      // for a schema that exists, which a team's writer, owning only its schema, does not have.
+      if (create && !(await schemaExists(first, target.schema))) await first.query(`CREATE SCHEMA IF NOT EXISTS ${ident(target.schema)}`);
       schema = target.schema;
     } else {
       const row = (await first.query<{ s: string | null }>('SELECT current_schema() AS s')).rows[0];
@@ -157,6 +163,10 @@ export async function connect(target: Target, max: number, create: boolean, env:
   // An idle connection the server drops is not this process's failure.
   pool.on('error', () => undefined);
   return { pool, schema, scrub };
+}
+
+async function schemaExists(client: pg.Client, schema: string): Promise<boolean> {
+  return (await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).rowCount! > 0;
 }
 
 async function firstClient(config: pg.ClientConfig, target: Target, scrub: (m: string) => string): Promise<pg.Client> {

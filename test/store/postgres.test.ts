@@ -70,6 +70,46 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       expect(refused.message).not.toContain('wrong-pw');
     });
 
+    it('a short password does not garble the server\'s words, and one with @ is gone from a URL that does not parse', async () => {
+      const url = await server.createDatabase('short');
+      const role = `short_${process.pid}`;
+      psql(url, `CREATE ROLE ${role} LOGIN PASSWORD 'a'`);
+      const err = await refusal(`postgres://${role}:a@127.0.0.1:${server.port}/no_such_database`);
+      expect(err.message).toMatch(/database "no_such_database" does not exist: create it/);
+      expect(err.message).not.toContain('*');
+      const unparsed = await refusal('postgres://u:p@ssWORD@127.0.0.1:badport/db');
+      expect(unparsed).toBeInstanceOf(UsageError);
+      expect(unparsed.message).toMatch(/^postgres:\/\/u@127\.0\.0\.1:badport\/db is not a PostgreSQL URL/);
+    });
+
+    it('a writer that owns its schema and may not create schemas in the database syncs into it', async () => {
+      const url = await server.createDatabase('owner');
+      const role = `writer_${process.pid}`;
+      psql(url, `CREATE ROLE ${role} LOGIN PASSWORD 'writer-pw'; CREATE SCHEMA team AUTHORIZATION ${role}; REVOKE CREATE ON DATABASE ${new URL(url).pathname.slice(1)} FROM PUBLIC`);
+      const writer = new URL(url);
+      writer.username = role;
+      writer.password = 'writer-pw';
+      writer.searchParams.set('schema', 'team');
+      const store = await open(writer.href);
+      try {
+        expect((await sync(store, 'all', docs(30, 3))).counts.new).toBe(30);
+      } finally {
+        await store.close();
+      }
+      expect(psql(url, 'SELECT count(*) FROM team.tenders')).toBe('30');
+      // Elsewhere it still needs the right to create the schema, and says so.
+      writer.searchParams.set('schema', 'other');
+      expect((await refusal(writer.href)).message).toMatch(/\?schema=other: not allowed: permission denied for database/);
+    });
+
+    it('refuses schema names tenders cannot keep its tables in as usage errors, before connecting', async () => {
+      for (const schema of ['', 'pg_catalog', 'pg_tenders', 'x'.repeat(64)]) {
+        const err = await refusal(`postgres://u@127.0.0.1:1/db?schema=${schema}`);
+        expect(err, schema).toBeInstanceOf(UsageError);
+        expect(err.message).toMatch(/is not a schema tenders can keep its tables in/);
+      }
+    });
+
     it('a password with a bare % (a URL parser lets it through) is not an unexpected error', async () => {
       const err = await refusal('postgres://u:100%@127.0.0.1:1/db');
       expect(err).toBeInstanceOf(RunError);
