@@ -95,19 +95,31 @@ export type LibpqEnv = Readonly<Record<string, string | undefined>>;
  * process's variables and prints a deprecation warning).
  */
 export function clientConfig(connectionString: string, env: LibpqEnv): pg.ClientConfig {
-  const url = parseIntoClientConfig(connectionString);
+  // sslmode is read here, as PGSSLMODE is: pg's parser of the URL prints a 9-line warning for
+  // require, prefer and verify-ca on every command (a cron mail each run), and means the same.
+  const parsed = new URL(connectionString);
+  const sslmode = parsed.searchParams.getAll('sslmode').pop();
+  parsed.searchParams.delete('sslmode');
+  const url = parseIntoClientConfig(parsed.href);
   const user = url.user || env.PGUSER || userInfo().username;
   const where = { host: url.host || env.PGHOST || 'localhost', port: url.port || Number(env.PGPORT) || 5432, user, database: url.database || env.PGDATABASE || user };
   const password = (typeof url.password === 'string' && url.password) || env.PGPASSWORD;
   // pg takes a function's undefined as "no password" (its types say string).
   const lookUp = (() => passwordFile(env, where)) as () => Promise<string>;
-  return { ...url, ...where, ssl: url.ssl ?? sslMode(env.PGSSLMODE), password: password || lookUp };
+  const ssl = sslmode !== undefined ? withCertificates(sslMode(sslmode), url.ssl) : (url.ssl ?? sslMode(env.PGSSLMODE));
+  return { ...url, ...where, ssl, password: password || lookUp };
 }
 
-/** PGSSLMODE as pg reads it: disable, else (prefer, require, verify-ca, verify-full) TLS; no-verify: TLS without checking the certificate. */
+/** sslmode as pg reads it: disable, else (prefer, require, verify-ca, verify-full) TLS; no-verify: TLS without checking the certificate. */
 function sslMode(mode: string | undefined): pg.ClientConfig['ssl'] {
   if (mode === 'no-verify') return { rejectUnauthorized: false };
   return mode === 'prefer' || mode === 'require' || mode === 'verify-ca' || mode === 'verify-full';
+}
+
+/** TLS as the URL's sslmode asks, with the certificates its sslcert, sslkey and sslrootcert name. */
+function withCertificates(mode: pg.ClientConfig['ssl'], certificates: pg.ClientConfig['ssl']): pg.ClientConfig['ssl'] {
+  if (mode === false || typeof certificates !== 'object' || certificates === null) return mode;
+  return { ...certificates, ...(typeof mode === 'object' ? mode : {}) };
 }
 
 /** The password of a ~/.pgpass ($PGPASSFILE) line matching the connection, as libpq reads the file (mode 0600 or stricter). */
