@@ -136,6 +136,9 @@ export class PostgresRun implements SyncRun {
 
   async add(tenders: readonly Record<string, unknown>[]): Promise<void> {
     this.#live();
+    // A COPY that failed (a lost server, a document it cannot hold) fails the walk at its next page,
+    // as a SQLite run's does: no more pages are fetched for a run that cannot commit.
+    if (this.#failed) throw this.#ctx.fail(this.#failed);
     // A new copy's rows go straight into tenders, with their first_seen.
     const tail = this.#building ? `\t${this.#started}\n` : '\n';
     for (const tender of tenders) {
@@ -214,12 +217,14 @@ export class PostgresRun implements SyncRun {
 
   async commit(facts: RunFacts): Promise<RunReceipt> {
     this.#live();
+    await this.#flush();
+    await this.#copying;
+    // A page the run could not take fails a complete run, which goes on (as a SQLite run does): its
+    // caller ends it with its receipt (an incomplete commit, which records why) or aborts it.
+    if (this.#failed && facts.complete) throw this.#ctx.fail(this.#failed);
     const { client } = this.#ctx;
     let broken = false;
     try {
-      await this.#flush();
-      await this.#copying;
-      if (this.#failed) throw this.#failed;
       // A new copy's complete first run is in its transaction already; an incomplete one records its receipt alone, in a copy made as usual.
       const built = this.#building && facts.complete;
       if (!built) {

@@ -106,12 +106,14 @@ export interface SyncRun {
   readonly baseline: boolean;
   /** Which of `ids` the sync holds now (before this run): --new-only pages until a page has no id outside. */
   known(ids: readonly string[]): Promise<Set<string>>;
-  /** One page of the walk, in the walk's order; memory does not grow with the run. */
+  /** One page of the walk, in the walk's order; memory does not grow with the run. A page the run could not take fails a later call. */
   add(tenders: readonly Record<string, unknown>[]): Promise<void>;
   /**
    * Ends the run: when `facts.complete`, computes new/changed/gone against the
    * sync's previous state, writes tenders, membership, changes and the receipt
    * in one transaction; otherwise writes only the receipt. Releases the lock.
+   * A complete commit of a run that could not take a page fails and leaves the
+   * run open: its caller records why with an incomplete commit, or aborts.
    */
   commit(facts: RunFacts): Promise<RunReceipt>;
   /** Drops the run (interrupted, failed before any receipt makes sense): the database stays as it was. Idempotent. */

@@ -70,7 +70,8 @@ export function open(location: string, mode: OpenOptions['mode'] = 'write', extr
 
 /**
  * One complete run of sync `name` over `tenders`, `page` tenders to a page (the receipt says
- * so), with the saved query {} and `service`.
+ * so), with the saved query {} and `service`; one that fails records its receipt, as `tenders
+ * sync` does.
  */
 export async function sync(
   store: Store,
@@ -79,9 +80,15 @@ export async function sync(
   { mode = 'full', page = 50, service = 'http://127.0.0.1:1' }: { mode?: RunMode; page?: number; service?: string } = {},
 ): Promise<RunReceipt> {
   const run = await store.beginRun({ sync: { name, query: {}, service }, mode });
-  for (let i = 0; i < tenders.length; i += page) await run.add(tenders.slice(i, i + page));
-  const pages = Math.ceil(tenders.length / page);
-  return run.commit({ complete: true, pages, requests: pages });
+  let pages = 0;
+  try {
+    for (; pages * page < tenders.length; pages++) await run.add(tenders.slice(pages * page, (pages + 1) * page));
+    return await run.commit({ complete: true, pages, requests: pages });
+  } catch (err) {
+    // As `tenders sync` does: a failed run records its receipt.
+    await run.commit({ complete: false, pages, requests: pages, error: (err as Error).message }).catch(() => undefined);
+    throw err;
+  }
 }
 
 /** `n` letters in no pattern a compressor finds (a seeded Lehmer generator): text PostgreSQL cannot shrink. */

@@ -526,19 +526,26 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       ['a NUL character', 'BAD', 'a\u0000b', 'BAD'],
       ['an unpaired surrogate', 'BAD', 'a\ud800b', 'BAD'],
       ['an id longer than an index holds', longId, 'Long', `${longId.slice(0, 80)}…`],
-    ])('a document PostgreSQL cannot hold (%s) fails its run as one line naming it, leaving the copy as it was', async (_, id, title, named) => {
+    ])('a document PostgreSQL cannot hold (%s) fails its run as one line naming it: the copy as it was, the run\'s receipt saying why', async (_, id, title, named) => {
       const url = await server.createDatabase('nul');
       const store = await open(url);
       await sync(store, 's', docs(20, 1));
-      const before = dump(url);
-      // In the run's first COPY, with more after it: the walk goes on, and the commit reports the failure.
+      // The copy: its tenders, membership and changes (runs and syncs.last_run gain the failed run's receipt).
+      const others = () => dump(url).split('\n').filter((line) => !/^(runs|syncs)\|/.test(line));
+      const before = others();
+      // In the run's first COPY, with more after it: the walk stops at a page after it, and the failure is the run's.
       const nul = { id, title, publicationDate: '2026-01-01' };
-      const err = await sync(store, 's', [nul, ...docs(2500, 1)]).catch((e: unknown) => e);
+      const err = await sync(store, 's', [nul, ...docs(20_000, 1)], { page: 1000 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(RunError);
       expect((err as Error).message).toMatch(/^postgres:\/\/tenders_test@127\.0\.0\.1:\d+\/\w+: tender "[^"]+" cannot be stored in PostgreSQL: /);
       expect((err as Error).message).toContain(`tender ${JSON.stringify(named)} cannot be stored`);
       expect((err as Error).message).not.toContain('\n');
-      expect(dump(url)).toBe(before);
+      expect(others()).toEqual(before);
+      const [complete, error, pages] = psql(url, 'SELECT complete, error, pages FROM runs ORDER BY run DESC LIMIT 1').split('|');
+      expect(complete).toBe('f');
+      expect(error).toContain(`tender ${JSON.stringify(named)} cannot be stored`);
+      expect(Number(pages)).toBeLessThan(21);
+      expect(await store.getSync('s')).toMatchObject({ lastRun: { complete: false } });
       // The failed run released its lock and its connection.
       await sync(store, 's', docs(20, 2));
       await store.close();
