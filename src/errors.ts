@@ -11,6 +11,11 @@ export class RunError extends Error {
   }
 }
 
+/** Reading a local copy that is not there yet ("run tenders sync first"): exit 1. */
+export class NoCopyError extends RunError {
+  override name = 'NoCopyError';
+}
+
 /** The run was stopped by a signal; exit 128 + signal number. */
 export class InterruptedError extends Error {
   override name = 'InterruptedError';

@@ -1,4 +1,4 @@
-import { RunError, UsageError } from '../errors.js';
+import { NoCopyError, UsageError } from '../errors.js';
 import type { JsonObject } from '../model/exact-json.js';
 import { formatCount, formatCounted } from '../model/numbers.js';
 import { withoutCredentials } from '../model/redact.js';
@@ -47,7 +47,9 @@ export async function syncFirstRequests(plan: SyncPlan): Promise<FirstRequest[]>
   let saved: SyncInfo | undefined;
   if (!plan.query) {
     const store = await openStore(plan.db.location, { mode: 'read', ...targetOptions(plan.db) }).catch((err: unknown) => {
-      if (err instanceof RunError) return undefined; // no copy yet: the first run walks every tender
+      // No copy yet: the first run walks every tender. Any other failure (a server down, a refused login)
+      // is the dry run's: the saved query it would walk is not known.
+      if (err instanceof NoCopyError) return undefined;
       throw err;
     });
     saved = await store?.getSync(plan.name).finally(() => store.close());

@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { processId } from '../io.js';
 import type pg from 'pg';
 import { parseJson } from '../model/json-parse.js';
-import { RunError, UsageError } from '../errors.js';
+import { NoCopyError, RunError, UsageError } from '../errors.js';
 import { canonicalJson } from '../model/canonical-json.js';
 import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
@@ -72,7 +72,7 @@ async function checkVersion(client: pg.PoolClient, target: Target, connection: C
     throw new UsageError(`${where} was written by a newer tenders (schema version ${version}; this one knows up to ${SCHEMA_VERSION}): upgrade tenders to use it`);
   }
   if (mode === 'read' && version !== SCHEMA_VERSION) {
-    if (version === 0) throw new RunError(`no local copy in ${where} yet: run tenders sync first`);
+    if (version === 0) throw new NoCopyError(`no local copy in ${where} yet: run tenders sync first`);
     throw new RunError(`${where} is a local copy of an older schema (version ${version}): run tenders sync to upgrade it`);
   }
   if (mode === 'write' && version > 0 && version < MIGRATIONS.length) await migrate(client, connection.schema, lockKey(connection.schema, 'migrate'));

@@ -5,7 +5,7 @@
  */
 
 import Database from 'better-sqlite3';
-import { RunError, UsageError } from '../errors.js';
+import { NoCopyError, RunError, UsageError } from '../errors.js';
 import { waited } from './rules.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from './sqlite-schema.js';
 
@@ -45,7 +45,7 @@ export function openCopy(path: string, mode: 'read' | 'write', busyTimeoutMs: nu
       );
     }
     if (mode === 'read' && version !== SCHEMA_VERSION) {
-      if (version === 0) throw new RunError(`no local copy in ${path} yet: run tenders sync first`);
+      if (version === 0) throw new NoCopyError(`no local copy in ${path} yet: run tenders sync first`);
       throw new RunError(`${path} is a local copy of an older schema (version ${version}): run tenders sync to upgrade it`);
     }
     if (mode === 'write') {

@@ -6,7 +6,7 @@
 
 import { accessSync, closeSync, constants, mkdirSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
-import { RunError, UsageError } from '../errors.js';
+import { NoCopyError, UsageError } from '../errors.js';
 
 const HEADER = 'SQLite format 3\0';
 
@@ -20,7 +20,7 @@ export function checkDatabaseFile(path: string, mode: 'read' | 'write'): boolean
     stats = statSync(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`${path}: cannot read the local copy (${(err as Error).message})`);
-    if (mode === 'read') throw new RunError(`no local copy at ${path} yet: run tenders sync first`);
+    if (mode === 'read') throw new NoCopyError(`no local copy at ${path} yet: run tenders sync first`);
     makeDirectory(dirname(path));
     if (!writable(dirname(path))) throw new UsageError(`${dirname(path)} is read-only: a sync needs to make the local copy ${path} there`);
     return false;

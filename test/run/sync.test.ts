@@ -80,6 +80,16 @@ describe('sync in-process', () => {
     expect(r.client.requests).toEqual([]);
   });
 
+  it('--dry-run of a saved sync whose copy cannot be read says why (exit 1), not the request of a first run', async () => {
+    const { respond } = service(100, 3);
+    // Nothing listens on port 1: the copy is there for all the dry run knows.
+    const r = await runInProcess(['sync', 'w', '--dry-run', '--db', 'postgres://u:pw@127.0.0.1:1/db'], respond);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^tenders: postgres:\/\/u@127\.0\.0\.1:1\/db: cannot reach the PostgreSQL server/);
+    expect(r.client.requests).toEqual([]);
+  });
+
   it('the store is opened before the walk: an unusable --db is exit 2 with no request', async () => {
     const { respond } = service(100, 3);
     const r = await sync(['w', '--db', testDir()], respond);
