@@ -1,5 +1,6 @@
 import { isObject, RawNumber, type JsonObject } from '../model/exact-json.js';
 import { groupDigits } from '../model/numbers.js';
+import { readInstant } from '../model/instant.js';
 
 /**
  * The fields of a tender that calendar, feed and OCDS output speak of, read
@@ -46,17 +47,10 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-/** An RFC 3339 date-time with its offset, as the service writes deadlines. */
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/i;
-
-/** A service date read as an instant: a date-time with offset, or a date alone (midnight UTC); else undefined. */
+/** A service date read as an instant (see model/instant.ts); undefined when it is none. */
 export function parseInstant(value: string | undefined): { date: Date; dateOnly: boolean } | undefined {
-  if (value === undefined) return undefined;
-  const dateOnly = DATE_ONLY.test(value);
-  if (!dateOnly && !DATE_TIME.test(value)) return undefined;
-  const date = new Date(dateOnly ? `${value}T00:00:00Z` : value);
-  return Number.isNaN(date.getTime()) ? undefined : { date, dateOnly };
+  const instant = value === undefined ? undefined : readInstant(value);
+  return instant && { date: new Date(instant.ms), dateOnly: instant.dateOnly };
 }
 
 /** "15,686,802.17 EUR": a value for a person, grouped, with the service's digits. */

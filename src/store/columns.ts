@@ -5,6 +5,7 @@
  */
 
 import { isObject, RawNumber, stringifyJson } from '../model/exact-json.js';
+import { readInstant } from '../model/instant.js';
 
 export interface TenderColumns {
   id: string;
@@ -60,8 +61,8 @@ export function timestamp(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   let iso = timestamps.get(value);
   if (iso === undefined) {
-    const ms = Date.parse(value);
-    iso = Number.isNaN(ms) ? value : new Date(ms).toISOString();
+    const instant = readInstant(value);
+    iso = instant === undefined ? value : new Date(instant.ms).toISOString();
     if (timestamps.size >= TIMESTAMPS_KEPT) timestamps.clear();
     timestamps.set(value, iso);
   }

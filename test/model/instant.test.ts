@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { readInstant } from '../../src/model/instant.js';
+import { parseInstant } from '../../src/output/tender-facts.js';
+
+describe('readInstant', () => {
+  it('reads a date-time with its offset, and a date alone as midnight UTC', () => {
+    expect(readInstant('2026-03-01T12:00:00+01:00')).toEqual({ ms: Date.UTC(2026, 2, 1, 11), dateOnly: false });
+    expect(readInstant('2026-03-01T12:00Z')).toEqual({ ms: Date.UTC(2026, 2, 1, 12), dateOnly: false });
+    expect(readInstant('2028-02-29')).toEqual({ ms: Date.UTC(2028, 1, 29), dateOnly: true });
+  });
+
+  it('reads no day the calendar lacks (JavaScript rolls 30 February over into March) and no local time', () => {
+    for (const text of ['2026-02-29', '2026-02-30T12:00:00Z', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '2100-02-29', '2026-05-01T10:00:00', '2026-05-01 10:00', '2026-01-01T25:00:00Z', 'soon']) {
+      expect(readInstant(text), text).toBeUndefined();
+    }
+    expect(readInstant('2000-02-29T00:00:00Z')).toBeDefined();
+  });
+
+  it('is what calendars, feeds, OCDS and Parquet read a deadline with', () => {
+    expect(parseInstant('2026-02-30T12:00:00Z')).toBeUndefined();
+    expect(parseInstant('2026-02-28T12:00:00Z')?.date.toISOString()).toBe('2026-02-28T12:00:00.000Z');
+  });
+});
