@@ -1,4 +1,4 @@
-import { RunError } from '../errors.js';
+import { NoCopyError, RunError } from '../errors.js';
 import type { IO } from '../io.js';
 import { formatCounted } from '../model/numbers.js';
 import { withoutPasswords } from '../model/redact.js';
@@ -46,10 +46,14 @@ export async function runSyncList(db: StoreTarget, output: OutputPlan, io: IO, s
 
 /** `sync NAME --forget`: the sync, its runs and changes, and the tenders only it held (never under a running sync). */
 export async function runSyncForget(db: StoreTarget, name: string, say: Reporter, fs: FileSystem = nodeFs): Promise<void> {
-  // A sync opens the copy for writing, which would create it: a missing one has nothing to forget.
-  if (!isPostgresLocation(db.location) && !(await fs.stat(db.location).then(() => true, () => false))) {
-    throw new RunError(`no local copy at ${db.location}: there is no sync named ${name} to forget`);
-  }
+  // A sync opens the copy for writing, which would create it (a file, a schema): a missing one has nothing to forget.
+  if (!(await copyExists(db, fs))) throw new RunError(`no local copy at ${withoutPasswords(db.location)}: there is no sync named ${name} to forget`);
   const { tenders } = await withStore(db, 'write', (store) => store.forget(name));
   say.hint(`sync ${name} forgotten (${formatCounted(tenders, 'tenders')} only it held removed)`);
+}
+
+/** Whether the copy is there: its file, or (read, which creates nothing) its tables; a failure to tell is the write's to report. */
+async function copyExists(db: StoreTarget, fs: FileSystem): Promise<boolean> {
+  if (!isPostgresLocation(db.location)) return fs.stat(db.location).then(() => true, () => false);
+  return withStore(db, 'read', async () => true).catch((err: unknown) => !(err instanceof NoCopyError));
 }

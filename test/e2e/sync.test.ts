@@ -358,5 +358,13 @@ describe.skipIf(POSTGRES_MISSING)('sync into PostgreSQL', () => {
     expect(unknown).toMatchObject({ code: 2, stderr: `tenders: no sync named 'nope' in ${shown}: the syncs are pg\n` });
     for (const run of [list, page, unknown]) expect(run.stdout + run.stderr).not.toContain(password);
   });
+
+  it('--forget in a schema without a copy is exit 1 and creates nothing', async () => {
+    const url = await (await postgres()).createDatabase('forget');
+    const shown = url.replace(/:[^:@/]+@/, '@');
+    const forgot = await runCli(['sync', 'zz', '--forget', '--db', `${url}?schema=nothing_here`], sb.url);
+    expect(forgot).toMatchObject({ code: 1, stdout: '', stderr: `tenders: no local copy at ${shown}?schema=nothing_here: there is no sync named zz to forget\n` });
+    expect(psql(url, "SELECT count(*) FROM pg_namespace WHERE nspname = 'nothing_here'")).toBe('0');
+  });
 });
 
