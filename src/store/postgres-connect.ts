@@ -141,6 +141,8 @@ export interface Connection {
 const ATTEMPTS = 3;
 const BACKOFF_MS = [250, 1000];
 /** Errors of reaching the server that may pass by themselves. */
+/** The server ended the session: shut down (57P01), crashed (57P02), or idle too long (57P05). */
+const LOST = new Set(['57P01', '57P02', '57P05']);
 const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'EPIPE', '57P03', '53300']);
 
 /**
@@ -214,6 +216,8 @@ export function failure(err: unknown, target: Target, scrub: (m: string) => stri
           ? `not allowed: ${raw}`
           : TRANSIENT.has(code) || /^E[A-Z]+$/.test(code)
             ? `cannot reach the PostgreSQL server: ${raw}${tries}`
-            : raw;
+            : LOST.has(code) || /^Connection terminated|connection error and is not queryable/.test(raw)
+              ? `lost the connection to the PostgreSQL server (stopped, restarted, or the connection ended): ${raw}`
+              : raw;
   return new RunError(`${target.location}: ${why}`);
 }

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { clientConfig } from '../../src/store/postgres-connect.js';
+import { clientConfig, failure } from '../../src/store/postgres-connect.js';
 import { testDir } from '../support/test-context.js';
 
 describe('clientConfig', () => {
@@ -24,5 +24,19 @@ describe('clientConfig', () => {
     expect(clientConfig(`postgres://u@h/db?sslmode=no-verify&sslrootcert=${ca}`, {}).ssl).toEqual({ ca: 'CERTIFICATE', rejectUnauthorized: false });
     expect(clientConfig(`postgres://u@h/db?sslmode=require&sslrootcert=${ca}`, {}).ssl).toEqual({ ca: 'CERTIFICATE' });
     expect(clientConfig(`postgres://u@h/db?sslmode=disable&sslrootcert=${ca}`, {}).ssl).toBe(false);
+  });
+});
+
+describe('failure', () => {
+  const target = { connectionString: 'postgres://u:pw@h/db', location: 'postgres://u@h/db', schema: undefined };
+  const failed = (err: object) => failure(Object.assign(new Error('x'), err), target, (m) => m).message;
+
+  it('says the connection was lost when the server went away mid-run, in one line', () => {
+    expect(failed({ message: 'Client has encountered a connection error and is not queryable' })).toBe(
+      'postgres://u@h/db: lost the connection to the PostgreSQL server (stopped, restarted, or the connection ended): Client has encountered a connection error and is not queryable',
+    );
+    expect(failed({ message: 'Connection terminated unexpectedly' })).toMatch(/^postgres:\/\/u@h\/db: lost the connection to the PostgreSQL server/);
+    expect(failed({ code: '57P01', message: 'terminating connection due to administrator command' })).toMatch(/lost the connection/);
+    expect(failed({ code: '23505', message: 'duplicate key' })).toBe('postgres://u@h/db: duplicate key');
   });
 });
