@@ -35,6 +35,8 @@ export interface ClientOptions {
   clock?: Clock;
   /** How log lines and errors name a request instead of its path (a webhook's URL without its secrets). */
   name?: string;
+  /** What answers, as the advice of a failed connection names it ('the webhook'); the service, with its base URL, unless told. */
+  peer?: string;
   /** `any`: a 2xx answer's body is not read as JSON (a webhook answers "ok"); default `json`. */
   answer?: 'json' | 'any';
   /** Sent with every request besides the JSON ones (a webhook URL's credentials as Basic authorization). */
@@ -254,7 +256,8 @@ export class ApiClient implements Client {
     const refusal = proxyRefusal(err);
     const proxy = proxyFromEnv(this.opts.baseUrl.protocol, this.opts.env);
     if (refusal && proxy) return new ProxyError(refusalMessage(refusal, proxy, path, this.opts.baseUrl), { cause: err });
-    const what = describeCode(err.code, this.opts.timeoutMs) ?? describeTlsError(err, this.opts.baseUrl) ?? err.message;
+    const { timeoutMs, baseUrl, peer } = this.opts;
+    const what = describeCode(err.code, timeoutMs, peer) ?? describeTlsError(err, baseUrl, peer) ?? err.message;
     if (err.code !== undefined && RETRY_ERROR_CODES.includes(err.code)) return new Retryable(causeOfCode(err.code), what, { cause: err });
     return new NetworkError(`cannot get POST ${path} from ${this.#origin}${this.#viaProxy()}: ${what}`, { cause: err });
   }
@@ -309,10 +312,11 @@ function serviceMessage(text: string): string | undefined {
   }
 }
 
-function describeCode(code: string | undefined, timeoutMs: number): string | undefined {
+/** `peer`: what was asked, when it is not the service (whose base URL the user may have mistyped). */
+function describeCode(code: string | undefined, timeoutMs: number, peer?: string): string | undefined {
   switch (code) {
     case 'ECONNREFUSED':
-      return 'connection refused (is the base URL right and the service up?)';
+      return peer ? `connection refused (is ${peer} up, and its URL right?)` : 'connection refused (is the base URL right and the service up?)';
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return 'host name not found';

@@ -109,15 +109,15 @@ const CERTIFICATE: Record<string, string> = {
 /**
  * A TLS failure in one line instead of OpenSSL's dump; undefined when `err`
  * is not one. The common mistake, https:// to a plain-HTTP port, gets the
- * http:// URL to try.
+ * http:// URL to try. `peer` is what was asked: the service, or a webhook.
  */
-export function describeTlsError(err: { code?: string; message: string }, baseUrl: URL): string | undefined {
+export function describeTlsError(err: { code?: string; message: string }, baseUrl: URL, peer = 'the service'): string | undefined {
   const certificate = err.code !== undefined ? CERTIFICATE[err.code] : undefined;
-  if (certificate) return `TLS handshake failed: the service's certificate ${certificate} (${err.code})`;
+  if (certificate) return `TLS handshake failed: ${peer}'s certificate ${certificate} (${err.code})`;
   if (err.code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long|http request/i.test(err.message)) {
     const plain = new URL(baseUrl.href);
     plain.protocol = 'http:';
-    return `TLS handshake failed: is the service plain http? try ${plain.href.replace(/\/$/, '')}`;
+    return `TLS handshake failed: is ${peer} plain http? try ${plain.href.replace(/\/$/, '')}`;
   }
   if (err.code?.startsWith('ERR_SSL_') || err.code?.startsWith('ERR_TLS_')) return `TLS handshake failed (${err.code})`;
   return undefined;

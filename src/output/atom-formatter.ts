@@ -2,8 +2,9 @@ import { stringifyJson } from '../model/exact-json.js';
 import { VERSION } from '../version.js';
 import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
 import { compilePaths, project } from './paths.js';
-import { neutralizeForTerminal } from './sanitize.js';
+import { neutralizeForTerminal, replaceIllegalChars } from './sanitize.js';
 import { parseInstant, tenderFacts, valueText } from './tender-facts.js';
+import { webLink } from './web-link.js';
 
 /** What a feed's head says of it. */
 export interface AtomFeed {
@@ -25,7 +26,7 @@ export interface AtomEntry {
   summary?: string;
   /** Shown as text: the tender's JSON. */
   content?: string;
-  /** The notice on the service's site (rel="alternate"). */
+  /** The notice on the service's site (rel="alternate"): an http(s) URL (web-link.ts), else none. */
   link?: string;
 }
 
@@ -100,7 +101,7 @@ function tenderEntry(item: Record<string, unknown>, now: Date, content: string):
     published,
     summary: summary.filter(Boolean).join('; '),
     content,
-    link: t.url,
+    link: webLink(t.url),
   };
 }
 
@@ -185,10 +186,6 @@ function rfc3339(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-// Characters XML 1.0 forbids anywhere, even escaped (C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF),
-// and those it only discourages but readers mangle (DEL and C1: feedparser reads U+009B as cp1252's "›").
-// eslint-disable-next-line no-control-regex
-const ILLEGAL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '&#13;', '\t': '&#9;', '\n': '&#10;' };
 
 /**
@@ -198,10 +195,10 @@ const ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', 
  * exact text, escaped).
  */
 export function escapeXml(text: string): string {
-  return text.replace(ILLEGAL, '\ufffd').replace(/[&<>\r]/g, (c) => ENTITIES[c]!);
+  return replaceIllegalChars(text, '\ufffd').replace(/[&<>\r]/g, (c) => ENTITIES[c]!);
 }
 
 /** Text for a double-quoted attribute value: also ", and tab and newline as references (else normalised to spaces). */
 function escapeAttribute(text: string): string {
-  return text.replace(ILLEGAL, '\ufffd').replace(/[&<>"\r\t\n]/g, (c) => ENTITIES[c]!);
+  return replaceIllegalChars(text, '\ufffd').replace(/[&<>"\r\t\n]/g, (c) => ENTITIES[c]!);
 }

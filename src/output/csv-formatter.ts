@@ -1,7 +1,7 @@
 import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
 import { csvField, csvRecord, type CsvField } from './csv-record.js';
 import { headerNames, type HeaderStyle } from './header-style.js';
-import { NewFields } from './new-fields.js';
+import { NewFields, newFieldsWarning } from './new-fields.js';
 import { cellText, compilePaths, discoverPaths, valueAt } from './paths.js';
 
 /**
@@ -20,6 +20,8 @@ export class CsvFormatter implements Formatter {
   readonly #field: CsvField;
   /** Undefined with --columns: the user chose what to leave out. */
   #newFields: NewFields | undefined;
+  /** The file as its warnings name it. */
+  protected readonly name: string = 'CSV';
 
   constructor(opts: FormatOptions, resume?: FormatterState) {
     this.#rows = resume?.rows ?? 0;
@@ -70,6 +72,12 @@ export class CsvFormatter implements Formatter {
 
   droppedFields(): string[] {
     return this.#newFields?.fields ?? [];
+  }
+
+  /** The fields left out, with the --columns that includes them (those of an interrupted run too, when resumed). */
+  warnings(): string[] {
+    const dropped = this.droppedFields();
+    return dropped.length ? [newFieldsWarning(dropped, this.#columns ?? [], this.name)] : [];
   }
 
   #setColumns(columns: string[] | undefined) {

@@ -31,8 +31,14 @@ export interface Formatter {
   /** What comes after the last page (closing bracket, header of an empty CSV, a binary format's last row group...). */
   end(): Chunk;
   state(): FormatterState;
-  /** Lines for a person on stderr once the output is written (the table's hidden columns). */
+  /** Lines for a person on stderr once the output is written (the table's hidden columns): a terminal or --verbose only. */
   hints?(): string[];
+  /**
+   * What the output lost or bent (fields past its columns, values its types
+   * cannot hold, what its standard cannot say): warnings once it is written,
+   * shown in cron too, as only --quiet hides them.
+   */
+  warnings?(): string[];
   /** Fields of the data this output leaves out unasked (CSV columns fixed by the first page). */
   droppedFields?(): readonly string[];
 }

@@ -3,6 +3,8 @@ import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
 import { formatCount } from '../model/numbers.js';
 import { DEFAULT_REMINDERS, reminderText, triggerDuration } from './reminders.js';
 import { parseInstant, tenderFacts, valueText, type TenderFacts } from './tender-facts.js';
+import { replaceIllegalChars } from './sanitize.js';
+import { webLink } from './web-link.js';
 
 /**
  * The right-hand side of every UID: a reserved top-level domain (RFC 2606),
@@ -73,7 +75,8 @@ export class IcsFormatter implements Formatter {
       contentLine(`SUMMARY:${escapeText(title)}`) +
       contentLine(`DESCRIPTION:${escapeText(description(t))}`) +
       contentLine('TRANSP:TRANSPARENT');
-    if (t.url && isUri(t.url)) out += contentLine(`URL:${t.url}`);
+    const link = webLink(t.url);
+    if (link) out += contentLine(`URL:${link}`);
     for (const minutes of this.#reminders) {
       out +=
         contentLine('BEGIN:VALARM') +
@@ -97,7 +100,7 @@ function calendarHead(): string {
   );
 }
 
-/** Buyer, country, estimated value, status and id, a line each. */
+/** Buyer, country, estimated value, status, id and the notice's link, a line each. */
 function description(t: TenderFacts): string {
   const lines = [
     t.buyerName && `Buyer: ${t.buyerName}`,
@@ -105,7 +108,7 @@ function description(t: TenderFacts): string {
     t.valueEur !== undefined && `Estimated value: ${valueText(t.valueEur)}`,
     t.status && `Status: ${t.status}`,
     `Tender: ${t.id}`,
-    t.url,
+    webLink(t.url), // a client makes links of URLs in the text too
   ];
   return lines.filter(Boolean).join('\n');
 }
@@ -115,19 +118,13 @@ function utcStamp(date: Date): string {
   return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 }
 
-/** A URI value goes out unescaped: only one with no space or control character. */
-function isUri(text: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:[^\s\p{Cc}]+$/iu.test(text);
-}
-
-// Control characters other than the line breaks TEXT escapes: RFC 5545 TEXT allows none of them.
-// eslint-disable-next-line no-control-regex
-const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
-
-/** RFC 5545 TEXT (3.3.11): backslash, semicolon and comma escaped, any line break as \n, other controls dropped. */
+/**
+ * RFC 5545 TEXT (3.3.11): backslash, semicolon and comma escaped, any line
+ * break as \n; other controls (C0, DEL, C1), U+FFFE/U+FFFF and lone
+ * surrogates dropped, as TEXT and calendar readers cannot take them.
+ */
 export function escapeText(text: string): string {
-  return text
-    .replace(CONTROLS, '')
+  return replaceIllegalChars(text, '')
     .replace(/[\\;,]/g, (c) => `\\${c}`)
     .replace(/\r\n|\r|\n/g, '\\n');
 }

@@ -12,9 +12,10 @@ const SHOWN = 10;
 const MAX_SHAPES = 32;
 
 /**
- * The fields a CSV leaves out because they first appear after the page its
- * columns came from. A column covers its path and all beneath it (a `buyer`
- * column holds the whole object as JSON); a null or empty value loses nothing.
+ * The fields a flat format (CSV, TSV, Parquet) leaves out of its columns
+ * because they first appear after the page its columns came from. A column
+ * covers its path and all beneath it (a `buyer` column holds the whole
+ * object as JSON); a null or empty value loses nothing.
  * Rows of one service share a few shapes (lists of keys), so what the columns
  * leave open is decided once a shape, not once a key of every row: a row whose
  * shape is covered costs one Object.keys and a comparison per nested object.
@@ -106,13 +107,22 @@ function carriesData(value: unknown): boolean {
   return !isObject(value); // an empty object
 }
 
-/** The one warning of a run that left fields out, saying how to include them. */
-export function newFieldsWarning(fields: readonly string[], columns: readonly string[]): string {
+/**
+ * The one warning of a run that left fields out, saying how to include them.
+ * `output` names the file as the user knows it (CSV, TSV, Parquet file);
+ * `wholeIn` is the column that still holds each row whole (Parquet's doc),
+ * which --columns does not write.
+ */
+export function newFieldsWarning(fields: readonly string[], columns: readonly string[], output: string, wholeIn?: string): string {
   const named = fields.slice(0, SHOWN).join(', ') + (fields.length > SHOWN ? ` and ${fields.length - SHOWN} more` : '');
   const fix =
     fields.length > SHOWN
       ? 'name the columns you want with --columns'
       : `add them to the columns: --columns ${[...columns, ...fields].join(',')}`;
-  const s = fields.length === 1 ? '' : 's';
-  return `${fields.length} field${s} first seen after the first page ${fields.length === 1 ? 'is' : 'are'} not in the CSV (its columns come from the first page): ${named}; to include them, ${fix}`;
+  const one = fields.length === 1;
+  const where = wholeIn
+    ? `${one ? 'is not a column' : 'are not columns'} of the ${output} (its columns come from the first page; its ${wholeIn} column holds them)`
+    : `${one ? 'is' : 'are'} not in the ${output} (its columns come from the first page)`;
+  const include = wholeIn ? `to make them columns (--columns writes no ${wholeIn} column), ${fix}` : `to include them, ${fix}`;
+  return `${fields.length} field${one ? '' : 's'} first seen after the first page ${where}: ${named}; ${include}`;
 }

@@ -10,7 +10,7 @@ export const DEFAULT_OCID_PREFIX = 'ocds-tenders-';
  * The service's statuses as OCDS tenderStatus codes. `closed` (no more bids,
  * not yet awarded) is still an active process in OCDS's terms; the deadline
  * in tenderPeriod.endDate tells it from an open one. OCDS's own codes pass
- * through. Any other status leaves tender.status out (said once, in hints).
+ * through. Any other status leaves tender.status out (said once, in warnings()).
  */
 export const OCDS_STATUSES: Readonly<Record<string, string>> = {
   open: 'active',
@@ -58,13 +58,14 @@ export class OcdsFormatter implements Formatter {
     return { rows: this.#rows };
   }
 
-  hints(): string[] {
+  /** The package lost statuses, or breaks the standard: said in cron too. */
+  warnings(): string[] {
     const lines: string[] = [];
     if (this.#unmapped.size > 0) {
       const list = [...this.#unmapped].map(([status, n]) => `${status} (${n})`).join(', ');
-      lines.push(`OCDS has no tender status for ${list}: tender.status is left out of those releases.`);
+      lines.push(`OCDS has no tender status for ${list}: tender.status is left out of those releases`);
     }
-    if (this.#rows === 0) lines.push('The release package has no releases: OCDS asks for at least one, so validators will refuse it.');
+    if (this.#rows === 0) lines.push('the release package has no releases: OCDS asks for at least one, so validators will refuse it');
     return lines;
   }
 

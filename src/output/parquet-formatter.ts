@@ -4,6 +4,7 @@ import { RawNumber, stringifyJson, type JsonObject } from '../model/exact-json.j
 import { VERSION } from '../version.js';
 import type { Chunk, FormatOptions, Formatter, FormatterState } from './formatter.js';
 import { formatCount } from '../model/numbers.js';
+import { NewFields, newFieldsWarning } from './new-fields.js';
 import { cellText, compilePaths, discoverPaths, valueAt } from './paths.js';
 import { parseInstant } from './tender-facts.js';
 
@@ -29,8 +30,9 @@ interface Column {
  * milliseconds, adjusted to UTC; anything else UTF-8 text, nested values as
  * JSON); every ROW_GROUP_ROWS rows are written as a row group and handed on
  * as bytes, the footer at the end. A value that does not fit its column's
- * type is null there (counted in hints); the `doc` column keeps every
- * tender exactly, numbers digit for digit.
+ * type is null there, and a field first seen after the first page has no
+ * column (both said in warnings()); the `doc` column keeps every tender
+ * exactly, numbers digit for digit.
  */
 export class ParquetFormatter implements Formatter {
   #columns: Column[] | undefined;
@@ -40,6 +42,8 @@ export class ParquetFormatter implements Formatter {
   #held = 0;
   #rows = 0;
   readonly #misfits = new Map<string, number>();
+  /** Undefined with --columns: the user chose what to leave out. */
+  #newFields: NewFields | undefined;
 
   constructor(
     opts: FormatOptions,
@@ -50,7 +54,8 @@ export class ParquetFormatter implements Formatter {
 
   page(items: readonly Record<string, unknown>[]): Chunk {
     if (items.length === 0) return '';
-    this.#columns ??= this.#decide(items);
+    if (this.#columns) this.#newFields?.scan(items);
+    else this.#columns = this.#decide(items);
     for (const item of items) {
       for (const column of this.#columns) column.values.push(this.#value(column, item));
     }
@@ -72,10 +77,20 @@ export class ParquetFormatter implements Formatter {
     return { rows: this.#rows, columns: this.#columns?.map((c) => c.name) };
   }
 
-  hints(): string[] {
-    if (this.#misfits.size === 0) return [];
-    const list = [...this.#misfits].map(([name, n]) => `${name} (${formatCount(n)})`).join(', ');
-    return [`Parquet: values that did not fit their column's type are null there: ${list}.${this.#requested ? '' : ` The ${DOC_COLUMN} column holds them.`}`];
+  /** What the columns lost: values nulled for their type, fields the first page did not have. */
+  warnings(): string[] {
+    const lines: string[] = [];
+    const whole = this.#columns?.some((c) => !c.path) ? DOC_COLUMN : undefined;
+    if (this.#misfits.size > 0) {
+      const list = [...this.#misfits].map(([name, n]) => `${name} (${formatCount(n)})`).join(', ');
+      lines.push(`Parquet: values that did not fit their column's type are null there: ${list}${whole ? `; the ${whole} column holds them` : ''}`);
+    }
+    const fields = this.#newFields?.fields ?? [];
+    if (fields.length > 0) {
+      const columns = this.#columns!.filter((c) => c.path).map((c) => c.name);
+      lines.push(newFieldsWarning(fields, columns, 'Parquet file', whole));
+    }
+    return lines;
   }
 
   #decide(items: readonly JsonObject[]): Column[] {
@@ -84,7 +99,11 @@ export class ParquetFormatter implements Formatter {
       const path = compilePaths([name])[0]!;
       return { name, path, type: inferType(items.map((item) => valueAt(item, path))), values: [] };
     });
-    if (!this.#requested && !names.includes(DOC_COLUMN)) columns.push({ name: DOC_COLUMN, path: undefined, type: 'STRING', values: [] });
+    if (!this.#requested) {
+      if (!names.includes(DOC_COLUMN)) columns.push({ name: DOC_COLUMN, path: undefined, type: 'STRING', values: [] });
+      // Only a first page with rows sets columns that later pages can outgrow.
+      if (items.length > 0) this.#newFields = new NewFields(names);
+    }
     return columns;
   }
 

@@ -4,7 +4,8 @@ import { UsageError } from '../errors.js';
 export const DEFAULT_REMINDERS: readonly number[] = [7 * 1440, 1440];
 
 const UNITS: Readonly<Record<string, number>> = { w: 7 * 1440, d: 1440, h: 60, m: 1 };
-const REMINDER = /^(\d{1,4})([wdhm])$/;
+// Any number of digits: the limit is the time (525600m is a year as 365d is), checked below.
+const REMINDER = /^(\d+)([wdhm])$/;
 /** A year before a deadline is as early as a reminder makes sense. */
 const MAX_MINUTES = 366 * 1440;
 
@@ -22,7 +23,7 @@ export function parseReminders(value: string): number[] {
     const match = REMINDER.exec(part.trim());
     const total = match ? Number(match[1]) * UNITS[match[2]!]! : NaN;
     if (!(total > 0 && total <= MAX_MINUTES)) {
-      throw new UsageError(`--remind takes ${RULE}, at most a year: ${JSON.stringify(part.trim())} is not one`);
+      throw new UsageError(`--remind takes ${RULE}, at most a year (366d): ${JSON.stringify(part.trim())} is not one`);
     }
     minutes.add(total);
   }

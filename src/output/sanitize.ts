@@ -14,6 +14,16 @@ const CONTROL_BUT_LAYOUT = new RegExp(`[${CONTROL.replace('\\u0000-\\u001f', '\\
 /** What JSON.stringify leaves unescaped (it escapes C0 itself). */
 const CONTROL_PAST_JSON = new RegExp(`[${CONTROL.replace('\\u0000-\\u001f', '')}]`, 'g');
 
+/**
+ * What a document for other programs (XML 1.0, iCalendar TEXT) must not
+ * carry: C0 controls but tab, LF and CR (the formats' own layout, which they
+ * escape), DEL and C1 controls (legal in XML, but readers mangle them:
+ * feedparser reads U+009B as cp1252's "›"), the noncharacters U+FFFE and
+ * U+FFFF, and lone surrogates (no UTF-8 holds them).
+ */
+// eslint-disable-next-line no-control-regex
+const ILLEGAL_IN_DOCUMENTS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /** `\n`, `\x1b`, `\u202e`: the character spelled out as in a JavaScript string. */
@@ -47,4 +57,9 @@ export function escapeControls(text: string): string {
  */
 export function neutralizeForTerminal(text: string, json: boolean): string {
   return json ? text.replace(CONTROL_PAST_JSON, jsonEscape) : text.replace(CONTROL_BUT_LAYOUT, spell);
+}
+
+/** Text for an Atom feed or a calendar: each character ILLEGAL_IN_DOCUMENTS names replaced by `by` ('' drops it). */
+export function replaceIllegalChars(text: string, by: string): string {
+  return text.replace(ILLEGAL_IN_DOCUMENTS, by);
 }

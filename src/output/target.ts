@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { isAbsolute, join, dirname } from 'node:path';
+import { isAbsolute, join, dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { AtomicFileOutput } from './atomic-file.js';
 import { openDevice } from './device.js';
@@ -54,6 +54,11 @@ export async function resolveTarget(name: string | undefined, resume: boolean, f
   }
   await checkDirectory(named, dirname(path), fs);
   return { kind: 'file', path };
+}
+
+/** Whether two targets are one file (paths resolved): a run that wrote it as both would lose one of them. */
+export function sameFile(a: Target | undefined, b: Target | undefined): boolean {
+  return a?.kind === 'file' && b?.kind === 'file' && resolve(a.path) === resolve(b.path);
 }
 
 /** Opens the output the target names (on resume, FILE.partial keeps its first `keepBytes` bytes). */

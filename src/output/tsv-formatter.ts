@@ -13,6 +13,8 @@ const FORMULA = /^[=+\-@\t\r]/;
  * exactly the header's fields and the text can be restored.
  */
 export class TsvFormatter extends CsvFormatter {
+  protected override readonly name = 'TSV';
+
   protected override record(cells: readonly string[]): string {
     return cells.map((cell) => this.#cell(cell)).join('\t') + '\n';
   }

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { Client } from '../api/client.js';
 import type { Total } from '../model/total.js';
 import { RunError, UsageError, exitCodeOf } from '../errors.js';
@@ -7,7 +6,7 @@ import type { OutputDigest } from '../output/digest.js';
 import { writeFileAtomic } from '../files/exclusive-file.js';
 import { nodeFs, type FileSystem } from '../files/fs.js';
 import { OutputClosedError } from '../output/sink.js';
-import { resolveTarget, type Target } from '../output/target.js';
+import { resolveTarget, sameFile, type Target } from '../output/target.js';
 import { VERSION } from '../version.js';
 import type { Dimension } from './partition.js';
 import type { ConnectionPlan, QueryPlan } from './plan.js';
@@ -68,7 +67,7 @@ export class ReceiptBuilder {
    */
   static async check(file: string, fs: FileSystem = nodeFs, output?: Target): Promise<void> {
     const target = await receiptTarget(file, fs);
-    if (target.kind === 'file' && output?.kind === 'file' && resolve(target.path) === resolve(output.path)) {
+    if (sameFile(target, output)) {
       throw new UsageError(`--receipt ${file} is the output file: name another file for the receipt`);
     }
   }

@@ -5,7 +5,6 @@ import type { Chunk, Formatter } from '../output/formatter.js';
 import { OutputClosedError } from '../output/sink.js';
 import type { FileSystem } from '../files/fs.js';
 import { formatCount, formatCounted, formatDuration, formatSize, formatTotal } from '../model/numbers.js';
-import { newFieldsWarning } from '../output/new-fields.js';
 import type { Reporter } from '../output/reporter.js';
 import { UnknownColumns } from '../output/unknown-columns.js';
 import { shellLine } from '../output/shell.js';
@@ -237,8 +236,9 @@ class WalkState {
       }
     }
     if (plan.max === undefined && plan.cursor === undefined) session.checkCount(source, this.rows, (rows) => `${rows} were written`);
+    // What the output lost or bent: in cron too, unlike its hints.
+    for (const line of this.formatter.warnings?.() ?? []) say.warn(line);
     const left = this.formatter.droppedFields?.() ?? [];
-    if (left.length) say.warn(newFieldsWarning(left, this.formatter.state().columns ?? []));
     session.summary(
       [
         `${formatCounted(this.rows, noun)} in ${formatCounted(this.pages, 'pages')}`,

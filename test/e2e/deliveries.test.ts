@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useSandbox } from '../support/sandbox.js';
@@ -265,6 +265,14 @@ describe('watch --feed against the sandbox', () => {
     expect(sb.requests).toHaveLength(0);
     expect(await readFile(feedFile(), 'utf8')).toBe(foreign);
     expect(await readFile(notes, 'utf8')).toBe('<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><id>x</id></feed>');
+  });
+
+  it('a --feed FILE that is the -o FILE is a usage error (exit 2) before any request, not a lock held by itself', async () => {
+    sb.clearRequests();
+    const r = await watch(['w', ...QUERY, '--feed', feedFile(), '-o', feedFile()]);
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: `tenders: --feed ${feedFile()} is the output file: name another file for the feed\n` });
+    expect(sb.requests).toHaveLength(0);
+    expect((await readdir(testDir())).filter((name) => name.startsWith('deu.atom'))).toEqual([]);
   });
 
   it('a run killed mid-walk (SIGKILL) leaves FILE and the state as they were; the next run adds the changes', async () => {

@@ -82,6 +82,26 @@ describe('the formats made for other tools, end to end against the sandbox', () 
     expect(resume.stderr).toContain('--resume cannot continue a parquet file');
   });
 
+  it('what an output lost is a warning on stderr without a terminal (cron): an empty OCDS package, fields after the first page in Parquet and TSV', async () => {
+    const empty = await runCli(['export', '-c', 'ZZZ', '-o', join(dir, 'x.ocds.json')], sb.url);
+    expect(empty).toMatchObject({ code: 0, stdout: '' });
+    expect(empty.stderr).toBe('tenders: warning: the release package has no releases: OCDS asks for at least one, so validators will refuse it\n');
+    try {
+      const fields = 'amendment\\.number, amendment\\.reason';
+      sb.setFaults({ driftAfter: 1 });
+      const parquet = await runCli(['export', '-o', join(dir, 'drift.parquet')], sb.url);
+      expect(parquet.code).toBe(0);
+      expect(parquet.stderr).toMatch(
+        new RegExp(`^tenders: warning: 2 fields first seen after the first page are not columns of the Parquet file \\(its columns come from the first page; its doc column holds them\\): ${fields}; to make them columns \\(--columns writes no doc column\\), add them to the columns: --columns id,.*,amendment\\.reason\n$`),
+      );
+      sb.setFaults({ driftAfter: 1 });
+      const tsv = await runCli(['export', '-f', 'tsv'], sb.url);
+      expect(tsv.stderr).toMatch(new RegExp(`^tenders: warning: 2 fields first seen after the first page are not in the TSV \\(its columns come from the first page\\): ${fields}; `));
+    } finally {
+      sb.setFaults({});
+    }
+  });
+
   it('refuses bad --remind, flags of another format, and --list in a tender format, before any request (exit 2)', async () => {
     const before = sb.requests.length;
     const bad = await runCli(['search', '-f', 'ics', '--remind', '7 days'], sb.url);

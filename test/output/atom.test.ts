@@ -68,6 +68,19 @@ describe('atom', () => {
     expect(feed.entries[0]).toMatchObject({ id: 'urn:tenders:T-1:changed:2026-11-25', title: 'changed: a & b' });
   });
 
+  it('links the notice only when its URL is http(s): javascript:, line breaks or spaces leave the link out', () => {
+    const link = (url: string) => {
+      const xml = write([[{ id: 'x', title: 't', url }]]);
+      expect(xmllintErrors(xml)).toBe('');
+      return /<link rel="alternate" href="([^"]*)"\/>/.exec(xml)?.[1];
+    };
+    expect(link('https://tenders.example.org/n/1?a=1&b=2')).toBe('https://tenders.example.org/n/1?a=1&amp;b=2');
+    expect(link('http://example.org/x')).toBe('http://example.org/x');
+    for (const bad of ['javascript:alert(1)', 'javascript:alert(1)\r\nX-Evil: 1', 'https://x.org/\r\nX-Evil: 1', 'https://x.org/a b', 'https://x.org/\u009b', 'data:text/html,x', 'https://']) {
+      expect(link(bad), bad).toBeUndefined();
+    }
+  });
+
   it('escapes markup, keeps CR and replaces what XML 1.0 cannot hold', () => {
     expect(escapeXml('a&b<c>d"e\r\u0000\u001b\ufffe\ud800x')).toBe('a&amp;b&lt;c&gt;d"e&#13;\ufffd\ufffd\ufffd\ufffdx');
     expect(escapeXml('🚧 \u009b2J \u007f')).toBe('🚧 \ufffd2J \ufffd');

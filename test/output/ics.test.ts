@@ -4,6 +4,8 @@ import { contentLine, escapeText, IcsFormatter } from '../../src/output/ics-form
 import { parseReminders, triggerDuration } from '../../src/output/reminders.js';
 import { HOSTILE_TITLE, hostileTenders } from '../support/hostile-tenders.js';
 import { readIcsWithPython } from '../support/readers.js';
+import { pagedTenders } from '../support/fake-client.js';
+import { runInProcess } from '../support/run.js';
 
 const base: FormatOptions = { header: true, headerStyle: 'path', excelSafe: false, color: false };
 
@@ -76,18 +78,45 @@ describe('ics', () => {
 
   it('escapes TEXT and folds at 75 octets between whole UTF-8 sequences', () => {
     expect(escapeText('a\\b;c,d\r\ne\nf\rg\u0007')).toBe('a\\\\b\\;c\\,d\\ne\\nf\\ng');
+    // Every other control is dropped: C1 (U+009B is a one-character CSI), DEL, the noncharacters, a lone surrogate.
+    expect(escapeText('CSI \u009b2J \u0085next\u007f\ufffe\uffff\ud800 tab\there \u202eRTL')).toBe('CSI 2J next tab\there \u202eRTL');
     const line = contentLine(`SUMMARY:${'é'.repeat(40)}${'🚧'.repeat(30)}`);
     checkLines(line);
     expect(line.replace(/\r\n /g, '').replace(/\r\n$/, '')).toBe(`SUMMARY:${'é'.repeat(40)}${'🚧'.repeat(30)}`);
   });
+
+  it('makes a URL and a link of http(s) URLs only: javascript:, a line break or a space leave them out', () => {
+    const url = (value: string) => {
+      const text = write(base, [[{ id: 'x', title: 't', deadline: '2027-01-01T00:00:00Z', url: value }]]).text;
+      const { events } = readIcsWithPython(text);
+      expect(events).toHaveLength(1); // no line of the service's broke the calendar
+      return { URL: events[0]!.URL, link: String(events[0]!.DESCRIPTION).split('\n').slice(1) };
+    };
+    expect(url('https://tenders.example.org/n/1?a=1;b=2,3')).toEqual({ URL: 'https://tenders.example.org/n/1?a=1;b=2,3', link: ['https://tenders.example.org/n/1?a=1;b=2,3'] });
+    expect(url('HTTP://example.org/x')).toEqual({ URL: 'HTTP://example.org/x', link: ['HTTP://example.org/x'] });
+    for (const bad of ['javascript:alert(1)', 'https://x.org/\r\nX-EVIL:1', 'https://x.org/a b', 'https://x.org/\u0085', 'https://x.org/\u202e', 'https://', 'http://[::1', 'file:///etc/passwd', 'mailto:a@b.c']) {
+      expect(url(bad), bad).toEqual({ URL: undefined, link: [] });
+    }
+  });
 });
 
 describe('ics on a terminal', () => {
-  it('keeps its CRLF line ends and spells out the controls TEXT allows (C1, bidi)', async () => {
+  it('keeps its CRLF line ends and spells out the controls TEXT keeps (bidi); C1 is dropped, as anywhere', async () => {
     const formatter = await createFormatter('ics', { ...base, terminal: true });
     const text = String(formatter.page([{ id: 'x', title: 'CSI \u009b2J \u202eevil', deadline: '2027-01-01T00:00:00Z' }]));
-    expect(text).toContain('SUMMARY:CSI \\x9b2J \\u202eevil\r\n');
+    expect(text).toContain('SUMMARY:CSI 2J \\u202eevil\r\n');
     expect(text).not.toContain('\\r');
+  });
+});
+
+describe('ics hints', () => {
+  it('tenders left out for want of a deadline are a hint: said with --verbose, not in cron', async () => {
+    const noDeadline = pagedTenders(2, (i) => ({ deadline: i === 1 ? '2027-01-01' : null }));
+    const cron = await runInProcess(['search', '-f', 'ics'], noDeadline);
+    expect(cron).toMatchObject({ code: 0, stderr: '' });
+    const verbose = await runInProcess(['search', '-f', 'ics', '-v'], noDeadline);
+    expect(verbose.stderr).toContain('1 tender has no deadline (or none a calendar can read) and is not in the calendar.\n');
+    expect(verbose.stderr).not.toContain('warning');
   });
 });
 
@@ -102,6 +131,15 @@ describe('--remind', () => {
   it('refuses what is not a duration, saying the rule', () => {
     for (const bad of ['', '7', '0d', '-1d', '7x', '1d,,2h', '400d']) {
       expect(() => parseReminders(bad)).toThrow(/--remind takes durations before the deadline such as 7d,1d,2h/);
+    }
+  });
+
+  it('takes up to a year (366 days) in any unit and any number of digits, and nothing beyond', () => {
+    const year = 366 * 1440;
+    expect(parseReminders('525600m,8760h,366d,52w,0000090m')).toEqual([year, 525600, 52 * 7 * 1440, 90]);
+    expect(parseReminders(`${year}m`)).toEqual([year]);
+    for (const bad of [`${year + 1}m`, '8785h', '367d', '53w', '9'.repeat(400) + 'm']) {
+      expect(() => parseReminders(bad), bad).toThrow(/at most a year \(366d\)/);
     }
   });
 });

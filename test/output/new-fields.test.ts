@@ -3,6 +3,8 @@ import { parseJson } from '../../src/model/json-parse.js';
 import { CsvFormatter } from '../../src/output/csv-formatter.js';
 import type { FormatOptions } from '../../src/output/formatter.js';
 import { NewFields, newFieldsWarning } from '../../src/output/new-fields.js';
+import { ParquetFormatter } from '../../src/output/parquet-formatter.js';
+import { TsvFormatter } from '../../src/output/tsv-formatter.js';
 import { readCsvWithPython } from '../support/python-csv.js';
 
 describe('NewFields', () => {
@@ -59,14 +61,14 @@ describe('NewFields', () => {
 
 describe('newFieldsWarning', () => {
   it('names the fields and the --columns that includes them', () => {
-    expect(newFieldsWarning(['lots'], ['id', 'title'])).toBe(
+    expect(newFieldsWarning(['lots'], ['id', 'title'], 'CSV')).toBe(
       '1 field first seen after the first page is not in the CSV (its columns come from the first page): lots; to include them, add them to the columns: --columns id,title,lots',
     );
   });
 
   it('names ten of many and says how to choose', () => {
     const fields = Array.from({ length: 12 }, (_, i) => `f${i}`);
-    expect(newFieldsWarning(fields, ['id'])).toBe(
+    expect(newFieldsWarning(fields, ['id'], 'CSV')).toBe(
       '12 fields first seen after the first page are not in the CSV (its columns come from the first page): f0, f1, f2, f3, f4, f5, f6, f7, f8, f9 and 2 more; to include them, name the columns you want with --columns',
     );
   });
@@ -95,5 +97,32 @@ describe('CSV left-out fields', () => {
     csv.page([{ id: 'b', more: 1 }]);
     expect(csv.droppedFields()).toEqual([]);
     expect(csv.state()).toEqual({ rows: 2, columns: ['id'] });
+    expect(csv.warnings()).toEqual([]);
+  });
+});
+
+describe('the warning of each flat format, naming it', () => {
+  const base: FormatOptions = { header: true, headerStyle: 'path', excelSafe: false, color: false };
+  const late = (formatter: { page(items: Record<string, unknown>[]): unknown; warnings(): string[] }) => {
+    formatter.page([{ id: 'a' }]);
+    formatter.page([{ id: 'b', extra: 1 }]);
+    return formatter.warnings();
+  };
+
+  it('csv and tsv: the fields are not in the CSV, or the TSV', () => {
+    expect(late(new CsvFormatter(base))).toEqual([
+      '1 field first seen after the first page is not in the CSV (its columns come from the first page): extra; to include them, add them to the columns: --columns id,extra',
+    ]);
+    expect(late(new TsvFormatter(base))).toEqual([
+      '1 field first seen after the first page is not in the TSV (its columns come from the first page): extra; to include them, add them to the columns: --columns id,extra',
+    ]);
+  });
+
+  it('parquet: not columns, but in doc; with --columns, nothing to say', () => {
+    expect(late(new ParquetFormatter(base))).toEqual([
+      '1 field first seen after the first page is not a column of the Parquet file (its columns come from the first page; its doc column holds them): extra; ' +
+        'to make them columns (--columns writes no doc column), add them to the columns: --columns id,extra',
+    ]);
+    expect(late(new ParquetFormatter({ ...base, columns: ['id'] }))).toEqual([]);
   });
 });

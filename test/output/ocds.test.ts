@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { FormatOptions } from '../../src/output/formatter.js';
 import { OcdsFormatter } from '../../src/output/ocds-formatter.js';
+import { pagedTenders } from '../support/fake-client.js';
+import { runInProcess } from '../support/run.js';
+import { testDir } from '../support/test-context.js';
+import { join } from 'node:path';
 import { HOSTILE_TITLE, hostileTenders } from '../support/hostile-tenders.js';
 import { ocdsValidator } from '../support/readers.js';
 
@@ -40,7 +44,7 @@ describe('ocds', () => {
     expect(long!.tender.status).toBeUndefined();
     expect(long!.tender.tenderPeriod).toEqual({ endDate: '2027-02-01T07:30:00Z' });
     expect(text).toContain('"value":{"amount":12345678901234567890.5,"currency":"EUR"}');
-    expect(formatter.hints()).toEqual(['OCDS has no tender status for under-review (1): tender.status is left out of those releases.']);
+    expect(formatter.warnings()).toEqual(['OCDS has no tender status for under-review (1): tender.status is left out of those releases']);
   });
 
   it('gives a release a new id when the tender changes, the same one when it does not', () => {
@@ -64,6 +68,20 @@ describe('ocds', () => {
   it('writes an empty package as valid JSON and says OCDS wants a release', () => {
     const { text, formatter } = write([]);
     expect(JSON.parse(text)).toMatchObject({ version: '1.1', releases: [] });
-    expect(formatter.hints()).toEqual(['The release package has no releases: OCDS asks for at least one, so validators will refuse it.']);
+    expect(formatter.warnings()).toEqual(['the release package has no releases: OCDS asks for at least one, so validators will refuse it']);
+  });
+});
+
+describe('ocds warnings, where no one is at a terminal', () => {
+  it('says what the package lost on stderr in cron (no terminal, no --verbose); --quiet alone hides it', async () => {
+    const file = join(testDir(), 'x.ocds.json');
+    const none = await runInProcess(['export', '-c', 'ZZZ', '-o', file], pagedTenders(0));
+    expect(none.code).toBe(0);
+    expect(none.stderr).toBe('tenders: warning: the release package has no releases: OCDS asks for at least one, so validators will refuse it\n');
+    const suspended = await runInProcess(['search', '-f', 'ocds'], pagedTenders(3, (i) => ({ status: i === 2 ? 'suspended' : 'open' })));
+    expect(suspended.code).toBe(0);
+    expect(suspended.stderr).toBe('tenders: warning: OCDS has no tender status for suspended (1): tender.status is left out of those releases\n');
+    const quiet = await runInProcess(['export', '-c', 'ZZZ', '-o', file, '-q'], pagedTenders(0));
+    expect(quiet).toMatchObject({ code: 0, stderr: '' });
   });
 });

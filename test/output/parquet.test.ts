@@ -3,6 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { FormatOptions } from '../../src/output/formatter.js';
 import { ParquetFormatter } from '../../src/output/parquet-formatter.js';
 import { HOSTILE_TITLE, hostileTenders } from '../support/hostile-tenders.js';
+import { pagedTenders } from '../support/fake-client.js';
+import { runInProcess } from '../support/run.js';
+import { testDir } from '../support/test-context.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const base: FormatOptions = { header: true, headerStyle: 'path', excelSafe: false, color: false };
 
@@ -43,7 +48,7 @@ describe('parquet', () => {
     expect(rows[2]).toMatchObject({ deadline: new Date('2027-02-01T07:30:00Z'), 'estimatedValue.amountEur': 12345678901234567890.5 });
     expect(rows[2]!.doc).toContain('"amountEur":12345678901234567890.5');
     expect(JSON.parse(rows[0]!.doc as string)).toEqual(hostileTenders()[0]);
-    expect(formatter.hints()).toEqual([]);
+    expect(formatter.warnings()).toEqual([]);
   });
 
   it('writes a row group whenever enough rows are held, each handed on as bytes when written', async () => {
@@ -57,7 +62,23 @@ describe('parquet', () => {
   it('nulls a value that does not fit the type the first page set, and says so', async () => {
     const { file, formatter } = write([[{ id: 'a', amount: 1 }], [{ id: 'b', amount: 'n/a' }]]);
     expect((await parquetReadObjects({ file })).map((r) => r.amount)).toEqual([1, null]);
-    expect(formatter.hints()).toEqual(["Parquet: values that did not fit their column's type are null there: amount (1). The doc column holds them."]);
+    expect(formatter.warnings()).toEqual(["Parquet: values that did not fit their column's type are null there: amount (1); the doc column holds them"]);
+  });
+
+  it('says both in cron, without a terminal or --verbose: values nulled, fields after the first page', async () => {
+    const dir = testDir();
+    const tenders = pagedTenders(150, (i) => (i > 100 ? { amount: 'n/a', late: 'x' } : { amount: i }));
+    const r = await runInProcess(['export', '-o', join(dir, 't.parquet')], tenders);
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n')).toEqual([
+      "tenders: warning: Parquet: values that did not fit their column's type are null there: amount (50); the doc column holds them",
+      'tenders: warning: 1 field first seen after the first page is not a column of the Parquet file (its columns come from the first page; its doc column holds them): late; ' +
+        'to make them columns (--columns writes no doc column), add them to the columns: --columns id,title,amount,late',
+      '',
+    ]);
+    const rows = await parquetReadObjects({ file: readFileSync(join(dir, 't.parquet')).buffer as ArrayBuffer });
+    expect(Object.keys(rows[0]!)).toEqual(['id', 'title', 'amount', 'doc']);
+    expect(JSON.parse(rows[149]!.doc as string)).toMatchObject({ amount: 'n/a', late: 'x' });
   });
 
   it('takes --columns as they are, without doc, and writes a readable empty file', async () => {

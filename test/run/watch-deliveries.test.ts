@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FileSystem } from '../../src/files/fs.js';
@@ -78,5 +78,39 @@ describe('watch deliveries, in process', () => {
     expect(second!.run.since).toBe(first!.run.since);
     expect(second!.text).toMatch(/^watch w: 3 new, 0 changed, 0 gone\. New: /);
     expect(await stateText()).not.toBe(stateBefore);
+  });
+
+  it('a webhook nothing listens on is said as the webhook, not as the service and its base URL', async () => {
+    const set = new TenderSet(5);
+    const hook = await receiver([]);
+    await new Promise((resolve) => server!.close(resolve)); // the port now refuses connections
+    server = undefined;
+    expect((await watch(['w', '--webhook', hook.url], set.respond)).code).toBe(0);
+    set.insert(1);
+    const failed = await watch(['w', '--webhook', hook.url, '--retries', '0'], set.respond);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(
+      /^tenders: webhook http:\/\/127\.0\.0\.1:\d+\/… failed: cannot get POST http:\/\/127\.0\.0\.1:\d+\/… from http:\/\/127\.0\.0\.1:\d+: connection refused \(is the webhook up, and its URL right\?\); the changes will be delivered again by the next run\n$/,
+    );
+    expect(failed.stderr).not.toMatch(/base URL|service|SECRET/);
+  });
+
+  it('a --feed FILE that is also -o, by name or through a link, is a usage error before any request', async () => {
+    const set = new TenderSet(5);
+    const file = join(dir, 'same.atom');
+    await writeFile(file, 'not touched\n');
+    await symlink(file, join(dir, 'link.atom'));
+    const cases = [
+      [['--feed', file, '-o', file], `--feed ${file} is the output file: name another file for the feed`],
+      [['--feed', join(dir, 'link.atom'), '-o', join(dir, '.', 'same.atom')], `--feed ${join(dir, 'link.atom')} is the output file: name another file for the feed`],
+    ] as const;
+    for (const [args, message] of cases) {
+      const r = await watch(['w', ...args], set.respond);
+      expect(r, args.join(' ')).toMatchObject({ code: 2, stdout: '', stderr: `tenders: ${message}\n` });
+      expect(r.client.requests).toHaveLength(0);
+    }
+    expect(await readFile(file, 'utf8')).toBe('not touched\n');
+    expect(await readdir(dir)).toEqual(['link.atom', 'same.atom', 'state']); // no lock left
+    expect(await readdir(join(dir, 'state'))).toEqual([]); // no state made
   });
 });

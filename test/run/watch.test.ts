@@ -219,6 +219,13 @@ describe('watch: later runs', () => {
     expect(await readFile(out, 'utf8')).toBe('');
   });
 
+  it('warns of what its format lost (an OCDS status), in cron too', async () => {
+    const { r } = await afterChanges(5, (set) => set.update(set.insert(1)[0]!, (t) => (t.status = 'suspended')), ['-f', 'ocds']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).releases).toHaveLength(1);
+    expect(r.stderr).toBe('tenders: warning: OCDS has no tender status for suspended (1): tender.status is left out of those releases\n');
+  });
+
   it('counts a tender repeated in one walk once, drops tenders without an id with a warning', async () => {
     const set = new TenderSet(3);
     const odd: Responder = async (request, n) => {

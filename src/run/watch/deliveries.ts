@@ -4,7 +4,7 @@ import type { ConnectionPlan, WatchPlan } from '../plan.js';
 import type { Session } from '../session.js';
 import type { ChangeKind } from '../../store/store.js';
 import type { WatchChange } from './diff.js';
-import { RollingFeed } from './feed.js';
+import { refuseOutputFeed, RollingFeed } from './feed.js';
 import type { SavedQuery } from './state.js';
 import { deliverWebhooks, TEXT_ITEMS, webhookDocument } from './webhook.js';
 import type { Webhook } from './webhook-url.js';
@@ -37,9 +37,11 @@ export class Deliveries {
     if (feed) this.receipt.feed = { file: feed.file, entries: null };
   }
 
-  /** Reads and locks --feed FILE (a usage error, before any request, when it is not this watch's feed). */
+  /** Reads and locks --feed FILE (a usage error, before any request, when it is not this watch's feed, or is the output). */
   static async open(plan: WatchPlan, session: Session): Promise<Deliveries> {
     if (plan.feed === undefined) return new Deliveries(plan, undefined);
+    // Before its lock: the output's lock, which the run holds, would be blamed on another process.
+    await refuseOutputFeed(plan.feed, session.target, session.fs);
     await session.lock(plan.feed, `--feed ${plan.feed}`);
     return new Deliveries(plan, await RollingFeed.open(plan.feed, plan.name, plan.feedSize, session.fs));
   }
@@ -93,6 +95,7 @@ async function webhookClient(hook: Webhook, connection: ConnectionPlan, session:
     env: session.io.env,
     log,
     name: hook.shown,
+    peer: 'the webhook',
     answer: 'any',
     headers,
   });

@@ -3,7 +3,7 @@ import { readRegular } from '../../files/exclusive-file.js';
 import type { FileSystem } from '../../files/fs.js';
 import { atomEntry, atomFoot, atomHead, changeEntry, watchFeed, type WatchFeedInfo } from '../../output/atom-formatter.js';
 import { AtomicFileOutput } from '../../output/atomic-file.js';
-import { resolveTarget } from '../../output/target.js';
+import { resolveTarget, sameFile, type Target } from '../../output/target.js';
 import { stringifyJson } from '../../model/exact-json.js';
 import { neutralizeForTerminal } from '../../output/sanitize.js';
 import type { WatchChange } from './diff.js';
@@ -80,6 +80,17 @@ export class RollingFeed {
       throw err;
     }
     this.written = entries.length;
+  }
+}
+
+/**
+ * Refuses (exit 2, before any request) a --feed FILE that is the run's
+ * output file, by name or through a link: the feed would replace the changes
+ * just written there.
+ */
+export async function refuseOutputFeed(file: string, output: Target | undefined, fs: FileSystem): Promise<void> {
+  if (sameFile(await resolveTarget(file, false, fs, '--feed'), output)) {
+    throw new UsageError(`--feed ${file} is the output file: name another file for the feed`);
   }
 }
 

@@ -73,6 +73,11 @@ export class ChangeOutput {
     return this.#formatter?.hints?.() ?? [];
   }
 
+  /** What the format lost or bent (OCDS statuses, Parquet values): warnings, in cron too. */
+  warnings(): string[] {
+    return this.#formatter?.warnings?.() ?? [];
+  }
+
   async #emit(changes: readonly WatchChange[]): Promise<void> {
     const rows = changes.map((c) => this.#row(c));
     this.#formatter ??= await this.#create(changes);

@@ -173,6 +173,7 @@ async function walkAndCommit(plan: WatchPlan, session: Session, files: WatchFile
       receipt.extra = { watch: { ...watchReceipt(plan, files.state, mode, diff, committed), ...deliveries.receipt } };
     }
   }
+  for (const line of changes.warnings()) say.warn(line);
   for (const line of changes.hints()) say.hint(line);
   report(session, plan, mode, diff, source);
 }
