@@ -1,60 +1,19 @@
 /**
  * Full-text search in PostgreSQL with SQLite's answers: the words of title and
  * buyer name are cut as SQLite's `unicode61 remove_diacritics 2` tokenizer cuts
- * them (letters and digits, lower case, accents removed) into a tsvector, and
- * an FTS5 query (words, "phrases", prefix*, AND, OR, NOT, parentheses) becomes
- * the tsquery that matches the same tenders. Refused as FTS5 refuses.
+ * them (src/store/unicode61.ts, a port made from SQLite's own answers) into a
+ * tsvector, and an FTS5 query, read as FTS5 reads it (src/store/fts5-query.ts:
+ * words, "phrases", prefix*, AND, OR, NOT, parentheses), becomes the tsquery
+ * that matches the same tenders. Refused as FTS5 refuses, with its reason;
+ * NEAR(...), column filters and ^ are FTS5's alone, refused here.
  */
 
+import { parseFts5, type Expr, type Term } from './fts5-query.js';
 import { ftsError } from './rules.js';
+import { tokens } from './unicode61.js';
 import { utf8Longer } from './utf8.js';
 
-/** The tokens of a text as unicode61 (remove_diacritics 2) makes them: runs of letters, digits and private-use characters, lower case, accents removed. */
-export function tokens(text: string | null): string[] {
-  const out: string[] = [];
-  if (!text) return out;
-  // One pass over the characters: a regular expression per text (and per word) was a fifth of a sync into PostgreSQL.
-  let start = -1;
-  let plain = true;
-  for (let i = 0; i <= text.length; ) {
-    const cp = i < text.length ? text.codePointAt(i)! : 32;
-    if (isWordChar(cp)) {
-      if (start < 0) [start, plain] = [i, true];
-      if (cp > 0x7f) plain = false;
-    } else if (start >= 0) {
-      const token = plain ? text.slice(start, i).toLowerCase() : fold(text.slice(start, i));
-      if (token) out.push(token);
-      start = -1;
-    }
-    i += cp > 0xffff ? 2 : 1;
-  }
-  return out;
-}
-
-const WORD_CHAR = /^[\p{L}\p{N}\p{Co}]$/u;
-/** Non-ASCII characters met, and whether each is a word character. */
-const wordChars = new Map<number, boolean>();
-
-function isWordChar(cp: number): boolean {
-  if (cp <= 0x7f) return (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x30 && cp <= 0x39);
-  let word = wordChars.get(cp);
-  if (word === undefined) wordChars.set(cp, (word = WORD_CHAR.test(String.fromCodePoint(cp))));
-  return word;
-}
-
-/** Words of other scripts, lower case without their accents: tenders repeat their words, so each is worked out once. */
-const folded = new Map<string, string>();
-const FOLDED_KEPT = 4096;
-
-function fold(word: string): string {
-  let plain = folded.get(word);
-  if (plain === undefined) {
-    plain = word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-    if (folded.size >= FOLDED_KEPT) folded.clear();
-    folded.set(word, plain);
-  }
-  return plain;
-}
+export { tokens };
 
 /** PostgreSQL's longest word in a tsvector, and the most bytes a tsvector's words and their positions take. */
 const LEXEME_BYTES = 2046;
@@ -62,10 +21,11 @@ const TSVECTOR_BYTES = (1 << 20) - 1;
 /** What one word adds to a tsvector at most, beyond its UTF-8 bytes: an alignment byte, its count of positions and a position. */
 const WORD_OVERHEAD = 5;
 /**
- * The most a UTF-16 unit of a field adds, generously: folded (decomposed, lower case) it may
- * make several characters of 3 bytes (a Hangul syllable makes three), and it may be a word.
+ * The most a UTF-16 unit of a field adds: folded, a character stays one character (unicode61
+ * folds code point by code point), of at most 3 bytes for a unit of the BMP (4 for a pair of
+ * units), and it may be a word.
  */
-const UNIT_BYTES = 24 + WORD_OVERHEAD;
+const UNIT_BYTES = 3 + WORD_OVERHEAD;
 
 function tooLong(word: string): boolean {
   return utf8Longer(word, LEXEME_BYTES);
@@ -99,156 +59,53 @@ export function tsvectorText(title: string | null, buyerName: string | null): st
   return text;
 }
 
-type Node = { phrase: string[]; prefix: boolean } | { op: '&' | '|' | 'not'; left: Node; right: Node };
-
-/** The tsquery of an FTS5 query; a query FTS5 refuses is a UsageError with the rule. A query of no words matches nothing: null. */
+/**
+ * The tsquery of an FTS5 query; a query FTS5 refuses is a UsageError with its reason, and so is
+ * one that uses what only FTS5 has. A query that matches nothing (a phrase of no words, `*reads`): null.
+ */
 export function tsquery(words: string): string | null {
-  const parser = new Parser(words);
-  const node = parser.parse();
-  return render(node);
+  const parsed = parseFts5(words);
+  if (parsed.special) return null;
+  const only = parsed.near ? 'NEAR(...) works' : parsed.columns ? 'a column filter, title:word, works' : parsed.caret ? '^word, a column\'s first word, works' : undefined;
+  if (only) throw ftsError(words, `${only} in a SQLite copy only`);
+  return render(parsed.expr);
 }
 
-function render(node: Node | null): string | null {
-  if (node === null) return null;
-  if ('phrase' in node) {
-    // A word too long for a tsvector is in none (see tsvectorText).
-    if (node.phrase.length === 0 || node.phrase.some(tooLong)) return null;
-    const last = node.phrase.length - 1;
-    return `(${node.phrase.map((t, i) => `${quote(t)}${node.prefix && i === last ? ':*' : ''}`).join(' <-> ')})`;
+/** The tsquery of an expression, null for one that matches nothing, as FTS5 evaluates it. */
+function render(expr: Expr): string | null {
+  switch (expr.type) {
+    case 'eof':
+      return null;
+    case 'string':
+      return phrase(expr.phrases[0]!);
+    case 'and': {
+      const parts = expr.children.map(render);
+      return parts.includes(null) ? null : balanced(parts as string[], '&');
+    }
+    case 'or': {
+      const parts = expr.children.map(render).filter((p) => p !== null);
+      return parts.length === 0 ? null : balanced(parts, '|');
+    }
+    case 'not': {
+      const [left, right] = expr.children.map(render);
+      return left == null ? null : right == null ? left : `(${left} & !${right})`;
+    }
   }
-  const left = render(node.left);
-  const right = render(node.right);
-  // An empty phrase (a bareword of no letters) matches nothing, as in FTS5.
-  if (node.op === '|') return left === null ? right : right === null ? left : `(${left} | ${right})`;
-  if (left === null) return null;
-  if (node.op === 'not') return right === null ? left : `(${left} & !${right})`;
-  return right === null ? null : `(${left} & ${right})`;
+}
+
+function phrase(terms: Term[]): string | null {
+  // A word too long for a tsvector is in none (see tsvectorText).
+  if (terms.some((t) => tooLong(t.token))) return null;
+  return `(${terms.map((t) => `${quote(t.token)}${t.prefix ? ':*' : ''}`).join(' <-> ')})`;
+}
+
+/** Operands joined by `op` as a balanced tree: the server walks a query recursively, and a query may have thousands of words. */
+function balanced(parts: string[], op: '&' | '|'): string {
+  if (parts.length === 1) return parts[0]!;
+  const half = parts.length >> 1;
+  return `(${balanced(parts.slice(0, half), op)} ${op} ${balanced(parts.slice(half), op)})`;
 }
 
 function quote(token: string): string {
   return `'${token.replace(/['\\]/g, (c) => c + c)}'`;
-}
-
-type Token = { kind: 'string'; text: string; quoted: boolean } | { kind: 'AND' | 'OR' | 'NOT' | '(' | ')' | '*' | '+' };
-
-class Parser {
-  readonly #tokens: Token[];
-  #at = 0;
-
-  constructor(private readonly words: string) {
-    this.#tokens = this.#lex(words);
-  }
-
-  parse(): Node | null {
-    if (this.#tokens.length === 0) return null;
-    const node = this.#or();
-    if (this.#at < this.#tokens.length) this.#fail(this.#tokens[this.#at]!);
-    return node;
-  }
-
-  // Precedence as FTS5's grammar: OR < AND < NOT < adjacent phrases (an implicit AND).
-  #or(): Node {
-    let node = this.#and();
-    while (this.#peek('OR')) {
-      this.#at++;
-      node = { op: '|', left: node, right: this.#and() };
-    }
-    return node;
-  }
-
-  #and(): Node {
-    let node = this.#not();
-    while (this.#peek('AND')) {
-      this.#at++;
-      node = { op: '&', left: node, right: this.#not() };
-    }
-    return node;
-  }
-
-  #not(): Node {
-    let node = this.#list();
-    while (this.#peek('NOT')) {
-      this.#at++;
-      node = { op: 'not', left: node, right: this.#list() };
-    }
-    return node;
-  }
-
-  #list(): Node {
-    let node = this.#primary();
-    while (this.#peek('string') || this.#peek('(')) node = { op: '&', left: node, right: this.#primary() };
-    return node;
-  }
-
-  #primary(): Node {
-    const token = this.#tokens[this.#at++];
-    if (!token) throw ftsError(this.words, 'syntax error near end of query');
-    if (token.kind === '(') {
-      const node = this.#or();
-      if (!this.#peek(')')) this.#fail(this.#tokens[this.#at]);
-      this.#at++;
-      return node;
-    }
-    if (token.kind !== 'string') this.#fail(token);
-    const phrase = [...tokens(token.text)];
-    let prefix = false;
-    for (;;) {
-      if (this.#peek('*')) {
-        this.#at++;
-        prefix = true;
-        if (!this.#peek('+')) break;
-      }
-      if (!this.#peek('+')) break;
-      this.#at++;
-      const next = this.#tokens[this.#at++];
-      if (next?.kind !== 'string') this.#fail(next);
-      phrase.push(...tokens(next.text));
-      prefix = false;
-    }
-    return { phrase, prefix };
-  }
-
-  #peek(kind: Token['kind']): boolean {
-    return this.#tokens[this.#at]?.kind === kind;
-  }
-
-  #fail(token: Token | undefined): never {
-    const near = token === undefined ? 'end of query' : `"${token.kind === 'string' ? token.text : token.kind}"`;
-    throw ftsError(this.words, `syntax error near ${near}`);
-  }
-
-  #lex(words: string): Token[] {
-    const out: Token[] = [];
-    let i = 0;
-    while (i < words.length) {
-      const c = words[i]!;
-      if (/\s/.test(c)) {
-        i++;
-      } else if (c === '"') {
-        let text = '';
-        i++;
-        for (;;) {
-          if (i >= words.length) throw ftsError(words, 'unterminated string');
-          if (words[i] === '"') {
-            if (words[i + 1] !== '"') break;
-            i++;
-          }
-          text += words[i++];
-        }
-        i++;
-        out.push({ kind: 'string', text, quoted: true });
-      } else if ('()*+'.includes(c)) {
-        out.push({ kind: c as '(' });
-        i++;
-      } else if (/[A-Za-z0-9_\u001a]/.test(c) || c.codePointAt(0)! > 127) {
-        const start = i;
-        while (i < words.length && (/[A-Za-z0-9_\u001a]/.test(words[i]!) || words.codePointAt(i)! > 127)) i++;
-        const text = words.slice(start, i);
-        out.push(text === 'AND' || text === 'OR' || text === 'NOT' ? { kind: text } : { kind: 'string', text, quoted: false });
-      } else {
-        throw ftsError(words, `syntax error near "${c}"`);
-      }
-    }
-    return out;
-  }
 }

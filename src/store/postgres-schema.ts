@@ -7,6 +7,7 @@
  */
 
 import type pg from 'pg';
+import { rebuildTsv } from './postgres-fts-rebuild.js';
 import { TENDER_INDEXES as SHARED_INDEXES } from './tender-indexes.js';
 
 export type Migration = (client: pg.ClientBase) => Promise<void>;
@@ -108,6 +109,9 @@ export const MIGRATIONS: readonly Migration[] = [
   // no longer parses every document of a run into jsonb for the few it writes.
   async (client) =>
     void (await client.query('ALTER TABLE tenders DROP COLUMN doc; ALTER TABLE tenders ADD COLUMN doc jsonb GENERATED ALWAYS AS (doc_text::jsonb) STORED')),
+  // 4: `tsv` cut and folded exactly as SQLite's unicode61 does (src/store/unicode61.ts): an older tenders folded
+  // Greek accents, final sigmas, Hangul and a few more otherwise, and a sync rewrites only changed documents.
+  async (client) => void (await rebuildTsv(client)),
 ];
 
 /** The schema version this build writes for PostgreSQL; a copy of a newer one is refused. */

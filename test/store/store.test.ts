@@ -105,7 +105,7 @@ describe.each(engines)('store ($name)', (engine) => {
     it('keeps a tender whose words fill a PostgreSQL tsvector across title and buyer, or grow when folded', async () => {
       // 87 381 words of 7 bytes take 12 bytes each in a tsvector: 3 bytes short of its megabyte, then the buyer's word.
       const full = Array.from({ length: 87_381 }, (_, i) => `a${String(i).padStart(6, '0')}`).join(' ');
-      // Hangul syllables fold to three letters of 3 bytes each: 2 units of text, 18 bytes of a word.
+      // Words of two Hangul syllables: 2 units of text, 6 bytes of a word (unicode61 keeps a syllable whole; NFD made 18).
       const hangul = (from: number) => Array.from({ length: 34_000 }, (_, i) => String.fromCharCode(0xac00 + ((from + i) % 11172), 0xac00 + i / 11172)).join(' ');
       const tenders = [
         { id: 'F-1', title: full, publicationDate: '2026-01-02', buyer: { name: 'Town' } },

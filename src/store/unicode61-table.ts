@@ -1,0 +1,78 @@
+// Made by `node scripts/unicode61-table.js` from SQLite 3.53.2 (better-sqlite3's): do not edit.
+
+/** The SQLite whose unicode61 tokenizer the table was asked of. */
+export const SQLITE_VERSION = '3.53.2';
+
+/**
+ * What unicode61 (remove_diacritics 2) does with each code point, U+0000 to U+10FFFF, as runs
+ * separated by spaces: the run's length in base 36; S (a separator), T (a token character: starts a
+ * token and goes on one) or M (a mark that only goes on a token); then how each of its characters
+ * folds: nothing written (itself), +N or -N (itself plus or minus N, base 36) or =N (the
+ * character N; =0 for nothing: the mark is dropped). 1388 runs.
+ */
+export const RUNS = [
+  '1cS aT 7S qT+w 6S qT 1bS 1T 7S 2T 1S 1T+lj 3S 2T 1S 3T 1S 6T=2p 1T+w 1T-2s 4T=2t 4T=2x 1T+w',
+  '2T-2r 4T=33 1S 1T+w 4T=39 1T-2s 1T+w 1T 6T=2p 1T 1T-3o 4T=2t 4T=2x 1T 2T-3n 4T=33 1S 1T 4T=39',
+  '1T-3o 1T 1T-3q 6T=2p 8T=2r 2T=2s 2T=7l aT=2t 8T=2v 2T=2w 2T=87 9T=2x 1T 2T=8j 2T=2y 2T=2z 1T',
+  '6T=30 2T=8w 2T=8y 6T=32 1T 2T=97 6T=33 2T=9f 6T=36 8T=37 4T=38 2T=9z cT=39 2T=3b 3T=3d 6T=3e',
+  '1T-7g 1T 1T+5u 2T=ar 2T=at 1T+5q 2T=aw 2T+5p 2T=b0 1T 1T+27 1T+5m 1T+5n 2T=b6 1T+5p 1T+5r 1T',
+  '1T+5v 1T+5t 2T=bd 2T 1T+5v 1T+5x 1T 1T+5y 2T=33 2T=bn 2T=bp 1T+62 2T=bs 1T+62 2T 2T=bx 1T+62',
+  '2T=39 2T+61 2T=c4 2T=c6 1T+63 2T=c9 2T 2T=cd 6T 3T=cm 3T=cp 3T=cs 2T=2p 2T=2x 2T=33 aT=39 1T',
+  '2T=2p 2T=dd 2T=df 2T=dh 2T=2v 2T=2z 4T=33 2T=dr 1T-au 3T=dv 2T=2v 1T-2p 1T-1k 2T=32 2T=2p 2T=e5',
+  '2T=e7 4T=2p 4T=2t 4T=2x 4T=33 4T=36 4T=39 2T=37 2T=38 2T=f1 2T=2w 1T-3m 1T 2T=f7 2T=f9 2T=2p',
+  '2T=2t 8T=33 2T=3d 6T 1T+8bv 2T=fw 1T-4j 1T+8bs 2T 2T=g2 1T-5f 1T+1x 1T+1z 2T=g7 2T=g9 2T=gb',
+  '2T=gd 2T=gf 36T 4S cT eS 5T 7S 1T 1S 1T hS 5M=0 1S 7M=0 2S 1M-lr 1S 1M-lt 9S 1M-m3 7S 6M=0 4S',
+  '2M=0 1S 2M=0 1qS 2T=oh 2T=oj 1T 1S 2T=on 6T 1S 5T 2S 1T+12 1S 3T+11 1T 1T+1s 1T 2T+1r 1T hT+w 1T',
+  '9T+w mT 2T=qr bT 1T+8 1T-u 1T-p 3T 1T-f 1T-m 1T 2T=rd 2T=rf 2T=rh 2T=rj 2T=rl 2T=rn 2T=rp 2T=rr',
+  '2T=rt 2T=rv 2T=rx 2T=rz 1T-1i 1T-1c 2T 1T-1o 1T-1s 1S 2T=s8 1T-7 2T=sb 1T 3T-3m gT+28 wT+w 1cT',
+  '2T=v5 2T=v7 2T=v9 2T=vb 2T=vd 2T=vf 2T=vh 2T=vj 2T=vl 2T=vn 2T=vp 2T=vr 2T=vt 2T=vv 2T=vx 2T=vz',
+  '2T=w1 8S 2T=wb 2T=wd 2T=wf 2T=wh 2T=wj 2T=wl 2T=wn 2T=wp 2T=wr 2T=wt 2T=wv 2T=wx 2T=wz 2T=x1',
+  '2T=x3 2T=x5 2T=x7 2T=x9 2T=xb 2T=xd 2T=xf 2T=xh 2T=xj 2T=xl 2T=xn 2T=xp 2T=xr 1T+f 2T=xu 2T=xw',
+  '2T=xy 2T=y0 2T=y2 2T=y4 2T=y6 1T 2T=y9 2T=yb 2T=yd 2T=yf 2T=yh 2T=yj 2T=yl 2T=yn 2T=yp 2T=yr',
+  '2T=yt 2T=yv 2T=yx 2T=yz 2T=z1 2T=z3 2T=z5 2T=z7 2T=z9 2T=zb 2T=zd 2T=zf 2T=zh 2T=zj 2T=zl 2T=zn',
+  '2T=zp 2T=zr 2T=zt 2T=zv 2T=zx 2T=zz 2T=101 2T=103 2T=105 2T=107 2T=109 2T=10b 2T=10d 2T=10f',
+  '2T=10h 2T=10j 2T=10l 2T=10n 9T 12T+1c 3T 6S 15T 2S 4T 1S 1T 1jS 17T 2S bT 5S 1T mS 2T 2S 17T lS',
+  'aT 4S 2T 1S 2rT 1S 1T fS 2T 7S fT 2S 1T eS 1T 1S 1T 1S uT rS 2jT bS 1mT 9S 2T 4S sT 4S 1T 9S 1T',
+  '3S 1T 5S 2T fS qT 3S 2T 1S 3pT rS 1T 4S 1iT 3S 1T iS 1T 7S aT 4S aT 1S gT 3S 1kT 1S 1T 7S 2T 2S',
+  '2T 3S 9T 1S aT 2S eT 2S 6T 2S 5T 3S 1kT 1S 1T 5S 4T 2S 2T 3S 3T 1S uT 2S 3T 1S bT 3S 1kT 1S 1T',
+  '8S 1T 3S 1T 3S kT 2S cT 2S fT 3S 1kT 1S 1T 7S 2T 2S 2T 3S 8T 2S aT 2S cT 1S hT 1S 1nT 5S 3T 3S',
+  '1T 4S 9T 1S rT 8S 6T 3S 1mT 7S 1T 3S 1T 4S 7T 2S bT 2S rT 1S 2T 2S 1kT 1S 1T 7S 1T 3S 1T 4S 7T',
+  '2S bT 2S uT 2S 1mT 7S 1T 3S 1T 4S 9T 1S aT 2S lT 1S 8T 2S 1yT 1S 4T 6S 1T 1S 1T 8S iT 3S 1oT 1S',
+  '2T 7S 4T 1S 7T 9S aT 2S 2dT 1S 2T 6S 1T 2S bT 6S 1fT vS kT cS 1dT nS 5T bS 1T 10S 1T fS 1T dS',
+  '28T kS bT 6S 6T 4S 4T 3S 1T 3S 2T 7S 3T 4S dT cS 1T 1S aT 6S 12T+5ls 1T 1T+5ls 5T 1T+5ls 19T 1S',
+  'gxT cS 13T aS 2uT 1S h8T 2S hT 1S qT 2S 26T 3S 10T 3S tT 5S rT 2S uT 2S 1sT zS 1T 4S 1T 1S yT fS',
+  '4aT 1S 3aT cS 4T cS 4T 1S 3T 2S 2yT hS 7T 2S kT yS nT 5S 2T 2S 1hT aS 1T tS 2T 1S wT 7S 1T 6S',
+  '2aT 5S 1bT hS lT zS 3T 3S uT dS 1kT eS 8T 4S 10T kS 3T 5S 1qT 2S 1sT 8S 8T pS 4T 1S 4T 3S 5nT',
+  '13S lT 4S 2T=2p 6T=2q 2T=2r aT=2s aT=2t 2T=2u 2T=2v aT=2w 4T=2x 6T=2z 8T=30 6T=31 8T=32 8T=33',
+  '4T=34 8T=36 aT=37 8T=38 aT=39 4T=3a aT=3b 4T=3c 2T=3d 6T=3e 1T-5ym 1T-5yb 1T-5y9 1T-5y8 1T',
+  '1T-5yg 2T 1T-5vj 1T oT=2p gT=2t 4T=2x oT=33 eT=39 8T=3d 2T=64b 2T=64d 2T=64f 8T 8T-8 8T 6T-8 aT',
+  '8T-8 8T 8T-8 8T 6T-8 bT 1T-8 1T 1T-8 1T 1T-8 1T 1T-8 8T 8T-8 oT 8T-8 8T 8T-8 8T 8T-8 8T 2T-8',
+  '2T-22 1T-9 1S 1T-5j9 3S 6T 4T-2e 1T-9 3S 8T 2T-8 2T-2s 1T 3S 8T 2T-8 2T-34 1T-7 3S 8T 2T-3k',
+  '2T-3i 1T-9 2S 1T 2tS 5T 6S aT 5S bT 5S hT qS mT xS fT 2S 1T 4S 1T 2S aT 1S 1T 3S 5T 6S 1T 1S',
+  '1T-5st 1S 1T 1S 1T-6gv 1T-6h6 2T 1S 3T 1T+s 7T 2S 4T 5S 5T 4S 1T 1S gT gT+g jT 2T=6mc bT h0S cT',
+  '13S pT bS 29T 26S mT e8S 1T 39S uT qhS 3T aS 4mT 1bT+1c 1dT 2T=8rl 1T-8af 1T-2xy 1T-89z 2T',
+  '2T=8rs 2T=8ru 2T=8rw 1T-8bg 1T-8al 1T-8bj 1T-8bi 1T 2T=8s3 1T 2T=8s6 7T 2T-8cf 2T=8sh 2T=8sj',
+  '2T=8sl 2T=8sn 2T=8sp 2T=8sr 2T=8st 2T=8sv 2T=8sx 2T=8sz 2T=8t1 2T=8t3 2T=8t5 2T=8t7 2T=8t9',
+  '2T=8tb 2T=8td 2T=8tf 2T=8th 2T=8tj 2T=8tl 2T=8tn 2T=8tp 2T=8tr 2T=8tt 2T=8tv 2T=8tx 2T=8tz',
+  '2T=8u1 2T=8u3 2T=8u5 2T=8u7 2T=8u9 2T=8ub 2T=8ud 2T=8uf 2T=8uh 2T=8uj 2T=8ul 2T=8un 2T=8up',
+  '2T=8ur 2T=8ut 2T=8uv 2T=8ux 2T=8uz 2T=8v1 2T=8v3 2T=8v5 2T=8v7 1T 6S 2T=8vg 2T=8vi 3S 2T=8vn 5T',
+  '4S 1T 2S 34T 1S eT 1S 2oT 27S 1T cS 1wT qS 1T 2hS cT 5yS qT cS 4T 5S 3T pS 9T 7S 5T 2S 5T 3S 2hT',
+  '4S 3T 1S 2iT 1S 44T 2S 4T aS wT 10S sT vS bT uS 8T 1S fT wS aT 13S fT 1rS 1T 74S 534T 1sS h3kT',
+  '1jS 1jT 2S 7hT 3S 1cT 2T=wu9 2T=wub 2T=wud 2T=wuf 2T=wuh 2T=wuj 2T=wul 2T=wun 2T=wup 2T=wur',
+  '2T=wut 2T=wuv 2T=wux 2T=wuz 2T=wv1 2T=wv3 2T=wv5 2T=wv7 2T=wv9 2T=wvb 2T=wvd 2T=wvf 2T=wvh 1T gS',
+  '1T 2T=ww1 2T=ww3 2T=ww5 2T=ww7 2T=ww9 2T=wwb 2T=wwd 2T=wwf 2T=wwh 2T=wwj 2T=wwl 2T=wwn 7T 1S 28T',
+  '8S 8T nS 9T 2S 2T=x0j 2T=x0l 2T=x0n 2T=x0p 2T=x0r 2T=x0t 2T=x0v 2T 2T=x0z 2T=x11 2T=x13 2T=x15',
+  '2T=x17 2T=x19 2T=x1b 2T=x1d 2T=x1f 2T=x1h 2T=x1j 2T=x1l 2T=x1n 2T=x1p 2T=x1r 2T=x1t 2T=x1v',
+  '2T=x1x 2T=x1z 2T=x21 2T=x23 2T=x25 2T=x27 2T=x29 2T=x2b 2T=x2d 2T=x2f 2T=x2h 2T=x2j 2T=x2l',
+  '2T=x2n 9T 2T=x2y 2T=x30 1T-r9g 2T=x33 2T=x35 2T=x37 2T=x39 2T=x3b 1T 2S 2T=x3g 1T-wmg 2T 2T=x3l',
+  '2T=x3n cT 2T=x41 2T=x43 2T=x45 2T=x47 2T=x49 1T-wn8 2fT 1S 3T 1S 4T 1S nT 9S aT 4S 1mT 4S 8T 2S',
+  '1eT hS 9T 2S gT iS 6T 3S 17T aS nT dS bT 1S wT 4S 1bT rS gT 2S 21T eS cT 1S 8T 2S eT 4S nT 3S 1T',
+  '1S 1gT 1S 1T 3S 2T 2S 5T 2S 1T 1S sT 2S bT 7S 3T 2S 6kT bS 8peT 1kwS 5cuT 1S aT 1S 3sT gS akT 2S',
+  '58T 2S 2T qS 6T 7S 9T zS 1T jS 1T 4S 43T 1S 1T fS aT 7S qT+w 6S qT bS 3eT 7S 1T 7S aT 7S 74T 3S',
+  '1gT 9S 1lT hS 6T cS 1gT 1aS blT 1S 1cT 1S 1bT 14T+14 trT 1S 5jT 1S vT 1S 5dT 3S 1T 2S 5T 4S 14T',
+  '3S 4T 1S gT 9S 12T 1S 55T 7S xsT 3S 1hT mS 1eT 3S 19T iS 1qT 3S 10T eS bT 4S 1oT 3S 1cT eS 4T 4S',
+  'yqT dS 2pkT 4S esdT 1aS gT 4S j1pT 6uS aT 13S 2T 51S yT 1yS 56T 2fS oaT 1S pT 1S vT 1S pT 1S vT',
+  '1S pT 1S vT 1S pT 1S vT 1S pT 1S 4ksT 2S 7iT 18S 4T 2sS cT fS 2T eS 2T fS 1T fS 1cT vS 1T 1oS 4T',
+  '17S 23T tS dT 17S 5T 9S 7T 2S 4uT xS fT 6S 1T 1yS 3T kS cT 11S 1T 5S lT hS fT 1rS 1T 1S 1T 52S',
+  '1T 4S 3T 1qS 2T 4S cT oS 43T 1yS 4T bS 1cT 1yS 1mT 38S gwi5T 1S uT 2oS 3kT 6oS 47bkT',
+].join(' ');
