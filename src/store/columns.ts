@@ -56,13 +56,17 @@ export const STRING_COLUMNS: Record<string, keyof TenderColumns> = {
 /** The service's default order of each sort field (spec 3.2). */
 export const SORT_DEFAULT_ORDER = { publicationDate: 'desc', deadline: 'asc', estimatedValue: 'desc' } as const;
 
-/** A selection bound or a date field as the columns hold it: UTC ISO, or the text as it is when it is no date. */
+/**
+ * A selection bound or a date field as the columns hold it: UTC ISO; NULL when it is no date,
+ * in both engines (PostgreSQL's timestamptz holds nothing else), so that both list, sort and
+ * select the same tenders. The document keeps the text as sent.
+ */
 export function timestamp(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   let iso = timestamps.get(value);
   if (iso === undefined) {
     const instant = readInstant(value);
-    iso = instant === undefined ? value : new Date(instant.ms).toISOString();
+    iso = instant === undefined ? null : new Date(instant.ms).toISOString();
     if (timestamps.size >= TIMESTAMPS_KEPT) timestamps.clear();
     timestamps.set(value, iso);
   }
@@ -70,7 +74,7 @@ export function timestamp(value: unknown): string | null {
 }
 
 /** Tenders share their dates (a day's publications, noon deadlines): parsing each text once is a tenth of a sync's time. */
-const timestamps = new Map<string, string>();
+const timestamps = new Map<string, string | null>();
 const TIMESTAMPS_KEPT = 4096;
 
 function text(value: unknown): string | null {
