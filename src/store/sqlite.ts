@@ -343,7 +343,7 @@ class SqliteStore implements Store {
       return query();
     } catch (err) {
       const message = (err as Error).message;
-      if (selection.words !== undefined && /fts5|no such column|unterminated string|unknown special query/i.test(message)) {
+      if (selection.words !== undefined && /fts5|no such column|unterminated string|unknown special query|expected integer/i.test(message)) {
         throw ftsError(selection.words, message.replace(/^fts5: /, ''));
       }
       throw err;

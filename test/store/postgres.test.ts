@@ -375,7 +375,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       for (const path of ['buyer.name', 'status', 'estimatedValue', 'procedure', 'buyer.country']) {
         expect(await pgStore.count({}, path), path).toEqual(await sqlite.count({}, path));
       }
-      for (const bad of ['"open', 'AND', 'road (', 'covid-19', 'a OR', '(a OR b) c', '(a) b', 'x (y)', '* x', 'a:b']) {
+      for (const bad of ['"open', 'AND', 'road (', 'covid-19', 'a OR', '(a OR b) c', '(a) b', 'x (y)', '* x', 'a:b', 'NEAR(a b, x)']) {
         const [x, y] = await Promise.all([sqlite.count({ words: bad }).catch((e: unknown) => e), pgStore.count({ words: bad }).catch((e: unknown) => e)]);
         expect(x, bad).toBeInstanceOf(UsageError);
         expect(y, bad).toBeInstanceOf(UsageError);
