@@ -243,7 +243,7 @@ class WalkState {
       [
         `${formatCounted(this.rows, noun)} in ${formatCounted(this.pages, 'pages')}`,
         `${formatCounted(source.dropped, 'duplicates')} dropped`,
-        ...(left.length ? [`${left.length} new fields left out of the CSV`] : []),
+        ...(left.length ? [`${left.length} new fields left out of the ${this.plan.output.format.toUpperCase()}`] : []),
       ],
       source.chains(),
     );

@@ -21,15 +21,15 @@ describe('the terminal decorator of createFormatter', () => {
     expect(csv.page([{ id: 'a\x07' }])).toBe('a\\x07\n');
   });
 
-  it('a CSV export to a terminal warns of the fields after the first page and counts them in the receipt', async () => {
+  it.each(['csv', 'tsv'])('a %s export to a terminal warns of the fields after the first page, naming its format, and counts them in the receipt', async (format) => {
     const dir = mkdtempSync(join(tmpdir(), 'tenders-formatter-'));
     const receipt = join(dir, 'receipt.json');
     const t = memoryIO({ env: { TENDERS_BASE_URL: 'http://service.test' }, stdoutTTY: true, stderrTTY: true, columns: 200 });
     const client = new FakeClient(pagedTenders(150, (i) => (i > 100 ? { late: 'x' } : {})));
-    const code = await execute(['export', '-f', 'csv', '--receipt', receipt, '-v'], t.io, { createClient: async () => client });
+    const code = await execute(['export', '-f', format, '--receipt', receipt, '-v'], t.io, { createClient: async () => client });
     expect(code).toBe(0);
-    expect(t.stderr.text).toContain('1 field first seen after the first page is not in the CSV');
-    expect(t.stderr.text).toContain('1 new fields left out of the CSV');
+    expect(t.stderr.text).toContain(`1 field first seen after the first page is not in the ${format.toUpperCase()}`);
+    expect(t.stderr.text).toContain(`1 new fields left out of the ${format.toUpperCase()}`);
     expect(JSON.parse(readFileSync(receipt, 'utf8')).csvFieldsDropped).toBe(1);
   });
 });
