@@ -13,6 +13,12 @@ import type { ConnectionPlan, QueryPlan } from './plan.js';
 import type { ChainReport } from './source.js';
 
 /** What a run with --receipt FILE is asked to record, beyond what it finds out while running. */
+/** A file a run writes besides its output, named by its flag (a watch's --feed). */
+export interface OtherFile {
+  flag: string;
+  file: string;
+}
+
 export interface ReceiptPlan {
   file: string;
   /** The command's name ("export", "watch"). */
@@ -61,14 +67,20 @@ export class ReceiptBuilder {
 
   /**
    * Fails (exit 2, before any request) when FILE cannot be written, or is the
-   * run's own output file. FILE is what -o would make of it: a device, FIFO or
+   * run's own output file, or another file it writes (`others`, by flag: a
+   * watch's --feed). FILE is what -o would make of it: a device, FIFO or
    * /dev/stdout is written through (never replaced: `--receipt /dev/null` as
    * root must not put a regular file there), a link is followed.
    */
-  static async check(file: string, fs: FileSystem = nodeFs, output?: Target): Promise<void> {
+  static async check(file: string, fs: FileSystem = nodeFs, output?: Target, others: readonly OtherFile[] = []): Promise<void> {
     const target = await receiptTarget(file, fs);
     if (sameFile(target, output)) {
       throw new UsageError(`--receipt ${file} is the output file: name another file for the receipt`);
+    }
+    for (const other of others) {
+      if (sameFile(target, await resolveTarget(other.file, false, fs, other.flag))) {
+        throw new UsageError(`--receipt ${file} is the ${other.flag} file: name another file for the receipt`);
+      }
     }
   }
 

@@ -12,7 +12,7 @@ import { createReporter, type Reporter } from '../output/reporter.js';
 import { openOutput, resolveTarget, type Output, type Target } from '../output/target.js';
 import type { Total } from '../model/total.js';
 import type { ConnectionPlan, OutputPlan, QueryPlan, RunDeps } from './plan.js';
-import { ReceiptBuilder, type ReceiptPlan } from './receipt.js';
+import { ReceiptBuilder, type OtherFile, type ReceiptPlan } from './receipt.js';
 import type { ChainReport } from './source.js';
 
 /** What a session needs to know of its run, whatever the run is (an export, a watch, a sync). */
@@ -31,6 +31,8 @@ export interface SessionPlan {
    * before the output, its directory made first (mode 700).
    */
   stateLock?: string;
+  /** Files the run writes besides its output (a watch's --feed): the receipt may be none of them. */
+  alsoWrites?: readonly OtherFile[];
 }
 
 /** The output of a session, opened: writes are digested for the receipt. */
@@ -90,7 +92,7 @@ export class Session {
   static async open(plan: SessionPlan, deps: RunDeps): Promise<Session> {
     const fs = deps.fs ?? nodeFs;
     const target = plan.output ? await resolveTarget(plan.output.file, Boolean(plan.resume), fs) : undefined;
-    if (plan.receipt) await ReceiptBuilder.check(plan.receipt.file, fs, target);
+    if (plan.receipt) await ReceiptBuilder.check(plan.receipt.file, fs, target, plan.alsoWrites);
     const receipt = plan.receipt && new ReceiptBuilder(plan.receipt, plan.connection, plan.query, plan.parallel, deps.client);
     const session = new Session(plan, deps, target, receipt);
     try {

@@ -113,4 +113,14 @@ describe('watch deliveries, in process', () => {
     expect(await readdir(dir)).toEqual(['link.atom', 'same.atom', 'state']); // no lock left
     expect(await readdir(join(dir, 'state'))).toEqual([]); // no state made
   });
+
+  it('a --receipt FILE that is also the --feed is a usage error before any request, and the feed is not overwritten', async () => {
+    const set = new TenderSet(5);
+    const file = join(dir, 'feed.atom');
+    await writeFile(file, 'not touched\n');
+    const r = await watch(['w', '--feed', file, '--receipt', file], set.respond);
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: `tenders: --receipt ${file} is the --feed file: name another file for the receipt\n` });
+    expect(r.client.requests).toHaveLength(0);
+    expect(await readFile(file, 'utf8')).toBe('not touched\n');
+  });
 });

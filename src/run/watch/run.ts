@@ -26,7 +26,8 @@ import { loadState, rangePieces, readHeader, type LoadedState, type SavedQuery, 
  */
 export function runWatch(plan: WatchPlan, deps: RunDeps): Promise<void> {
   const files = watchFiles(plan.dir, plan.name);
-  const sessionPlan = { ...plan, query: queryPlan(plan, plan.query ?? EVERY_TENDER), stateLock: files.state };
+  const alsoWrites = plan.feed === undefined ? [] : [{ flag: '--feed', file: plan.feed }];
+  const sessionPlan = { ...plan, query: queryPlan(plan, plan.query ?? EVERY_TENDER), stateLock: files.state, alsoWrites };
   return runSession(sessionPlan, deps, async (session) => {
     const header = await readHeader(files.state, session.fs).catch((err: unknown) => {
       if (plan.reset) return undefined; // a damaged state is what --reset is for
