@@ -15,7 +15,8 @@ import type { SavedQuery } from './watch/state.js';
 const LIST_COLUMNS = ['name', 'query', 'service', 'lastRun', 'tenders', 'complete'];
 
 async function withStore<T>(db: StoreTarget, mode: 'read' | 'write', use: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(db.location, { mode, ...targetOptions(db) });
+  // Reading here is of the syncs' definitions (a list, whether a copy is there): an older copy too.
+  const store = await openStore(db.location, { mode, definitionsOnly: mode === 'read', ...targetOptions(db) });
   try {
     return await use(store);
   } finally {

@@ -46,7 +46,7 @@ const EVERY_TENDER: SavedQuery = { org: null, body: {} };
 export async function syncFirstRequests(plan: SyncPlan): Promise<FirstRequest[]> {
   let saved: SyncInfo | undefined;
   if (!plan.query) {
-    const store = await openStore(plan.db.location, { mode: 'read', ...targetOptions(plan.db) }).catch((err: unknown) => {
+    const store = await openStore(plan.db.location, { mode: 'read', definitionsOnly: true, ...targetOptions(plan.db) }).catch((err: unknown) => {
       // No copy yet: the first run walks every tender. Any other failure (a server down, a refused login)
       // is the dry run's: the saved query it would walk is not known.
       if (err instanceof NoCopyError) return undefined;

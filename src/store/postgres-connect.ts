@@ -106,14 +106,20 @@ export function clientConfig(connectionString: string, env: LibpqEnv): pg.Client
   const password = (typeof url.password === 'string' && url.password) || env.PGPASSWORD;
   // pg takes a function's undefined as "no password" (its types say string).
   const lookUp = (() => passwordFile(env, where)) as () => Promise<string>;
-  const ssl = sslmode !== undefined ? withCertificates(sslMode(sslmode), url.ssl) : (url.ssl ?? sslMode(env.PGSSLMODE));
+  const ssl = sslmode !== undefined ? withCertificates(sslMode(sslmode, 'sslmode'), url.ssl) : (url.ssl ?? sslMode(env.PGSSLMODE, 'PGSSLMODE'));
   return { ...url, ...where, ssl, password: password || lookUp };
 }
 
-/** sslmode as pg reads it: disable, else (prefer, require, verify-ca, verify-full) TLS; no-verify: TLS without checking the certificate. */
-function sslMode(mode: string | undefined): pg.ClientConfig['ssl'] {
+/**
+ * sslmode as pg reads it: disable (and allow, whose first try is plain), else (prefer, require,
+ * verify-ca, verify-full) TLS; no-verify: TLS without checking the certificate. Any other value is
+ * refused, as libpq refuses it: a mistyped `require` must not connect in plain text.
+ */
+function sslMode(mode: string | undefined, name: string): pg.ClientConfig['ssl'] {
+  if (mode === undefined || mode === '' || mode === 'disable' || mode === 'allow') return false;
   if (mode === 'no-verify') return { rejectUnauthorized: false };
-  return mode === 'prefer' || mode === 'require' || mode === 'verify-ca' || mode === 'verify-full';
+  if (mode === 'prefer' || mode === 'require' || mode === 'verify-ca' || mode === 'verify-full') return true;
+  throw new UsageError(`${name}=${mode} is not an SSL mode: disable, allow, prefer, require, verify-ca, verify-full or no-verify`);
 }
 
 /** TLS as the URL's sslmode asks, with the certificates its sslcert, sslkey and sslrootcert name. */

@@ -47,7 +47,7 @@ export async function openPostgresStore(url: string, options: OpenOptions): Prom
     const client = await connection.pool.connect();
     let version: number;
     try {
-      version = await checkVersion(client, target, connection, options.mode);
+      version = await checkVersion(client, target, connection, options);
     } finally {
       client.release();
     }
@@ -62,7 +62,7 @@ export async function openPostgresStore(url: string, options: OpenOptions): Prom
  * The schema's version, upgraded for writing; refusals as usage errors. A
  * schema without tables (0) stays so: the copy is made by its first sync (postgres-run.ts).
  */
-async function checkVersion(client: pg.PoolClient, target: Target, connection: Connection, mode: OpenOptions['mode']): Promise<number> {
+async function checkVersion(client: pg.PoolClient, target: Target, connection: Connection, { mode, definitionsOnly }: OpenOptions): Promise<number> {
   const where = target.location;
   const version = await schemaVersion(client, connection.schema);
   if (version === undefined) {
@@ -73,7 +73,7 @@ async function checkVersion(client: pg.PoolClient, target: Target, connection: C
   }
   if (mode === 'read' && version !== SCHEMA_VERSION) {
     if (version === 0) throw new NoCopyError(`no local copy in ${where} yet: run tenders sync first`);
-    throw new RunError(`${where} is a local copy of an older schema (version ${version}): run tenders sync to upgrade it`);
+    if (!definitionsOnly) throw new RunError(`${where} is a local copy of an older schema (version ${version}): run tenders sync to upgrade it`);
   }
   if (mode === 'write' && version > 0 && version < MIGRATIONS.length) await migrate(client, connection.schema, lockKey(connection.schema, 'migrate'));
   return version;

@@ -30,7 +30,7 @@ export function connect(path: string, busyTimeoutMs: number): Database.Database 
  * readers are never blocked by a sync) and upgraded to this version. A file
  * that is no copy of ours, or of a newer version, is a UsageError.
  */
-export function openCopy(path: string, mode: 'read' | 'write', busyTimeoutMs: number): Database.Database {
+export function openCopy(path: string, mode: 'read' | 'write', busyTimeoutMs: number, olderToo = false): Database.Database {
   let db: Database.Database;
   try {
     db = connect(path, busyTimeoutMs);
@@ -46,7 +46,7 @@ export function openCopy(path: string, mode: 'read' | 'write', busyTimeoutMs: nu
     }
     if (mode === 'read' && version !== SCHEMA_VERSION) {
       if (version === 0) throw new NoCopyError(`no local copy in ${path} yet: run tenders sync first`);
-      throw new RunError(`${path} is a local copy of an older schema (version ${version}): run tenders sync to upgrade it`);
+      if (!olderToo) throw new RunError(`${path} is a local copy of an older schema (version ${version}): run tenders sync to upgrade it`);
     }
     if (mode === 'write') {
       db.exec('PRAGMA journal_mode = WAL');

@@ -46,7 +46,7 @@ export async function openSqliteStore(path: string, options: OpenOptions): Promi
   // A copy that does not exist yet is made by its first sync, whole (sqlite-new-copy.ts): until
   // then the store answers from an empty schema in memory, and nothing is written to disk.
   if (!born) return new SqliteStore(undefined, path, busyTimeoutMs);
-  const db = openCopy(path, options.mode, busyTimeoutMs);
+  const db = openCopy(path, options.mode, busyTimeoutMs, options.definitionsOnly);
   // A query reads the copy where its matches lie, in a fresh process each time: mapped, those
   // pages are read from the OS cache without a system call each (a first full-text page over
   // 200 000 tenders in half the time). A sync does not map: its memory would grow with the copy.

@@ -199,6 +199,12 @@ export interface OpenOptions {
    * is created or upgraded; `write`: created (with its directory) or upgraded.
    */
   mode: 'read' | 'write';
+  /**
+   * `read` of the syncs' definitions only (getSync, listSyncs), which every
+   * schema version holds alike: a copy of an older version is read as it is,
+   * not refused (a dry run, a list, before the sync that upgrades it).
+   */
+  definitionsOnly?: boolean;
   /** How long a writer waits for another sync's commit before a RunError (ms; default 30 000). */
   busyTimeoutMs?: number;
   /**

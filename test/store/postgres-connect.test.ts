@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { UsageError } from '../../src/errors.js';
 import { clientConfig, failure } from '../../src/store/postgres-connect.js';
 import { testDir } from '../support/test-context.js';
 
@@ -16,6 +17,14 @@ describe('clientConfig', () => {
     expect(ssl('postgres://u@h/db', 'require')).toBe(true);
     expect(ssl('postgres://u@h/db')).toBe(false);
     expect(warned).not.toHaveBeenCalled();
+  });
+
+  it('refuses an sslmode it does not know, as libpq does, rather than connecting in plain text', () => {
+    for (const mode of ['REQUIRE', 'requre', 'true', '1', 'verify_full']) {
+      expect(() => clientConfig(`postgres://u@h/db?sslmode=${mode}`, {}), mode).toThrow(UsageError);
+      expect(() => clientConfig('postgres://u@h/db', { PGSSLMODE: mode }), mode).toThrow(`PGSSLMODE=${mode} is not an SSL mode`);
+    }
+    expect(clientConfig('postgres://u@h/db?sslmode=allow', {}).ssl).toBe(false);
   });
 
   it('keeps the certificates the URL names beside its sslmode', () => {

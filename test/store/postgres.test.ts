@@ -259,6 +259,12 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
           VALUES ('s', '{}', 'http://127.0.0.1:1', 'full', true, ${now}, ${now}, true, 1, 1, 0, 0, 0, 1, 1, 0, 0);
         INSERT INTO sync_tenders (sync, id, first_seen, last_seen) VALUES ('s', 'A', ${now}, ${now})`);
       expect((await refusal(url, 'read')).message).toMatch(/older schema \(version 1\): run tenders sync to upgrade it/);
+      // A dry run or a list reads the syncs' definitions as they are, upgrading nothing.
+      const definitions = await open(url, 'read', { definitionsOnly: true });
+      expect(await definitions.getSync('s')).toMatchObject({ name: 's', service: 'http://127.0.0.1:1', tenders: 1 });
+      expect((await definitions.listSyncs()).map((sync) => sync.name)).toEqual(['s']);
+      await definitions.close();
+      expect(psql(url, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe('1');
       const store = await open(url);
       expect(psql(url, "SELECT string_agg(column_name, ',' ORDER BY column_name) FROM information_schema.columns WHERE table_name = 'tenders' AND column_name LIKE '%seen'")).toBe('first_seen');
       // Version 3: the server makes doc from doc_text, for the rows there and every row written after.

@@ -165,6 +165,12 @@ describe('version 3', () => {
     const before = ['SELECT seq, id, doc FROM tenders ORDER BY seq', 'SELECT * FROM open_tenders', 'SELECT * FROM hits', 'SELECT * FROM notes'].map(read);
     expect(before[2]).not.toBe('');
 
+    // A dry run or a list reads the syncs' definitions as they are, upgrading nothing.
+    expect(await refusal(db, 'read')).toBeInstanceOf(RunError);
+    const definitions = await open(db, 'read', { definitionsOnly: true });
+    expect((await definitions.listSyncs()).map((sync) => sync.tenders)).toEqual([30]);
+    await definitions.close();
+    expect(read("SELECT value FROM meta WHERE key = 'schema_version'")).toBe('2');
     const store = await open(db);
     expect(read("SELECT value FROM meta WHERE key = 'schema_version'")).toBe('3');
     expect(read("SELECT sql FROM sqlite_schema WHERE name = 'tenders_fts'")).toContain('columnsize=0');
