@@ -35,11 +35,12 @@ export function localSource(
   plan: LocalPlan,
   opts: { maxItems?: number; all: boolean; total: Total | null },
   say: Reporter,
-): ResultSource {
+): ResultSource & { readonly rows: number } {
   const wanted = opts.maxItems ?? (opts.all ? undefined : plan.pageSize);
   let fetched = 0;
   let complete = false;
   let nextCursor: string | null = null;
+  let given = 0;
   return {
     total: opts.total,
     dropped: 0,
@@ -52,10 +53,13 @@ export function localSource(
     get nextCursor() {
       return nextCursor;
     },
+    /** Tenders given so far. */
+    get rows() {
+      return given;
+    },
     async *pages() {
       // One more than wanted says whether a next page exists.
       const limit = wanted === undefined ? undefined : wanted + 1;
-      let given = 0;
       let last: string | undefined;
       const started = performance.now();
       for await (const batch of store.select(plan.selection, { limit, after: plan.after })) {

@@ -1,4 +1,4 @@
-import { formatAge } from '../model/numbers.js';
+import { formatAge, formatCounted } from '../model/numbers.js';
 import type { Store } from '../store/store.js';
 import { withLocalCopy } from './local-copy.js';
 import { localSource, NO_CLIENT, type LocalPlan } from './local-source.js';
@@ -17,8 +17,25 @@ export function runLocalWalk(plan: WalkPlan, local: LocalPlan, deps: Omit<RunDep
     withLocalCopy(local.db, local.selection.sync, async (store) => {
       await sayHowOld(session, store, local, plan);
       // No "of N": the store's count keeps tenders a sort leaves out (no deadline under --sort deadline).
-      await walkInto(plan, session, (opts) => localSource(store, local, { maxItems: opts.maxItems, all: plan.all, total: null }, session.say));
+      let source: ReturnType<typeof localSource> | undefined;
+      await walkInto(plan, session, (opts) => (source = localSource(store, local, { maxItems: opts.maxItems, all: plan.all, total: null }, session.say)));
+      if (source?.complete && plan.all && plan.max === undefined) await sayLeftOut(session, store, local, source.rows);
     }),
+  );
+}
+
+/**
+ * The service's default order (newest first) lists no tender without a publicationDate that
+ * is a date, where count --local counts every tender: a whole listing that left some out says
+ * so, in cron too (an export may be meant to hold them all). A chosen --sort counts as it lists.
+ */
+async function sayLeftOut(session: Session, store: Store, local: LocalPlan, rows: number): Promise<void> {
+  if (local.selection.sortBy !== undefined || local.after !== undefined) return;
+  const { total } = await store.count(local.selection);
+  if (total <= rows) return;
+  session.say.warn(
+    `${formatCounted(total - rows, 'tenders')} of this selection are not in the output: they have no publicationDate that is a date, ` +
+      'and the order is by it (count --local counts them; --sort deadline lists those with a deadline)',
   );
 }
 

@@ -52,6 +52,20 @@ describe('search --local and export --local', () => {
     }
   });
 
+  it('a whole listing in the default order says, in cron too, how many tenders it left out for want of a publicationDate', async () => {
+    const db = join(testDir(), 'undated.db');
+    await syncInto(db, 'undated', [...crafted, { id: 'U-1', title: 'No date' }, { id: 'U-2', title: 'Bad date', publicationDate: '2026-02-30' }]);
+    const exported = await run(['export', '--local', '-f', 'ndjson', '--db', db]);
+    expect(exported.code).toBe(0);
+    expect(ndjsonIds(exported.stdout)).toHaveLength(6);
+    expect(exported.stderr).toBe(
+      'tenders: warning: 2 tenders of this selection are not in the output: they have no publicationDate that is a date, and the order is by it (count --local counts them; --sort deadline lists those with a deadline)\n',
+    );
+    // A chosen order counts as it lists; a listing without any such tender says nothing.
+    expect((await run(['export', '--local', '-f', 'ndjson', '--db', db, '--sort', 'deadline'])).stderr).toBe('');
+    expect((await run(['export', '--local', '-f', 'ndjson', '--db', db, '-c', 'DEU'])).stderr).toBe('');
+  });
+
   it('prints one page and a next-page hint whose local cursor continues exactly after it', async () => {
     const { db, sandbox } = await filledCopy(60);
     const truth = sandbox.truth('publicationDate', 'desc', () => true).map((t) => t.id);
