@@ -11,13 +11,20 @@ import type { LocalSelection } from '../model/local-selection.js';
  */
 const PREFIX = 'L1.';
 
+/**
+ * The selection's digest: its filters and order, and which date bounds it has but not their
+ * instants, which a relative bound (--since 7d, --deadline-after now) moves with the clock:
+ * the next page's command, run as printed, resolves them later than the first page did.
+ */
 function digest(selection: LocalSelection): string {
   const keys = Object.keys(selection).sort() as (keyof LocalSelection)[];
   return createHash('sha256')
-    .update(stringifyExact(Object.fromEntries(keys.map((key) => [key, selection[key]]))))
+    .update(stringifyExact(Object.fromEntries(keys.map((key) => [key, DATE_BOUNDS.has(key) ? true : selection[key]]))))
     .digest('base64url')
     .slice(0, 12);
 }
+
+const DATE_BOUNDS = new Set<keyof LocalSelection>(['publishedSince', 'publishedUntil', 'deadlineAfter', 'deadlineBefore']);
 
 export function encodeLocalCursor(selection: LocalSelection, lastId: string): string {
   return PREFIX + Buffer.from(JSON.stringify({ a: lastId, q: digest(selection) })).toString('base64url');

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { execute } from '../../src/cli.js';
 import { parseJson } from '../../src/model/json-parse.js';
 import type { SortBy, SortOrder } from '../../src/sandbox/request.js';
@@ -81,6 +81,24 @@ describe('search --local and export --local', () => {
     const third = await run(['search', '--local', '-n', '20', '--db', db, '--cursor', /--cursor (L1\.\S+)/.exec(second.stderr)![1]!], { stderrTTY: true });
     expect(ndjsonIds(third.stdout)).toEqual(truth.slice(40, 60));
     expect(third.stderr).not.toContain('Next page');
+  });
+
+  it('a next page of a query with relative dates, run later as printed, continues after the last tender shown', async () => {
+    const { db, sandbox } = await filledCopy(60);
+    const truth = sandbox.truth('publicationDate', 'desc', () => true).map((t) => t.id);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
+      const args = ['search', '--local', '-n', '20', '--db', db, '--since', '20000d'];
+      const first = await run(args, { stderrTTY: true });
+      expect(ndjsonIds(first.stdout)).toEqual(truth.slice(0, 20));
+      vi.setSystemTime(new Date('2030-01-01T01:00:00Z'));
+      const second = await run([...args, '--cursor', /--cursor (L1\.\S+)/.exec(first.stderr)![1]!], { stderrTTY: true });
+      expect(second.stderr).not.toMatch(/belongs to a local query/);
+      expect(ndjsonIds(second.stdout)).toEqual(truth.slice(20, 40));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses a cursor of the online service, or of another selection (exit 2, one line)', async () => {
