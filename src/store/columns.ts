@@ -45,13 +45,18 @@ export function tenderColumns(id: string, tender: Record<string, unknown>): Tend
 }
 
 /** The typed column a dot path is held in whole when the document's value is a string (count --by reads it, not the JSON). */
-export const STRING_COLUMNS: Record<string, keyof TenderColumns> = {
+const STRING_COLUMNS: Record<string, keyof TenderColumns> = {
   status: 'status',
   title: 'title',
   'buyer.id': 'buyerId',
   'buyer.name': 'buyerName',
   'buyer.country': 'buyerCountry',
 };
+
+/** The typed column that holds a string field at `path`, if one does (own keys only: `__proto__` is a field name). */
+export function stringColumn(path: string): keyof TenderColumns | undefined {
+  return Object.hasOwn(STRING_COLUMNS, path) ? STRING_COLUMNS[path] : undefined;
+}
 
 /** The service's default order of each sort field (spec 3.2). */
 export const SORT_DEFAULT_ORDER = { publicationDate: 'desc', deadline: 'asc', estimatedValue: 'desc' } as const;

@@ -12,7 +12,7 @@ import { NoCopyError, RunError, UsageError } from '../errors.js';
 import { canonicalJson } from '../model/canonical-json.js';
 import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
-import { snake, sortCounts, STRING_COLUMNS, timestamp } from './columns.js';
+import { snake, sortCounts, stringColumn, timestamp } from './columns.js';
 import { connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
 import { lockKey, lockSync, unlockSync } from './postgres-lock.js';
 import { PostgresRun } from './postgres-run.js';
@@ -165,7 +165,7 @@ class PostgresStore implements Store {
 
   async count(selection: LocalSelection, byPath?: string): Promise<LocalCounts> {
     const keys = byPath === undefined ? undefined : dotPathKeys(byPath);
-    const column = byPath === undefined ? undefined : STRING_COLUMNS[byPath];
+    const column = byPath === undefined ? undefined : stringColumn(byPath);
     // The total and every group from one snapshot: they add up whatever a sync commits meanwhile.
     const { total, rows } = await this.#snapshot(async (query) => {
       const count = async (value: string | undefined, where: string) => {

@@ -11,7 +11,7 @@ import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { existsSync } from 'node:fs';
 import { acquireLock } from '../files/lock.js';
-import { snake, sortCounts, STRING_COLUMNS, timestamp } from './columns.js';
+import { snake, sortCounts, stringColumn, timestamp } from './columns.js';
 import { checkDatabaseFile } from './sqlite-file.js';
 import { openCopy, writeTransaction } from './sqlite-connection.js';
 import { SCHEMA_VERSION } from './sqlite-schema.js';
@@ -176,7 +176,7 @@ class SqliteStore implements Store {
     const total = this.#withFts(selection, () => (this.db.prepare(`SELECT count(*) ${base.sql}`).raw().get(...base.params) as [number])[0]);
     if (byPath === undefined) return { total, rows: [] };
     const path = jsonPath(byPath);
-    const column = STRING_COLUMNS[byPath];
+    const column = stringColumn(byPath);
     const group = (value: string, where: string, params: unknown[]) =>
       this.#withFts(
         selection,

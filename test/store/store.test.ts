@@ -463,6 +463,10 @@ describe.each(engines)('store ($name)', (engine) => {
       expect(deu.rows).toEqual([{ value: 'DEU', count: deu.total }]);
       await expect(store.count({}, 'no.such.field')).rejects.toThrow(/no stored tender has a field 'no.such.field'.*buyer\.name/);
       await expect(store.count({}, 'buyer..name')).rejects.toThrow(UsageError);
+      // Names an object has by inheritance are fields like any other: none of these tenders has one.
+      for (const path of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+        await expect(store.count({}, path), path).rejects.toThrow(`no stored tender has a field '${path}'`);
+      }
     });
 
     it('limits a query to one sync', async () => {
