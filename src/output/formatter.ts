@@ -2,6 +2,7 @@ import type { WatchFeedInfo } from './atom-formatter.js';
 import { formatDefinition, type Format } from './format-registry.js';
 import type { HeaderStyle } from './header-style.js';
 import type { ColumnSpec } from '../model/column-spec.js';
+import type { Reporter } from './reporter.js';
 
 /** What a formatter emits: text, or bytes for a binary format; every sink and the digest take either. */
 export type Chunk = string | Uint8Array;
@@ -98,4 +99,10 @@ export async function createFormatter(format: Format, opts: FormatOptions, resum
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
+}
+
+/** What a formatter says once its output is written: its hints (a terminal, --verbose), then its warnings (always). */
+export function sayAfterOutput(formatter: Formatter, say: Reporter): void {
+  for (const line of formatter.hints?.() ?? []) say.hint(line);
+  for (const line of formatter.warnings?.() ?? []) say.warn(line);
 }

@@ -4,6 +4,7 @@ import { withLocalCopy } from './local-copy.js';
 import { NO_CLIENT } from './local-source.js';
 import type { ConnectionPlan, OutputPlan, RunDeps } from './plan.js';
 import { runSession } from './session.js';
+import { sayAfterOutput } from '../output/formatter.js';
 
 /** `tenders changes`: which history, from which copy, into which output. */
 export interface ChangesPlan {
@@ -32,6 +33,8 @@ export function runChanges(plan: ChangesPlan, deps: Omit<RunDeps, 'client'>): Pr
       }
       await out.write(formatter.end());
       await run.commit();
+      // A table that left old and new out at this width says so.
+      sayAfterOutput(formatter, run.say);
       if (rows === 0) run.say.hint('No changes recorded for this selection.');
       run.summary([`${rows} changes`]);
     }),

@@ -1,7 +1,8 @@
 import type { IO } from '../io.js';
 import { displayOptions } from '../output/display.js';
 import { traitsOf } from '../output/format-registry.js';
-import { createFormatter, joinChunks } from '../output/formatter.js';
+import { createFormatter, joinChunks, sayAfterOutput } from '../output/formatter.js';
+import type { Reporter } from '../output/reporter.js';
 import type { FileSystem } from '../files/fs.js';
 import { openOutput, resolveTarget } from '../output/target.js';
 import type { OutputPlan } from './plan.js';
@@ -14,6 +15,7 @@ export async function writeList(
   io: IO,
   signal: AbortSignal,
   fs: FileSystem,
+  say: Reporter,
 ): Promise<void> {
   const target = await resolveTarget(output.file, false, fs);
   const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, fs });
@@ -28,6 +30,8 @@ export async function writeList(
     });
     await out.write(joinChunks([formatter.page(rows), formatter.end()]));
     await out.finish();
+    // A table that left columns out at this width says which.
+    sayAfterOutput(formatter, say);
   } catch (err) {
     await out.abandon(false);
     throw err;

@@ -41,7 +41,7 @@ export async function runSyncList(db: StoreTarget, output: OutputPlan, io: IO, s
     lastComplete: sync.lastComplete,
     created: sync.created,
   }));
-  await writeList(rows, LIST_COLUMNS, output, io, signal, fs);
+  await writeList(rows, LIST_COLUMNS, output, io, signal, fs, say);
   say.hint(`${formatCounted(rows.length, 'syncs')} in ${withoutPasswords(db.location)}.`);
 }
 

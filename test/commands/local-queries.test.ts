@@ -290,6 +290,13 @@ describe('changes', () => {
     return db;
   }
 
+  it('a table on a narrow terminal says which columns it hid (old and new give way first)', async () => {
+    const db = await mutated();
+    const r = await run(['changes', '--db', db], { stdoutTTY: true, stderrTTY: true, columns: 60, env: { NO_COLOR: '1' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.replace(/\n/g, ' ')).toMatch(/columns? hidden at 60 columns: .*\bnew\b/);
+  });
+
   it('shows new, changed (field, old → new) and gone once each, oldest first, as NDJSON into a pipe', async () => {
     const db = await mutated();
     const r = await run(['changes', '--db', db]);

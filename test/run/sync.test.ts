@@ -98,6 +98,19 @@ describe('sync in-process', () => {
     expect(r.client.requests).toEqual([]);
   });
 
+  it('--list on a narrow terminal says which columns it hid, as every table does', async () => {
+    const { respond } = service(100, 3);
+    await sync(['w', '-s', 'open'], respond);
+    const r = await runInProcess(['sync', '--list'], respond, {
+      env: { TENDERS_DB: join(testDir(), 'tenders.db'), NO_COLOR: '1' },
+      stdoutTTY: true,
+      stderrTTY: true,
+      columns: 50,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr.replace(/\n/g, ' ')).toMatch(/columns? hidden at 50 columns: .*complete/);
+  });
+
   it('--list prints a table on a terminal with the columns of a sync', async () => {
     const { respond } = service(100, 3);
     await sync(['w', '-s', 'open'], respond);

@@ -33,7 +33,7 @@ export async function runWatchList(dir: string, output: OutputPlan, io: IO, sign
     say.hint(`No saved watches in ${dir}.`);
     return;
   }
-  await writeList(rows, LIST_COLUMNS, output, io, signal, fs);
+  await writeList(rows, LIST_COLUMNS, output, io, signal, fs, say);
   say.hint(`${formatCount(rows.length)} watches in ${dir}.`);
 }
 
