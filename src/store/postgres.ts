@@ -201,7 +201,11 @@ class PostgresStore implements Store {
     const where: string[] = [];
     if (filter.sync !== undefined) {
       const name = params.add(filter.sync);
-      where.push(`(c.sync = ${name} OR (c.kind = 'changed' AND c.id IN (SELECT id FROM sync_tenders WHERE sync = ${name})))`);
+      // Another sync's change counts while this one held the tender (see sqlite.ts HELD_THEN).
+      where.push(
+        `(c.sync = ${name} OR (c.kind = 'changed' AND EXISTS (SELECT 1 FROM sync_tenders m WHERE m.sync = ${name} AND m.id = c.id
+           AND m.first_seen <= c.at AND (m.gone_at IS NULL OR c.at <= m.gone_at))))`,
+      );
     }
     if (filter.since !== undefined) where.push(`c.at >= ${params.add(timestamp(filter.since))}::timestamptz`);
     if (filter.id !== undefined) where.push(`c.id = ${params.add(filter.id)}`);

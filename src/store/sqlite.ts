@@ -40,6 +40,12 @@ const READ_MMAP_BYTES = 1 << 30;
 /** Tenders (or changes) handed on at a time by select and changes. */
 const BATCH = 256;
 
+/**
+ * A change another sync recorded counts for this one (?) when this one held the tender then:
+ * from its first run that matched it until it stopped matching it (not before it existed).
+ */
+const HELD_THEN = 'EXISTS (SELECT 1 FROM sync_tenders m WHERE m.sync = ? AND m.id = c.id AND m.first_seen <= c.at AND (m.gone_at IS NULL OR c.at <= m.gone_at))';
+
 export async function openSqliteStore(path: string, options: OpenOptions): Promise<Store> {
   const born = checkDatabaseFile(path, options.mode);
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
@@ -201,7 +207,7 @@ class SqliteStore implements Store {
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.sync !== undefined) {
-      where.push(`(c.sync = ? OR (c.kind = 'changed' AND c.id IN (SELECT id FROM sync_tenders WHERE sync = ?)))`);
+      where.push(`(c.sync = ? OR (c.kind = 'changed' AND ${HELD_THEN}))`);
       params.push(filter.sync, filter.sync);
     }
     if (filter.since !== undefined) {

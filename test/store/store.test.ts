@@ -269,10 +269,16 @@ describe.each(engines)('store ($name)', (engine) => {
         ['A', 'changed'],
         ['C', 'new'],
       ]);
-      // b sees A as new to it; the change of A that a's run recorded shows for b too, once.
-      expect((await all(store.changes({ sync: 'b' }))).map((c) => [c.sync, c.id, c.kind])).toEqual([
-        ['a', 'A', 'changed'],
-        ['b', 'A', 'new'],
+      // b sees A as new to it, closed already: the change a recorded before b held A is not b's.
+      expect((await all(store.changes({ sync: 'b' }))).map((c) => [c.sync, c.id, c.kind])).toEqual([['b', 'A', 'new']]);
+      // A change a records while b holds A is b's too, once; after b stops matching A, no longer.
+      await sync(store, 'a', [base('A', { status: 'open' }), base('C')]);
+      await sync(store, 'b', [base('B')]);
+      await sync(store, 'a', [base('A', { status: 'awarded' }), base('C')]);
+      expect((await all(store.changes({ sync: 'b' }))).map((c) => [c.sync, c.id, c.kind, c.new])).toEqual([
+        ['b', 'A', 'new', undefined],
+        ['a', 'A', 'changed', 'open'],
+        ['b', 'A', 'gone', undefined],
       ]);
       expect(await all(store.changes({ since: '2999-01-01' }))).toEqual([]);
       expect((await all(store.changes({ id: 'C' }))).map((c) => c.kind)).toEqual(['new']);
