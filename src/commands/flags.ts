@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { fileExtensions, FORMATS } from '../output/format-registry.js';
+import { fileExtensions, FORMATS, recordFormats } from '../output/format-registry.js';
 import { HEADER_STYLES } from '../output/header-style.js';
 import { COLOR_MODES } from '../io.js';
 import type { OrgFilterFlags } from '../query/org-body.js';
@@ -111,7 +111,8 @@ export interface OutputFlags {
  */
 export function addOutputFlags(cmd: Command, defaultFormat: string, { max = true, tenders = false } = {}): void {
   cmd
-    .addOption(described(new Option('-f, --format <format>', 'output format').choices(FORMATS), defaultFormat))
+    // The formats made for tenders (ics, atom, ocds, parquet) are offered only where the records are tenders.
+    .addOption(described(new Option('-f, --format <format>', 'output format').choices(tenders ? FORMATS : recordFormats()), defaultFormat))
     .option('--columns <paths>', 'fields to print, as dot paths (e.g. id,buyer.name,estimatedValue.amountEur)')
     .option('--no-header', 'CSV without its header row')
     .addOption(

@@ -290,6 +290,12 @@ describe('changes', () => {
     return db;
   }
 
+  it('offers only the formats that write any record (its help, its refusal): not those made for tenders', async () => {
+    const refused = await run(['changes', '-f', 'ics']);
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toBe("tenders: --format takes one of table, csv, ndjson, json, tsv, not 'ics' (see 'tenders changes --help')\n");
+  });
+
   it('a table on a narrow terminal says which columns it hid (old and new give way first)', async () => {
     const db = await mutated();
     const r = await run(['changes', '--db', db], { stdoutTTY: true, stderrTTY: true, columns: 60, env: { NO_COLOR: '1' } });
