@@ -8,6 +8,7 @@ import { storeTarget } from '../store/location.js';
 import { withPager, type CommandContext } from './context.js';
 import { addOutputFlags, dbOption, examples, type GlobalFlags, type OutputFlags } from './flags.js';
 import { interactiveFormat, localConnectionPlan, outputFile, outputPlan } from './plans.js';
+import { closeMatches } from '../output/close-match.js';
 
 /** The fields of a change record, in the order every format writes them. */
 export const CHANGE_FIELDS = ['at', 'sync', 'id', 'kind', 'field', 'old', 'new'] as const;
@@ -58,6 +59,7 @@ export function registerChanges(program: Command, ctx: CommandContext): void {
     const db = storeTarget(flags.db, ctx.io.env);
     const output = outputPlan(flags, interactiveFormat(ctx.io, outputFile(flags)));
     if (!traitsOf(output.format).anyRecords) throw new UsageError(`changes --format ${output.format} writes tenders only: choose ${recordFormats().join(', ')}`);
+    for (const column of output.columns ?? []) checkChangeColumn(column);
     const filter = {
       ...(name !== undefined ? { sync: parseSavedName('sync', name) } : {}),
       ...(flags.since !== undefined ? { since: parseInstant('--since', flags.since, new Date(), 'start') } : {}),
@@ -72,4 +74,13 @@ export function registerChanges(program: Command, ctx: CommandContext): void {
     const { runChanges } = await import('../run/changes.js');
     await withPager(ctx, plan.connection, globals.pager && !output.file, () => runChanges(plan, { io: ctx.io, signal: ctx.signal, fs: ctx.fs }));
   });
+}
+
+/** A --columns path of a change starts at one of its fields (old.amount goes into a value): any other is a typo, said before anything runs. */
+function checkChangeColumn(column: string): void {
+  const head = column.split('.')[0]!;
+  if ((CHANGE_FIELDS as readonly string[]).includes(head)) return;
+  const guesses = closeMatches(head, CHANGE_FIELDS);
+  const guess = guesses.length ? `; did you mean ${guesses.join(' or ')}?` : '';
+  throw new UsageError(`--columns ${column}: a change has no field '${head}' (it has ${CHANGE_FIELDS.join(', ')})${guess}`);
 }

@@ -290,6 +290,19 @@ describe('changes', () => {
     return db;
   }
 
+  it('refuses --columns that name no field of a change, before reading the copy', async () => {
+    const db = await mutated();
+    expect(await run(['changes', '--db', db, '--columns', 'id,nope'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: "tenders: --columns nope: a change has no field 'nope' (it has at, sync, id, kind, field, old, new)\n",
+    });
+    expect((await run(['changes', '--db', db, '--columns', 'id,kidn'])).stderr).toMatch(/did you mean kind\?\n$/);
+    const ok = await run(['changes', '--db', db, '--columns', 'id,kind,new', '-f', 'csv']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout.split('\n')[0]).toBe('id,kind,new');
+  });
+
   it('offers only the formats that write any record (its help, its refusal): not those made for tenders', async () => {
     const refused = await run(['changes', '-f', 'ics']);
     expect(refused).toMatchObject({ code: 2, stdout: '' });
