@@ -31,3 +31,6 @@ export interface LocalSelection {
   sortBy?: 'publicationDate' | 'deadline' | 'estimatedValue';
   sortOrder?: 'asc' | 'desc';
 }
+
+/** The service's default order of each sort field (spec 3.2). */
+export const SORT_DEFAULT_ORDER = { publicationDate: 'desc', deadline: 'asc', estimatedValue: 'desc' } as const;

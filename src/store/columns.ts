@@ -58,8 +58,6 @@ export function stringColumn(path: string): keyof TenderColumns | undefined {
   return Object.hasOwn(STRING_COLUMNS, path) ? STRING_COLUMNS[path] : undefined;
 }
 
-/** The service's default order of each sort field (spec 3.2). */
-export const SORT_DEFAULT_ORDER = { publicationDate: 'desc', deadline: 'asc', estimatedValue: 'desc' } as const;
 
 /**
  * A selection bound or a date field as the columns hold it: UTC ISO; NULL when it is no date,

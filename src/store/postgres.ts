@@ -9,7 +9,7 @@ import { processId } from '../io.js';
 import type pg from 'pg';
 import { parseJson } from '../model/json-parse.js';
 import { NoCopyError, RunError, UsageError } from '../errors.js';
-import { canonicalJson } from '../model/canonical-json.js';
+import { queryKey } from '../model/query-key.js';
 import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { snake, sortCounts, stringColumn, timestamp } from './columns.js';
@@ -110,7 +110,7 @@ class PostgresStore implements Store {
     if (this.#run) throw new Error('one sync run at a time per store');
     const saved = await this.#syncRow(sync.name);
     if (saved && !options.reset) {
-      if (canonicalJson(saved.query) !== canonicalJson(sync.query)) {
+      if (queryKey(saved.query) !== queryKey(sync.query)) {
         throw definitionMismatch(sync.name, 'query', JSON.stringify(saved.query), JSON.stringify(sync.query));
       }
       if (saved.service !== sync.service) throw definitionMismatch(sync.name, 'service', saved.service, sync.service);

@@ -4,8 +4,8 @@
  * id in the same direction, tenders without the sort field left out).
  */
 
-import type { LocalSelection } from '../model/local-selection.js';
-import { SORT_DEFAULT_ORDER, timestamp } from './columns.js';
+import { SORT_DEFAULT_ORDER, type LocalSelection } from '../model/local-selection.js';
+import { timestamp } from './columns.js';
 
 export interface SqlPart {
   sql: string;

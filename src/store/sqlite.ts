@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import { parseJson } from '../model/json-parse.js';
 import { RunError, UsageError } from '../errors.js';
-import { canonicalJson } from '../model/canonical-json.js';
+import { queryKey } from '../model/query-key.js';
 import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { existsSync } from 'node:fs';
@@ -117,7 +117,7 @@ class SqliteStore implements Store {
     if (this.#run) throw new Error('one sync run at a time per store');
     const saved = this.#syncRow(sync.name);
     if (saved && !options.reset) {
-      if (canonicalJson(parseJson(saved.query)) !== canonicalJson(sync.query)) {
+      if (queryKey(parseJson(saved.query)) !== queryKey(sync.query)) {
         throw definitionMismatch(sync.name, 'query', saved.query, JSON.stringify(sync.query));
       }
       if (saved.service !== sync.service) throw definitionMismatch(sync.name, 'service', saved.service, sync.service);

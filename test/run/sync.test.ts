@@ -54,6 +54,15 @@ describe('sync in-process', () => {
     expect(second.stderr.split('\n').filter((l) => l.startsWith('sync w:'))).toEqual([expect.stringContaining(line)]);
   });
 
+  it('takes the saved query in another spelling: a filter\'s values in another order, the default order said', async () => {
+    const { respond } = service(100, 3);
+    expect((await sync(['w', '-c', 'DEU,FRA', '--sort', 'deadline'], respond)).code).toBe(0);
+    expect(await sync(['w', '-c', 'FRA,DEU', '--sort', 'deadline', '--order', 'asc'], respond)).toMatchObject({ code: 0, stderr: '' });
+    const other = await sync(['w', '-c', 'FRA,DEU', '--sort', 'deadline', '--order', 'desc'], respond);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/sync w follows '.*', not '.*--order desc.*'/);
+  });
+
   it('usage errors before any request: no NAME, output flags, --list with filters, other filters than the saved ones', async () => {
     const { respond } = service(100, 3);
     expect((await sync(['w', '-c', 'DEU'], respond)).code).toBe(0);

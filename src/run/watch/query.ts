@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../model/canonical-json.js';
+import { queryKey } from '../../model/query-key.js';
 import { bodyAsFlags } from '../../query/tender-filters.js';
 import type { SavedQuery } from './state.js';
 
@@ -8,9 +8,9 @@ export function describeQuery(query: SavedQuery): string {
   return flags.length ? flags.join(' ') : '(every tender)';
 }
 
-/** Whether two queries ask the same, whatever the order of their fields. */
+/** Whether two queries ask the same (see queryKey: fields, a filter's values, the default order). */
 export function sameQuery(a: SavedQuery, b: SavedQuery): boolean {
-  return canonicalJson(a) === canonicalJson(b);
+  return queryKey(a) === queryKey(b);
 }
 
 /** The service's default order, newest publication first (spec 3.2): the one --new-only can stop early in. */
