@@ -13,7 +13,6 @@ import { ftsError } from './rules.js';
 import { tokens } from './unicode61.js';
 import { utf8Longer } from './utf8.js';
 
-export { tokens };
 
 /** PostgreSQL's longest word in a tsvector, and the most bytes a tsvector's words and their positions take. */
 const LEXEME_BYTES = 2046;

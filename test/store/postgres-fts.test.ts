@@ -6,7 +6,8 @@ import { parseJson } from '../../src/model/json-parse.js';
 import { HOSTILE_TITLES } from '../../src/sandbox/catalogue.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
 import { rebuildTsv } from '../../src/store/postgres-fts-rebuild.js';
-import { tokens, tsquery, tsvectorText } from '../../src/store/postgres-fts.js';
+import { tsquery, tsvectorText } from '../../src/store/postgres-fts.js';
+import { tokens } from '../../src/store/unicode61.js';
 import { postgres, POSTGRES_MISSING } from '../support/postgres.js';
 import { open, sqliteEngine, sync } from './engines.js';
 
