@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { checkListOrForget, listOrForget } from './saved-list.js';
-import type { IO } from '../io.js';
+import type { Env, IO } from '../io.js';
 import { wrapWords } from '../output/wrap.js';
 import { endpointPath, ORG_TENDERS, PAGE_SIZE_MAX, TENDERS } from '../query/endpoints.js';
 import { savedQueryBody } from '../query/tender-body.js';
@@ -9,7 +9,9 @@ import { selectsTenders } from '../query/tender-filters.js';
 import { parseSortPaths } from '../query/sort-paths.js';
 import { parseInteger, parseLimit } from '../query/validate.js';
 import type { WatchPlan } from '../run/plan.js';
-import { parseWatchName, watchDir } from '../run/watch/location.js';
+import { parseWatchName, tempDir, watchDir } from '../run/watch/location.js';
+import { storeTarget, type StoreTarget } from '../store/location.js';
+import { isPostgresLocation } from '../store/store.js';
 import { parseWebhook, redactWebhook, webhooksFromEnv } from '../run/watch/webhook-url.js';
 import { withClient, type CommandContext } from './context.js';
 import {
@@ -39,6 +41,7 @@ export interface WatchFlags extends TenderFilterFlags, OutputFlags {
   webhookChanges: string;
   feed?: string;
   feedSize: string;
+  db?: string;
 }
 
 export function registerWatch(program: Command, ctx: CommandContext): Command {
@@ -70,6 +73,9 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
     .option('--feed <file>', 'keep FILE as a rolling Atom feed of the changes: each run adds its changes, the newest --feed-size kept')
     .option('--feed-size <n>', 'the entries --feed keeps', '200');
   cmd.addOption(parallelOption()).addOption(sortPathOption()).addOption(receiptOption());
+  cmd.addOption(
+    new Option('--db <url>', "keep the watch's state in this PostgreSQL copy, shared by a team (env TENDERS_DB, when it names one)"),
+  );
   cmd.addHelpText(
     'after',
     examples([
@@ -84,17 +90,25 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
       'tenders watch deu-open -q --feed /var/www/feeds/deu-open.atom',
       'tenders watch --list',
       'tenders watch deu-open --forget',
-    ], `\n${wrapWords('State: $TENDERS_STATE_DIR, else $XDG_STATE_HOME/tenders/watches, else ~/.local/state/tenders/watches.', 80).join('\n')}\n`),
+    ], `\n${wrapWords('State: --db postgres://... (or TENDERS_DB naming one), else $TENDERS_STATE_DIR, else $XDG_STATE_HOME/tenders/watches, else ~/.local/state/tenders/watches.', 80).join('\n')}\n`),
   );
   cmd.action(async (name: string | undefined, flags: WatchFlags, command: Command) => {
     const globals = command.optsWithGlobals<GlobalFlags>();
     if (flags.list || flags.forget) {
       checkAlone(name, flags, Boolean(globals.dryRun));
-      const dir = watchDir(ctx.io.env);
+      const { db, dir } = statePlace(flags.db, ctx.io.env);
+      const forgotten = name === undefined ? undefined : parseWatchName(name);
+      if (db) {
+        const { runCopyWatchForget, runCopyWatchList } = await import('../run/watch/postgres-list.js');
+        return listOrForget(ctx, flags, globals, {
+          list: (plan, say) => runCopyWatchList(db, dir, plan, ctx.io, ctx.signal, say, ctx.fs),
+          forget: (say) => runCopyWatchForget(db, forgotten!, say),
+        });
+      }
       const { runWatchForget, runWatchList } = await import('../run/watch/list.js');
       return listOrForget(ctx, flags, globals, {
-        list: (plan, say) => runWatchList(dir, plan, ctx.io, ctx.signal, say, ctx.fs),
-        forget: (say) => runWatchForget(dir, parseWatchName(name!), say, ctx.fs),
+        list: (plan, say) => runWatchList(dir!, plan, ctx.io, ctx.signal, say, ctx.fs),
+        forget: (say) => runWatchForget(dir!, forgotten!, say, ctx.fs),
       });
     }
     const plan = watchPlan(name, flags, globals, ctx.io, ctx.argv);
@@ -122,6 +136,27 @@ function withoutSecrets(argv: readonly string[], webhooks: readonly string[]): s
   });
 }
 
+/**
+ * Where watches keep their state: a PostgreSQL copy that --db or TENDERS_DB
+ * names (and the state directory, if any, whose files its runs move in),
+ * else files in the state directory. A SQLite copy holds no watches: --db
+ * naming one is a usage error, TENDERS_DB naming one is the sync's business.
+ */
+function statePlace(flag: string | undefined, env: Env): { db?: StoreTarget; dir?: string } {
+  if (flag !== undefined && !isPostgresLocation(flag)) {
+    throw new UsageError(`watch --db names a PostgreSQL copy (postgres://...) to keep watches in; a watch's state is otherwise a file (TENDERS_STATE_DIR), not a SQLite copy`);
+  }
+  const location = flag ?? env.TENDERS_DB;
+  if (location === undefined || !isPostgresLocation(location)) return { dir: watchDir(env) };
+  let dir: string | undefined;
+  try {
+    dir = watchDir(env);
+  } catch {
+    dir = undefined; // no state directory: no file to move in
+  }
+  return { db: storeTarget(location, env), dir };
+}
+
 /** Flags → the plan of one watch run, checked before any request (UsageError: exit 2). */
 export function watchPlan(name: string | undefined, flags: WatchFlags, globals: GlobalFlags, io: IO, argv: readonly string[] = []): WatchPlan {
   if (name === undefined) throw new UsageError("watch needs a NAME: tenders watch NAME [filters] (or 'tenders watch --list')");
@@ -133,7 +168,8 @@ export function watchPlan(name: string | undefined, flags: WatchFlags, globals: 
   }
   return {
     name: parseWatchName(name),
-    dir: watchDir(io.env),
+    ...statePlace(flags.db, io.env),
+    tempDir: tempDir(io.env),
     connection: connectionPlan(globals, io),
     query,
     pathFor,

@@ -5,7 +5,7 @@ import * as fsp from 'node:fs/promises';
  * watch's) and locks make, in one injectable shape: a test can make a write
  * fail with ENOSPC or EROFS without a full or read-only disk.
  */
-export type FileSystem = Pick<typeof fsp, 'open' | 'rename' | 'unlink' | 'lstat' | 'stat' | 'access' | 'readlink' | 'mkdir' | 'readdir' | 'rm'>;
+export type FileSystem = Pick<typeof fsp, 'open' | 'rename' | 'unlink' | 'lstat' | 'stat' | 'access' | 'readlink' | 'mkdir' | 'readdir' | 'rm' | 'mkdtemp' | 'copyFile'>;
 
 export const nodeFs: FileSystem = fsp;
 

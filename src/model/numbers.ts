@@ -28,9 +28,9 @@ export function groupDigits(text: string): string {
   return match[1]! + match[2]!.replace(/\B(?=(\d{3})+$)/g, ',') + (match[3] ?? '');
 }
 
-/** "1 tender", "2,400 tenders", "1 page": a count and its noun, singular for one (`plural` ends in s). */
+/** "1 tender", "2,400 tenders", "1 watch": a count and its noun, singular for one (`plural` ends in s, or es after ch, sh, x or ss). */
 export function formatCounted(n: number, plural: string): string {
-  return `${formatCount(n)} ${n === 1 ? plural.replace(/s$/, '') : plural}`;
+  return `${formatCount(n)} ${n === 1 ? plural.replace(/(ch|sh|x|ss)es$|s$/, '$1') : plural}`;
 }
 
 /** "10,000+" when the service stopped counting, else the exact count. */

@@ -89,8 +89,15 @@ export interface WalkPlan {
 /** A run of `tenders watch NAME`: walk its query, report what changed, move its state forward. */
 export interface WatchPlan {
   name: string;
-  /** The directory of the watch's state. */
-  dir: string;
+  /**
+   * The directory of the watch's state file: where it lives without `db`; with
+   * `db`, where a file kept before is moved in from (undefined: none known).
+   */
+  dir?: string;
+  /** --db or TENDERS_DB when it names a PostgreSQL copy: the watch's state is kept there. */
+  db?: StoreTarget;
+  /** Where a run with `db` keeps its work files (TMPDIR). */
+  tempDir: string;
   connection: ConnectionPlan;
   /** The query of the command line; undefined: the saved one (or every tender, the first time). */
   query?: SavedQuery;

@@ -194,6 +194,15 @@ export class Session {
     this.#progress = silent;
   }
 
+  /**
+   * A step to run when the session closes, however the run ends, before the
+   * locks and holds taken earlier are let go: a lock of the run's own (a
+   * PostgreSQL connection's), a connection, a work directory.
+   */
+  hold(release: Step): void {
+    this.#locks.push(release);
+  }
+
   /** A step to run once the output is delivered (in the order given): a state moved forward, a store committed. */
   onCommit(step: Step): void {
     this.#commits.push(step);

@@ -1,10 +1,11 @@
 /**
  * The PostgreSQL store's locks, all advisory, keyed by schema and purpose: one
- * per sync NAME (held by the run's connection from beginRun to its end: a
- * second run of the name fails at once, naming the holder; the server frees it
- * when that connection ends, killed or not), one that serialises commits (and
- * forgets) as SQLite's single writer does, one that serialises upgrades.
- * The holder of a sync lock names itself in its connection's application_name.
+ * per sync NAME and one per watch NAME (held by the run's connection from its
+ * start to its end: a second run of the name fails at once, naming the holder;
+ * the server frees it when that connection ends, killed or not), one that
+ * serialises commits (and forgets) as SQLite's single writer does, one that
+ * serialises upgrades. The holder of a run's lock names itself in its
+ * connection's application_name.
  */
 
 import { createHash } from 'node:crypto';
@@ -22,9 +23,9 @@ export interface Holder {
   since: string;
 }
 
-/** Takes the sync lock on `client` (which holds it until released or closed), or throws a RunError naming its holder. */
-export async function lockSync(client: pg.ClientBase, schema: string, name: string, me: Holder): Promise<string> {
-  const key = lockKey(schema, `sync ${name}`);
+/** Takes the lock of the sync (or watch) `name` on `client` (which holds it until released or closed), or throws a RunError naming its holder. */
+export async function lockRun(client: pg.ClientBase, schema: string, name: string, me: Holder, kind: 'sync' | 'watch' = 'sync'): Promise<string> {
+  const key = lockKey(schema, `${kind} ${name}`);
   // Truncated by the server past 63 bytes: the host is last.
   await client.query(`SELECT set_config('application_name', $1, false)`, [`tenders ${me.pid} ${me.since.slice(0, 19)}Z ${me.host}`.slice(0, 63)]);
   const got = (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key])).rows[0]!.ok;
@@ -32,14 +33,14 @@ export async function lockSync(client: pg.ClientBase, schema: string, name: stri
   const holder = await holderOf(client, key);
   await client.query(`SELECT set_config('application_name', 'tenders', false)`);
   throw new RunError(
-    `sync '${name}' is running already: ${
+    `${kind} '${name}' is running already: ${
       holder ? `pid ${holder.pid} on ${holder.host}, since ${holder.since}` : 'another connection holds its lock'
     }; try again when it is done`,
   );
 }
 
-/** Releases the sync lock; the connection goes back to the pool named as the others. */
-export async function unlockSync(client: pg.ClientBase, key: string): Promise<void> {
+/** Releases a run's lock; the connection goes back to the pool named as the others. */
+export async function unlockRun(client: pg.ClientBase, key: string): Promise<void> {
   await client.query(`SELECT pg_advisory_unlock($1::bigint), set_config('application_name', 'tenders', false)`, [key]);
 }
 

@@ -18,6 +18,7 @@
 
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { copyField } from './postgres-copy.js';
 import { parseJson } from '../model/json-parse.js';
 import { RunError } from '../errors.js';
 import { stringifyExact, stringifyJson, type JsonObject } from '../model/exact-json.js';
@@ -615,16 +616,6 @@ const INDEXED_BYTES = 2500;
 function indexed(value: string | null): string | null {
   return value !== null && utf8Longer(value, INDEXED_BYTES) ? null : value;
 }
-
-/** One field of COPY's text format. */
-function copyField(value: string | number | null): string {
-  if (value === null) return '\\N';
-  const text = String(value);
-  // Most fields hold none of the four: testing first spares a replace per field.
-  return COPY_SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : text;
-}
-
-const COPY_SPECIAL = /[\\\t\n\r]/;
 
 /** A document's JSON text as a COPY field: JSON escapes every control character, so only its backslashes are doubled. */
 function copyJson(text: string): string {

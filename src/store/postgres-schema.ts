@@ -7,6 +7,7 @@
  */
 
 import type pg from 'pg';
+import { UsageError } from '../errors.js';
 import { rebuildTsv } from './postgres-fts-rebuild.js';
 import { TENDER_INDEXES as SHARED_INDEXES } from './tender-indexes.js';
 
@@ -95,6 +96,31 @@ CREATE INDEX changes_at ON changes (at);
 CREATE INDEX changes_run_id ON changes (run, id, seq);
 `;
 
+/** What a watch's state file holds (src/run/watch/state.ts), as rows: its header and summary, and one row per tender in the file's order. */
+const WATCHES = `
+CREATE TABLE watches (
+  name text COLLATE "C" PRIMARY KEY,
+  format integer NOT NULL,
+  query json NOT NULL,
+  service text,
+  created timestamptz NOT NULL,
+  last_run timestamptz NOT NULL,
+  tenders integer NOT NULL,
+  newest_published text,
+  fields json NOT NULL
+);
+
+CREATE TABLE watch_tenders (
+  watch text COLLATE "C" NOT NULL REFERENCES watches (name) ON DELETE CASCADE,
+  seq integer NOT NULL,
+  id json NOT NULL,
+  hashes text NOT NULL,
+  title json,
+  deadline json,
+  PRIMARY KEY (watch, seq)
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   async (client) => {
     await client.query(V1);
@@ -112,6 +138,8 @@ export const MIGRATIONS: readonly Migration[] = [
   // 4: `tsv` cut and folded exactly as SQLite's unicode61 does (src/store/unicode61.ts): an older tenders folded
   // Greek accents, final sigmas, Hangul and a few more otherwise, and a sync rewrites only changed documents.
   async (client) => void (await rebuildTsv(client)),
+  // 5: watches keep their state here when --db or TENDERS_DB names this copy (src/store/postgres-watches.ts).
+  async (client) => void (await client.query(WATCHES)),
 ];
 
 /** The schema version this build writes for PostgreSQL; a copy of a newer one is refused. */
@@ -128,6 +156,19 @@ export async function schemaVersion(client: pg.ClientBase, schema: string): Prom
   const row = (await client.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")).rows[0];
   const version = Number(row?.value);
   return Number.isInteger(version) && version > 0 ? version : undefined;
+}
+
+/**
+ * A schema tenders cannot use, as a usage error: one holding another program's
+ * tables (`version` undefined), or a copy of a newer version than this build knows.
+ */
+export function refuseSchema(version: number | undefined, location: string, schema: string): asserts version is number {
+  if (version === undefined) {
+    throw new UsageError(`${location}: schema ${schema} holds tables of another program (no tenders tables): name another with ?schema=`);
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new UsageError(`${location} was written by a newer tenders (schema version ${version}; this one knows up to ${SCHEMA_VERSION}): upgrade tenders to use it`);
+  }
 }
 
 /** Creates the tables of this version in the caller's transaction (which holds the migrate lock): a new copy, made by its first run. */

@@ -14,9 +14,9 @@ import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { snake, sortCounts, stringColumn, timestamp } from './columns.js';
 import { connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
-import { lockKey, lockSync, unlockSync } from './postgres-lock.js';
+import { lockKey, lockRun, unlockRun } from './postgres-lock.js';
 import { PostgresRun } from './postgres-run.js';
-import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
+import { migrate, MIGRATIONS, refuseSchema, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
 import { afterCondition, fromWhere, orderBy, orderOf, Params } from './postgres-select.js';
 import { checkSyncName, definitionMismatch, dotPathKeys, ftsError } from './rules.js';
 import {
@@ -65,12 +65,7 @@ export async function openPostgresStore(url: string, options: OpenOptions): Prom
 async function checkVersion(client: pg.PoolClient, target: Target, connection: Connection, { mode, definitionsOnly }: OpenOptions): Promise<number> {
   const where = target.location;
   const version = await schemaVersion(client, connection.schema);
-  if (version === undefined) {
-    throw new UsageError(`${where}: schema ${connection.schema} holds tables of another program (no tenders tables): name another with ?schema=`);
-  }
-  if (version > SCHEMA_VERSION) {
-    throw new UsageError(`${where} was written by a newer tenders (schema version ${version}; this one knows up to ${SCHEMA_VERSION}): upgrade tenders to use it`);
-  }
+  refuseSchema(version, where, connection.schema);
   if (mode === 'read' && version !== SCHEMA_VERSION) {
     if (version === 0) throw new NoCopyError(`no local copy in ${where} yet: run tenders sync first`);
     if (!definitionsOnly) throw new RunError(`${where} is a local copy of an older schema (version ${version}): run tenders sync to upgrade it`);
@@ -118,7 +113,7 @@ class PostgresStore implements Store {
     const client = await this.#connect();
     let key: string;
     try {
-      key = await lockSync(client, this.#schema, sync.name, { pid: processId(), host: hostname(), since: new Date().toISOString() });
+      key = await lockRun(client, this.#schema, sync.name, { pid: processId(), host: hostname(), since: new Date().toISOString() });
     } catch (err) {
       client.release();
       throw this.#failure(err);
@@ -138,7 +133,7 @@ class PostgresStore implements Store {
         fail: (err) => this.#failure(err),
         release: async (broken) => {
           this.#run = undefined;
-          if (!broken) await unlockSync(client, key).catch(() => (broken = true));
+          if (!broken) await unlockRun(client, key).catch(() => (broken = true));
           if (this.unborn && !broken) this.unborn = (await schemaVersion(client, this.#schema).catch(() => 0)) === 0;
           client.release(broken);
         },
@@ -248,7 +243,7 @@ class PostgresStore implements Store {
     const client = await this.#connect();
     let broken = false;
     try {
-      const key = await lockSync(client, this.#schema, name, { pid: processId(), host: hostname(), since: new Date().toISOString() });
+      const key = await lockRun(client, this.#schema, name, { pid: processId(), host: hostname(), since: new Date().toISOString() });
       try {
         await client.query('BEGIN');
         await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(this.busyTimeoutMs))}`);
@@ -272,7 +267,7 @@ class PostgresStore implements Store {
         await client.query('ROLLBACK').catch(() => (broken = true));
         throw err;
       } finally {
-        if (!broken) await unlockSync(client, key).catch(() => (broken = true));
+        if (!broken) await unlockRun(client, key).catch(() => (broken = true));
       }
     } catch (err) {
       throw this.#failure(err);

@@ -1,9 +1,11 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { killAfterRequests, onStderr } from '../support/child-stderr.js';
 import { useSandbox } from '../support/sandbox.js';
-import { testEnv } from '../support/test-context.js';
+import { testDir, testEnv } from '../support/test-context.js';
+import { postgres, postgresBin, POSTGRES_MISSING } from '../support/postgres.js';
 import { ndjson, runCli, type CliOptions } from '../support/cli.js';
 import { readCsvWithPython } from '../support/python-csv.js';
 import { hasScript, inTerminal } from '../support/terminal.js';
@@ -252,6 +254,126 @@ describe.skipIf(!hasScript)('watch in a terminal', () => {
     expect(table).toBeGreaterThan(spinner);
     expect(r.text).toMatch(/watch t: \d+ new, \d+ changed, \d+ gone\n/);
     expect(r.screen).not.toContain('\u001b[?1049h'); // no pager took the screen
+  });
+});
+
+describe.skipIf(POSTGRES_MISSING)('watch with its state in PostgreSQL', () => {
+  const psql = (url: string, query: string) =>
+    execFileSync(join(postgresBin()!, 'psql'), [url, '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-c', query], { encoding: 'utf8' }).trim();
+  /** A database of this test's own, the URL tenders is given (?schema=w) and the URL as tenders prints it (no password). */
+  async function copy(prefix: string) {
+    const url = await (await postgres()).createDatabase(prefix);
+    return { url, db: `${url}?schema=w`, shown: `${url.replace(/:[^:@/]+@/, '@')}?schema=w`, password: decodeURIComponent(new URL(url).password) };
+  }
+  /** Every row of the watches' tables, as one text. */
+  const rows = (url: string) =>
+    psql(url, "SELECT (SELECT string_agg(w::text, '|' ORDER BY name) FROM w.watches w) || (SELECT coalesce(string_agg(t::text, '|' ORDER BY watch, seq), '') FROM w.watch_tenders t)");
+  const files = (path: string) => readdir(path).catch(() => [] as string[]);
+
+  it('TENDERS_DB names it: a baseline, each change once, no state file; --list, --receipt, --forget; no password anywhere', async () => {
+    const { url, db, shown, password } = await copy('watch');
+    const env = { TENDERS_DB: db };
+    expect(await watch(['w', ...QUERY], { env })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await files(dir)).toEqual([]);
+    const matched = truth();
+    expect(psql(url, "SELECT tenders || ' ' || (SELECT count(*) FROM w.watch_tenders) FROM w.watches WHERE name = 'w'")).toBe(`${matched.length} ${matched.length}`);
+    expect(psql(url, "SELECT string_agg(id #>> '{}', ',' ORDER BY id #>> '{}') FROM w.watch_tenders")).toBe(matched.map((t) => t.id).sort().join(','));
+    mutate();
+    const expected = expectedChanges(matched, truth());
+    const receipt = join(testDir(), 'receipt.json');
+    const changed = await watch(['w', '-f', 'ndjson', '--receipt', receipt], { env });
+    expect(changed).toMatchObject({ code: 0, stderr: '' });
+    expect(fromNdjson(changed.stdout)).toEqual(expected);
+    expect(JSON.parse(await readFile(receipt, 'utf8')).watch).toMatchObject({ state: `${shown} (watch w)`, stateCommitted: true });
+    expect((await watch(['w'], { env })).stdout).toBe('');
+    const list = await watch(['--list', '-f', 'ndjson', '-v'], { env });
+    expect(ndjson(list.stdout)).toEqual([{ name: 'w', query: '-c DEU,FRA,ITA,ESP -s open', lastRun: expect.any(String), tenders: truth().length, db: shown }]);
+    expect(list.stderr).toBe(`1 watch in ${shown}.\n`);
+    expect(await watch(['w', '--forget'], { env })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(psql(url, 'SELECT count(*) FROM w.watches') + psql(url, 'SELECT count(*) FROM w.watch_tenders')).toBe('00');
+    const again = await watch(['w', '--forget', '--db', db]);
+    expect(again).toMatchObject({ code: 1, stderr: `tenders: there is no watch named w in ${shown} (see tenders watch --list)\n` });
+    for (const r of [changed, list, again]) expect(r.stdout + r.stderr).not.toContain(password);
+    expect(await readFile(receipt, 'utf8')).not.toContain(password);
+    expect(await files(dir)).toEqual([]);
+  });
+
+  it("a run killed mid-walk leaves the state as it was, and the next run reports each change once and clears the killed run's files", async () => {
+    const { url, db } = await copy('watchkill');
+    const tmp = join(testDir(), 'tmp');
+    await mkdir(tmp);
+    const env = { TENDERS_DB: db, TMPDIR: tmp };
+    await watch(['w', ...QUERY, '-n', '10'], { env });
+    const saved = rows(url);
+    const before = truth();
+    mutate();
+    const expected = expectedChanges(before, truth());
+    sb.setFaults({ latencyMs: 50 });
+    const killed = await watch(['w', '-n', '10', '-v'], { env, onSpawn: killAfterRequests(3, 'SIGKILL') });
+    sb.setFaults({});
+    expect(killed.signal).toBe('SIGKILL');
+    expect(rows(url)).toBe(saved);
+    expect(await files(tmp)).toHaveLength(1); // what the killed run was working on
+    const complete = await watch(['w', '-n', '10', '-f', 'ndjson'], { env });
+    expect(fromNdjson(complete.stdout)).toEqual(expected);
+    expect(await files(tmp)).toEqual([]);
+    expect((await watch(['w'], { env })).stdout).toBe('');
+  });
+
+  it('a damaged row is exit 1 naming the watch in its copy and --reset, which records a new baseline', async () => {
+    const { url, db, shown } = await copy('watchdamage');
+    await watch(['w', ...QUERY, '--db', db]);
+    psql(url, "UPDATE w.watch_tenders SET hashes = '!' WHERE seq = 3");
+    const r = await watch(['w', '--db', db]);
+    expect(r).toMatchObject({ code: 1, stdout: '' });
+    expect(r.stderr).toBe(`tenders: the watch state ${shown} (watch w) has a damaged line 5: run the same command with --reset to record a new baseline (changes since its last run are then not reported)\n`);
+    expect(await watch(['w', '--db', db, '--reset'])).toMatchObject({ code: 0, stderr: '' });
+    expect(await watch(['w', '--db', db])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('a second run of the same watch while one runs: exit 1 at once, naming the holder', async () => {
+    const { db } = await copy('watchlock');
+    const env = { TENDERS_DB: db };
+    await watch(['w', ...QUERY, '-n', '10'], { env });
+    sb.setFaults({ latencyMs: 50 });
+    let second: Awaited<ReturnType<typeof watch>> | undefined;
+    let firstPid = 0;
+    const first = watch(['w', '-n', '10', '-v'], {
+      env,
+      onSpawn: (child) => {
+        firstPid = child.pid!;
+        onStderr(child, /\* POST/, async () => {
+          second = await watch(['w', '-n', '10'], { env });
+        });
+      },
+    });
+    expect((await first).code).toBe(0);
+    sb.setFaults({});
+    expect(second!.code).toBe(1);
+    expect(second!.stderr).toMatch(new RegExp(`^tenders: watch 'w' is running already: pid ${firstPid} on \\S+, since [-\\d:T]+Z; try again when it is done\n$`));
+  });
+
+  it('a state file kept before the copy was named moves in: its changes reported once, the file deleted', async () => {
+    const { url, db, shown } = await copy('watchmove');
+    await watch(['w', ...QUERY]);
+    const before = truth();
+    mutate();
+    const moved = await watch(['w', '-f', 'ndjson', '--db', db]);
+    expect(moved.code).toBe(0);
+    expect(fromNdjson(moved.stdout)).toEqual(expectedChanges(before, truth()));
+    expect(moved.stderr).toBe(`tenders: warning: watch w: its state moved from ${join(dir, 'w.watch')} into ${shown}\n`);
+    expect(await files(dir)).toEqual([]);
+    expect(psql(url, "SELECT tenders FROM w.watches WHERE name = 'w'")).toBe(String(truth().length));
+    expect(await watch(['w', '--db', db])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('--db naming a SQLite file is a usage error; TENDERS_DB naming one leaves watches in their files', async () => {
+    const sqlite = join(testDir(), 'copy.db');
+    const refused = await watch(['w', ...QUERY, '--db', sqlite]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^tenders: watch --db names a PostgreSQL copy/);
+    expect(await watch(['w', ...QUERY], { env: { TENDERS_DB: sqlite } })).toMatchObject({ code: 0, stderr: '' });
+    expect(await files(dir)).toEqual(['w.watch']);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge } from '../../src/model/numbers.js';
+import { formatAge, formatCounted } from '../../src/model/numbers.js';
 
 describe('formatAge: how long ago, for people', () => {
   it.each([
@@ -14,5 +14,19 @@ describe('formatAge: how long ago, for people', () => {
     [5 * 86_400_000 + 3_600_000, '5 d'],
   ])('%d ms is %s', (ms, text) => {
     expect(formatAge(ms)).toBe(text);
+  });
+});
+
+describe('formatCounted: a count and its noun', () => {
+  it('is singular for one, for plurals in s and in es', () => {
+    expect(['tenders', 'pages', 'changes', 'duplicates', 'watches', 'boxes'].map((noun) => formatCounted(1, noun))).toEqual([
+      '1 tender',
+      '1 page',
+      '1 change',
+      '1 duplicate',
+      '1 watch',
+      '1 box',
+    ]);
+    expect(formatCounted(2400, 'watches')).toBe('2,400 watches');
   });
 });

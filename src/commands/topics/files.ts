@@ -42,5 +42,8 @@ else $XDG_STATE_HOME/tenders/watches, else ~/.local/state/tenders/watches
                     and deadline for "gone" rows), replaced atomically
   NAME.watch.tmp    the next state while it is written
   NAME.watch.lock   one run per watch
+With --db postgres://... (or TENDERS_DB naming one) the state is kept in
+that copy instead (tables watches and watch_tenders), read into and saved
+from a work directory in $TMPDIR (else /tmp) while a run goes.
 `,
 };

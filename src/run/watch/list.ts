@@ -2,7 +2,7 @@ import { RunError } from '../../errors.js';
 import type { IO } from '../../io.js';
 import { nodeFs, type FileSystem } from '../../files/fs.js';
 import { acquireLock } from '../../files/lock.js';
-import { formatCount } from '../../model/numbers.js';
+import { formatCounted } from '../../model/numbers.js';
 import type { Reporter } from '../../output/reporter.js';
 import { writeList } from '../list-output.js';
 import type { OutputPlan } from '../plan.js';
@@ -10,14 +10,19 @@ import { STATE_SUFFIX, watchFiles } from './location.js';
 import { describeQuery } from './query.js';
 import { readEnds, StateError } from './state.js';
 
-const LIST_COLUMNS = ['name', 'query', 'lastRun', 'tenders'];
+export const LIST_COLUMNS = ['name', 'query', 'lastRun', 'tenders'];
 
-/** `watch --list`: one row per saved watch (name, query as flags, last run, tenders known), by name. */
-export async function runWatchList(dir: string, output: OutputPlan, io: IO, signal: AbortSignal, say: Reporter, fs: FileSystem = nodeFs): Promise<void> {
-  const names = (await fs.readdir(dir).catch(() => [] as string[]))
+/** The names of the watches whose state is a file in `dir`, sorted. */
+export async function stateFileNames(dir: string, fs: FileSystem = nodeFs): Promise<string[]> {
+  return (await fs.readdir(dir).catch(() => [] as string[]))
     .filter((file) => file.endsWith(STATE_SUFFIX) && !file.startsWith('.'))
     .map((file) => file.slice(0, -STATE_SUFFIX.length))
     .sort();
+}
+
+/** `watch --list`: one row per saved watch (name, query as flags, last run, tenders known), by name. */
+export async function runWatchList(dir: string, output: OutputPlan, io: IO, signal: AbortSignal, say: Reporter, fs: FileSystem = nodeFs): Promise<void> {
+  const names = await stateFileNames(dir, fs);
   const rows: Record<string, unknown>[] = [];
   for (const name of names) {
     const file = watchFiles(dir, name).state;
@@ -34,7 +39,7 @@ export async function runWatchList(dir: string, output: OutputPlan, io: IO, sign
     return;
   }
   await writeList(rows, LIST_COLUMNS, output, io, signal, fs, say);
-  say.hint(`${formatCount(rows.length)} watches in ${dir}.`);
+  say.hint(`${formatCounted(rows.length, 'watches')} in ${dir}.`);
 }
 
 /** `watch NAME --forget`: deletes its state (never under a running watch). */

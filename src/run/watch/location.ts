@@ -16,6 +16,12 @@ export function watchDir(env: Env): string {
   throw new UsageError('no place for watch state: set TENDERS_STATE_DIR (or HOME, or XDG_STATE_HOME) to a directory');
 }
 
+/** Where temporary files go: $TMPDIR (absolute), else /tmp, as Node's os.tmpdir() reads it on Unix. */
+export function tempDir(env: Env): string {
+  const dir = env.TMPDIR?.replace(/(.)\/+$/, '$1');
+  return dir && isAbsolute(dir) ? dir : '/tmp';
+}
+
 export const STATE_SUFFIX = '.watch';
 
 /** The files of one watch: its state, and the next state being written (its lock is the state's, see lockPath). */

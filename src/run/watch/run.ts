@@ -1,6 +1,6 @@
 import type { Page } from '../../api/page.js';
 import { UsageError } from '../../errors.js';
-import { readChunks, type FileSystem } from '../../files/fs.js';
+import { nodeFs, readChunks, type FileSystem } from '../../files/fs.js';
 import { formatCount, formatCounted } from '../../model/numbers.js';
 import type { FirstRequest } from '../../model/request.js';
 import type { QueryPlan, RunDeps, WatchPlan } from '../plan.js';
@@ -10,13 +10,14 @@ import { openSource, type ResultSource } from '../source.js';
 import { WatchDiff, type DiffMode, type WatchChange } from './diff.js';
 import { FieldTable } from './field-table.js';
 import type { KnownTenders } from './known.js';
-import { watchFiles, type WatchFiles } from './location.js';
+import { watchFiles } from './location.js';
+import { openPlace, placedError, type WatchPlace } from './place.js';
 import type { WatchFeedInfo } from '../../output/atom-formatter.js';
 import { Deliveries } from './deliveries.js';
 import { ChangeOutput } from './output.js';
 import { describeQuery, newestFirst, sameQuery } from './query.js';
 import { StateWriter } from './state-writer.js';
-import { loadState, rangePieces, readHeader, type LoadedState, type SavedQuery, type StateHeader } from './state.js';
+import { rangePieces, readHeader, type LoadedState, type SavedQuery, type StateHeader } from './state.js';
 
 /**
  * Runs a watch: under its lock, walks its query, prints what is new, changed
@@ -25,20 +26,26 @@ import { loadState, rangePieces, readHeader, type LoadedState, type SavedQuery, 
  * next one reports the same changes.
  */
 export function runWatch(plan: WatchPlan, deps: RunDeps): Promise<void> {
-  const files = watchFiles(plan.dir, plan.name);
   const alsoWrites = plan.feed === undefined ? [] : [{ flag: '--feed', file: plan.feed }];
-  const sessionPlan = { ...plan, query: queryPlan(plan, plan.query ?? EVERY_TENDER), stateLock: files.state, alsoWrites };
+  // A file-kept state is locked by the session; a copy's by the place, with the copy's lock.
+  const stateLock = plan.db ? undefined : watchFiles(plan.dir!, plan.name).state;
+  const sessionPlan = { ...plan, query: queryPlan(plan, plan.query ?? EVERY_TENDER), stateLock, alsoWrites };
   return runSession(sessionPlan, deps, async (session) => {
-    const header = await readHeader(files.state, session.fs).catch((err: unknown) => {
-      if (plan.reset) return undefined; // a damaged state is what --reset is for
-      throw err;
-    });
-    checkService(plan, header);
-    const query = chooseQuery(plan, header);
-    if (session.receipt) session.receipt.query = queryPlan(plan, query);
-    const mode: DiffMode = !header || plan.reset ? 'baseline' : plan.newOnly ? 'new-only' : 'full';
-    const created = (!plan.reset && header?.created) || new Date().toISOString();
-    await walkAndCommit(plan, session, files, { name: plan.name, query, created, baseUrl: serviceOf(plan) }, mode);
+    const place = await openPlace(plan, session);
+    try {
+      const header = await place.header().catch((err: unknown) => {
+        if (plan.reset) return undefined; // a damaged state is what --reset is for
+        throw err;
+      });
+      checkService(plan, header);
+      const query = chooseQuery(plan, header);
+      if (session.receipt) session.receipt.query = queryPlan(plan, query);
+      const mode: DiffMode = !header || plan.reset ? 'baseline' : plan.newOnly ? 'new-only' : 'full';
+      const created = (!plan.reset && header?.created) || new Date().toISOString();
+      await walkAndCommit(plan, session, place, { name: plan.name, query, created, baseUrl: serviceOf(plan) }, mode);
+    } catch (err) {
+      throw placedError(err, place);
+    }
   });
 }
 
@@ -46,7 +53,10 @@ const EVERY_TENDER: SavedQuery = { org: null, body: {} };
 
 /** The requests a run of the watch starts with (--dry-run): its query, the saved one unless given, split as --parallel splits it. */
 export async function watchFirstRequests(plan: WatchPlan): Promise<FirstRequest[]> {
-  const header = await readHeader(watchFiles(plan.dir, plan.name).state).catch((err: unknown) => {
+  const saved = plan.db
+    ? import('./postgres-place.js').then(({ savedHeader }) => savedHeader(plan, plan.db!, nodeFs))
+    : readHeader(watchFiles(plan.dir!, plan.name).state);
+  const header = await saved.catch((err: unknown) => {
     if (plan.reset) return undefined;
     throw err;
   });
@@ -89,9 +99,10 @@ function chooseQuery(plan: WatchPlan, header: StateHeader | undefined): SavedQue
   return plan.query ?? saved ?? { org: null, body: {} };
 }
 
-async function walkAndCommit(plan: WatchPlan, session: Session, files: WatchFiles, header: StateHeader, mode: DiffMode): Promise<void> {
+async function walkAndCommit(plan: WatchPlan, session: Session, place: WatchPlace, header: StateHeader, mode: DiffMode): Promise<void> {
   const { say, fs, client, signal, receipt } = session;
-  const loading = mode === 'baseline' ? undefined : loadState(files.state, fs);
+  const { files } = place;
+  const loading = mode === 'baseline' ? undefined : place.load();
   loading?.catch(() => undefined); // awaited below; a failure before then must not go unhandled
   // --new-only decides when to stop by what the state knew: it loads first (its walk is short).
   let previous = mode === 'new-only' ? await loading : undefined;
@@ -164,6 +175,7 @@ async function walkAndCommit(plan: WatchPlan, session: Session, files: WatchFile
     session.onCommit(() => deliveries.deliver(session, header.query, feedInfo.since));
     session.onCommit(async () => {
       await writer.commit(files.state, { lastRun: new Date().toISOString(), newestPublicationDate: finished.newest, fields: table.fields });
+      await place.save();
       committed = true;
     });
     await session.commit();
@@ -171,7 +183,7 @@ async function walkAndCommit(plan: WatchPlan, session: Session, files: WatchFile
     await pages.return(undefined); // stops the pager (and its request in flight) when the run did not get to the end
     if (receipt) {
       receipt.rows = changes.rows;
-      receipt.extra = { watch: { ...watchReceipt(plan, files.state, mode, diff, committed), ...deliveries.receipt } };
+      receipt.extra = { watch: { ...watchReceipt(plan, place.label, mode, diff, committed), ...deliveries.receipt } };
     }
   }
   for (const line of changes.warnings()) say.warn(line);

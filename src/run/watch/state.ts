@@ -61,12 +61,21 @@ export interface LoadedState {
 /** The state file cannot be used: exit 1, never a silent new baseline. */
 export class StateError extends RunError {
   override name = 'StateError';
-  constructor(file: string, problem: string, options?: { cause?: unknown; advice?: string }) {
+  constructor(
+    file: string,
+    private readonly problem: string,
+    private readonly options?: { cause?: unknown; advice?: string },
+  ) {
     super(
       `the watch state ${file} ${problem}: ${options?.advice ?? ''}run the same command with --reset to record a new ` +
         'baseline (changes since its last run are then not reported)',
       options,
     );
+  }
+
+  /** The same problem of the state kept at `place` (the file read was a copy of it). */
+  of(place: string): StateError {
+    return new StateError(place, this.problem, this.options);
   }
 }
 

@@ -1,0 +1,68 @@
+import { RunError } from '../../errors.js';
+import type { IO } from '../../io.js';
+import { nodeFs, type FileSystem } from '../../files/fs.js';
+import { formatCounted } from '../../model/numbers.js';
+import type { Reporter } from '../../output/reporter.js';
+import { targetOptions, type StoreTarget } from '../../store/location.js';
+import { PostgresWatches } from '../../store/postgres-watches.js';
+import { writeList } from '../list-output.js';
+import type { OutputPlan } from '../plan.js';
+import { LIST_COLUMNS, stateFileNames } from './list.js';
+import { describeQuery } from './query.js';
+import type { SavedQuery } from './state.js';
+
+/**
+ * `watch --list` of the watches a PostgreSQL copy keeps (name, query as
+ * flags, last run, tenders known; the copy with NDJSON/JSON), and how many
+ * state files in the state directory their next run moves into it.
+ */
+export async function runCopyWatchList(
+  db: StoreTarget,
+  dir: string | undefined,
+  output: OutputPlan,
+  io: IO,
+  signal: AbortSignal,
+  say: Reporter,
+  fs: FileSystem = nodeFs,
+): Promise<void> {
+  const watches = await PostgresWatches.open(db.location, { mode: 'read', ...targetOptions(db) });
+  let rows: Record<string, unknown>[];
+  try {
+    rows = (await watches.list()).map((w) => ({
+      name: w.name,
+      query: describeQuery(w.query as SavedQuery),
+      lastRun: w.lastRun,
+      tenders: w.tenders,
+      db: watches.location,
+    }));
+  } finally {
+    await watches.close();
+  }
+  const kept = new Set(rows.map((row) => row.name));
+  const files = dir === undefined ? [] : (await stateFileNames(dir, fs)).filter((name) => !kept.has(name));
+  if (files.length) say.hint(`${formatCounted(files.length, 'watches')} in ${dir} (${files.join(', ')}) ${files.length === 1 ? 'moves' : 'move'} into ${watches.location} when ${files.length === 1 ? 'it runs' : 'they run'} next`);
+  if (rows.length === 0) {
+    say.hint(`No saved watches in ${watches.location}.`);
+    return;
+  }
+  await writeList(rows, LIST_COLUMNS, output, io, signal, fs, say);
+  say.hint(`${formatCounted(rows.length, 'watches')} in ${watches.location}.`);
+}
+
+/** `watch NAME --forget` of a watch a PostgreSQL copy keeps: deleted under its lock (never under a running watch). */
+export async function runCopyWatchForget(db: StoreTarget, name: string, say: Reporter): Promise<void> {
+  const watches = await PostgresWatches.open(db.location, { mode: 'read', ...targetOptions(db) });
+  try {
+    const missing = () => new RunError(`there is no watch named ${name} in ${watches.location} (see tenders watch --list)`);
+    if (!(await watches.get(name))) throw missing();
+    const watch = await watches.lock(name);
+    try {
+      if (!(await watch.forget())) throw missing();
+    } finally {
+      await watch.release();
+    }
+    say.hint(`watch ${name} forgotten (deleted from ${watches.location})`);
+  } finally {
+    await watches.close();
+  }
+}

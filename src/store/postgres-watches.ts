@@ -1,0 +1,269 @@
+/**
+ * Watches' states in a PostgreSQL copy, for `tenders watch --db postgres://...`
+ * (docs/local-copy-postgres.md): what a watch's state file holds
+ * (src/run/watch/state.ts), as rows of `watches` (its header and summary) and
+ * `watch_tenders` (one row per tender, in the file's order). A run holds the
+ * watch's advisory lock from its start to its end on one connection, which
+ * also reads the state and replaces it, in one transaction, once the run's
+ * output was delivered: readers (`--list`, psql) see one run's state or the
+ * next, and a run that dies leaves the previous one.
+ */
+
+import { hostname } from 'node:os';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { processId } from '../io.js';
+import { stringifyExact } from '../model/exact-json.js';
+import { connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
+import { copyField } from './postgres-copy.js';
+import { lockKey, lockRun, unlockRun } from './postgres-lock.js';
+import { migrate, refuseSchema, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
+import type { OpenOptions } from './store.js';
+
+/** The schema version that has the watches' tables. */
+const WATCHES_VERSION = 5;
+
+/** A watch's state but its tenders: its state file's header and summary. */
+export interface WatchRecord {
+  name: string;
+  /** The state format's version. */
+  format: number;
+  /** The saved query, JSON with every digit (RawNumbers). */
+  query: unknown;
+  /** The service's base URL; null for a state from before it was kept. */
+  service: string | null;
+  created: string;
+  lastRun: string;
+  tenders: number;
+  newestPublicationDate: string | null;
+  fields: string[][];
+}
+
+/** A tender of a watch's state: the JSON texts of its id, title and deadline (null: not kept) and its field hashes (base64url). */
+export type WatchTenderRow = [id: string, hashes: string, title: string | null, deadline: string | null];
+
+interface WatchRow {
+  name: string;
+  format: number;
+  query: unknown;
+  service: string | null;
+  created: string;
+  last_run: string;
+  tenders: number;
+  newest_published: string | null;
+  fields: string[][];
+}
+
+/** Rows read at a time. */
+const BATCH = 5000;
+
+export class PostgresWatches {
+  private constructor(
+    private readonly connection: Connection,
+    private readonly target: Target,
+    /** The schema has the watches' tables (a read finds no watch without them). */
+    private readonly ready: boolean,
+  ) {}
+
+  /**
+   * Opens the copy at `url`. `write`: the copy's tables are made or upgraded
+   * (a copy without syncs yet gets them empty); `read`: nothing is made, and a
+   * copy without the watches' tables has no watches.
+   */
+  static async open(url: string, options: Pick<OpenOptions, 'mode' | 'schema' | 'env'>): Promise<PostgresWatches> {
+    const target = parseTarget(url, options.schema);
+    const connection = await connect(target, 2, options.mode === 'write', options.env ?? {});
+    try {
+      const client = await connection.pool.connect();
+      let version: number | undefined;
+      try {
+        version = await schemaVersion(client, connection.schema);
+        refuseSchema(version, target.location, connection.schema);
+        if (options.mode === 'write' && version < SCHEMA_VERSION) await migrate(client, connection.schema, lockKey(connection.schema, 'migrate'));
+      } finally {
+        client.release();
+      }
+      return new PostgresWatches(connection, target, options.mode === 'write' || version >= WATCHES_VERSION);
+    } catch (err) {
+      await connection.pool.end().catch(() => undefined);
+      throw failure(err, target, connection.scrub);
+    }
+  }
+
+  /** The copy, as printed: its URL without password. */
+  get location(): string {
+    return this.target.location;
+  }
+
+  /**
+   * Takes the watch's lock (a second run of it fails at once, naming the
+   * holder) on a connection of its own, which the run's reads and its save
+   * then use. Resolves to the session that holds it.
+   */
+  async lock(name: string): Promise<LockedWatch> {
+    const client = await this.#connect();
+    try {
+      const key = await lockRun(client, this.connection.schema, name, { pid: processId(), host: hostname(), since: new Date().toISOString() }, 'watch');
+      return new LockedWatch(client, key, name, (err) => this.#failure(err));
+    } catch (err) {
+      client.release(true);
+      throw this.#failure(err);
+    }
+  }
+
+  /** Every watch of the copy, by name. */
+  async list(): Promise<WatchRecord[]> {
+    if (!this.ready) return [];
+    try {
+      return (await this.connection.pool.query<WatchRow>('SELECT * FROM watches ORDER BY name')).rows.map(recordOf);
+    } catch (err) {
+      throw this.#failure(err);
+    }
+  }
+
+  /** The watch `name`, or undefined. */
+  async get(name: string): Promise<WatchRecord | undefined> {
+    if (!this.ready) return undefined;
+    try {
+      const row = (await this.connection.pool.query<WatchRow>('SELECT * FROM watches WHERE name = $1', [name])).rows[0];
+      return row && recordOf(row);
+    } catch (err) {
+      throw this.#failure(err);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.connection.pool.end().catch(() => undefined);
+  }
+
+  async #connect(): Promise<pg.PoolClient> {
+    try {
+      const client = await this.connection.pool.connect();
+      // A connection lost while checked out fails its query; the event itself must not end the process.
+      client.on('error', () => undefined);
+      return client;
+    } catch (err) {
+      throw this.#failure(err);
+    }
+  }
+
+  #failure(err: unknown): Error {
+    return failure(err, this.target, this.connection.scrub);
+  }
+}
+
+/** One watch, its lock held: its state read, replaced or deleted on the connection that holds the lock. */
+export class LockedWatch {
+  #broken = false;
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly key: string,
+    readonly name: string,
+    private readonly fail: (err: unknown) => Error,
+  ) {}
+
+  /** The watch's tenders in its state's order, in batches, from one snapshot. */
+  async *tenders(): AsyncGenerator<WatchTenderRow[]> {
+    const { client } = this;
+    await this.#do(() => client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY'));
+    try {
+      for (let after = -1; ; ) {
+        const { rows } = await this.#do(() =>
+          client.query<{ seq: number; id: string; hashes: string; title: string | null; deadline: string | null }>(
+            'SELECT seq, id::text AS id, hashes, title::text AS title, deadline::text AS deadline FROM watch_tenders WHERE watch = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+            [this.name, after, BATCH],
+          ),
+        );
+        if (rows.length === 0) return;
+        yield rows.map((r) => [r.id, r.hashes, r.title, r.deadline]);
+        after = rows.at(-1)!.seq;
+      }
+    } finally {
+      await client.query('ROLLBACK').catch(() => (this.#broken = true));
+    }
+  }
+
+  /** Replaces the watch's state with `record` and `tenders`, in one transaction. */
+  async save(record: WatchRecord, tenders: AsyncIterable<WatchTenderRow[]>): Promise<void> {
+    const { client } = this;
+    await this.#do(() => client.query('BEGIN'));
+    try {
+      await this.#do(() =>
+        client.query(
+          `INSERT INTO watches (name, format, query, service, created, last_run, tenders, newest_published, fields)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+           ON CONFLICT (name) DO UPDATE SET format = excluded.format, query = excluded.query, service = excluded.service,
+             created = excluded.created, last_run = excluded.last_run, tenders = excluded.tenders,
+             newest_published = excluded.newest_published, fields = excluded.fields`,
+          [
+            record.name,
+            record.format,
+            stringifyExact(record.query),
+            record.service,
+            record.created,
+            record.lastRun,
+            record.tenders,
+            record.newestPublicationDate,
+            JSON.stringify(record.fields),
+          ],
+        ),
+      );
+      await this.#do(() => client.query('DELETE FROM watch_tenders WHERE watch = $1', [this.name]));
+      const name = copyField(this.name);
+      let seq = 0;
+      const lines = Readable.from(
+        (async function* () {
+          for await (const batch of tenders) {
+            let text = '';
+            for (const [id, hashes, title, deadline] of batch) {
+              text += `${name}\t${seq++}\t${copyField(id)}\t${copyField(hashes)}\t${copyField(title)}\t${copyField(deadline)}\n`;
+            }
+            yield text;
+          }
+        })(),
+      );
+      await this.#do(() => pipeline(lines, client.query(copyFrom('COPY watch_tenders (watch, seq, id, hashes, title, deadline) FROM STDIN'))));
+      await this.#do(() => client.query('COMMIT'));
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => (this.#broken = true));
+      throw err;
+    }
+  }
+
+  /** Deletes the watch; false when there is none. */
+  async forget(): Promise<boolean> {
+    const result = await this.#do(() => this.client.query('DELETE FROM watches WHERE name = $1', [this.name]));
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  /** Releases the lock and the connection. */
+  async release(): Promise<void> {
+    if (!this.#broken) await unlockRun(this.client, this.key).catch(() => (this.#broken = true));
+    this.client.release(this.#broken);
+  }
+
+  async #do<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      throw this.fail(err);
+    }
+  }
+}
+
+function recordOf(row: WatchRow): WatchRecord {
+  return {
+    name: row.name,
+    format: row.format,
+    query: row.query,
+    service: row.service,
+    created: row.created,
+    lastRun: row.last_run,
+    tenders: row.tenders,
+    newestPublicationDate: row.newest_published,
+    fields: row.fields,
+  };
+}

@@ -1,0 +1,136 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RunError } from '../../src/errors.js';
+import { parseJson } from '../../src/model/json-parse.js';
+import { lockKey } from '../../src/store/postgres-lock.js';
+import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/store/postgres-schema.js';
+import { PostgresWatches, type WatchRecord, type WatchTenderRow } from '../../src/store/postgres-watches.js';
+import { postgres, postgresBin, POSTGRES_MISSING, type PostgresServer } from '../support/postgres.js';
+
+function psql(url: string, sql: string): string {
+  const result = spawnSync(join(postgresBin()!, 'psql'), [url, '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' });
+  expect(result.stderr).toBe('');
+  return result.stdout.trim();
+}
+
+const record = (tenders: number, lastRun = '2026-11-26T07:00:00.000Z'): WatchRecord => ({
+  name: 'w',
+  format: 1,
+  // A --filter number beyond a double keeps its digits.
+  query: parseJson('{"org":null,"body":{"statuses":["open"],"filter":{"estimatedValue.amount":{"gte":12345678901234567890123}}}}'),
+  service: 'http://127.0.0.1:1',
+  created: '2026-11-01T00:00:00.000Z',
+  lastRun,
+  tenders,
+  newestPublicationDate: '2026-11-25',
+  fields: [['title'], ['deadline']],
+});
+
+/** Rows as a state holds them: JSON texts with backslashes, quotes, escapes and every script; titles and deadlines absent. */
+const ROWS: WatchTenderRow[] = [
+  ['"T-1"', 'AAAAAAAAAAA', '"Ausschreibung \\"Straße\\" C:\\\\Pfad\\tTab"', '"2026-12-01T12:00:00Z"'],
+  ['12345678901234567890', 'BBBBBBBBBBB', null, null],
+  ['"T-\\u0000\\\\N"', 'CCCCCCCCCCC', '"Ποσότητα 🚑 \\u2028"', '17'],
+  ['"\\\\N"', 'DDDDDDDDDDD', '""', null],
+];
+
+async function* batches(rows: WatchTenderRow[], size = 2): AsyncGenerator<WatchTenderRow[]> {
+  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
+}
+
+async function read(watches: PostgresWatches, name = 'w'): Promise<WatchTenderRow[]> {
+  const locked = await watches.lock(name);
+  try {
+    const out: WatchTenderRow[] = [];
+    for await (const batch of locked.tenders()) out.push(...batch);
+    return out;
+  } finally {
+    await locked.release();
+  }
+}
+
+describe.skipIf(POSTGRES_MISSING)("watches' state in a PostgreSQL copy", () => {
+  let server: PostgresServer;
+  beforeAll(async () => {
+    server = await postgres();
+  });
+
+  it('saves a state as rows and reads it back byte for byte, in order; a save replaces the state', async () => {
+    const url = await server.createDatabase('watches');
+    const watches = await PostgresWatches.open(url, { mode: 'write', schema: 'team' });
+    expect(await watches.get('w')).toBeUndefined();
+    const locked = await watches.lock('w');
+    await locked.save(record(ROWS.length), batches(ROWS));
+    await locked.release();
+    expect(await read(watches)).toEqual(ROWS);
+    const saved = await watches.get('w');
+    expect(saved).toEqual(record(ROWS.length));
+    expect(String((saved!.query as { body: { filter: Record<string, { gte: unknown }> } }).body.filter['estimatedValue.amount']!.gte)).toBe('12345678901234567890123');
+    // psql reads them as JSON.
+    expect(psql(url, "SELECT string_agg(coalesce(title #>> '{}', '-'), '|' ORDER BY seq) FROM team.watch_tenders")).toBe(
+      'Ausschreibung "Straße" C:\\Pfad\tTab|-|Ποσότητα 🚑 \u2028|',
+    );
+    const again = await watches.lock('w');
+    await again.save(record(1, '2026-11-27T07:00:00.000Z'), batches(ROWS.slice(3)));
+    await again.release();
+    expect(await read(watches)).toEqual(ROWS.slice(3));
+    expect((await watches.list()).map((w) => [w.name, w.tenders, w.lastRun])).toEqual([['w', 1, '2026-11-27T07:00:00.000Z']]);
+    await watches.close();
+  });
+
+  it('a save that fails part-way leaves the previous state', async () => {
+    const url = await server.createDatabase('watchfail');
+    const watches = await PostgresWatches.open(url, { mode: 'write' });
+    const locked = await watches.lock('w');
+    await locked.save(record(2), batches(ROWS.slice(0, 2)));
+    async function* failing(): AsyncGenerator<WatchTenderRow[]> {
+      yield ROWS.slice(2);
+      throw new Error('disk gone');
+    }
+    await expect(locked.save(record(9, '2026-11-28T00:00:00.000Z'), failing())).rejects.toThrow(/disk gone/);
+    await locked.release();
+    expect(await read(watches)).toEqual(ROWS.slice(0, 2));
+    expect((await watches.get('w'))!.tenders).toBe(2);
+    await watches.close();
+  });
+
+  it('one run per watch: a second lock of the name fails at once naming the holder; other names go on; forget deletes', async () => {
+    const url = await server.createDatabase('watchlock');
+    const one = await PostgresWatches.open(url, { mode: 'write' });
+    const two = await PostgresWatches.open(url, { mode: 'write' });
+    const held = await one.lock('w');
+    const err = await two.lock('w').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RunError);
+    expect((err as Error).message).toMatch(new RegExp(`^watch 'w' is running already: pid ${process.pid} on \\S+, since [-\\d:T]+Z; try again when it is done$`));
+    const other = await two.lock('v');
+    await other.release();
+    await held.save(record(1), batches(ROWS.slice(0, 1)));
+    expect(await held.forget()).toBe(true);
+    expect(await held.forget()).toBe(false);
+    await held.release();
+    expect(psql(url, 'SELECT count(*) FROM watch_tenders')).toBe('0');
+    await Promise.all([one.close(), two.close()]);
+  });
+
+  it('reading creates nothing; writing upgrades a copy made before watches were kept', async () => {
+    const url = await server.createDatabase('watchupgrade');
+    const empty = await PostgresWatches.open(`${url}?schema=nothing`, { mode: 'read' });
+    expect(await empty.list()).toEqual([]);
+    await empty.close();
+    expect(psql(url, "SELECT count(*) FROM pg_namespace WHERE nspname = 'nothing'")).toBe('0');
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await migrate(client, 'public', lockKey('public', 'migrate'), MIGRATIONS.slice(0, 4));
+    await client.end();
+    const older = await PostgresWatches.open(url, { mode: 'read' });
+    expect(await older.get('w')).toBeUndefined();
+    await older.close();
+    expect(psql(url, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe('4');
+    const writer = await PostgresWatches.open(url, { mode: 'write' });
+    await writer.close();
+    expect(psql(url, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe(String(SCHEMA_VERSION));
+    expect(psql(url, "SELECT string_agg(table_name, ',' ORDER BY table_name) FROM information_schema.tables WHERE table_name LIKE 'watch%'")).toBe('watch_tenders,watches');
+  });
+});
