@@ -102,7 +102,7 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
         const { runCopyWatchForget, runCopyWatchList } = await import('../run/watch/postgres-list.js');
         return listOrForget(ctx, flags, globals, {
           list: (plan, say) => runCopyWatchList(db, dir, plan, ctx.io, ctx.signal, say, ctx.fs),
-          forget: (say) => runCopyWatchForget(db, forgotten!, say),
+          forget: (say) => runCopyWatchForget(db, dir, forgotten!, say, ctx.fs),
         });
       }
       const { runWatchForget, runWatchList } = await import('../run/watch/list.js');

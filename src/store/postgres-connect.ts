@@ -140,6 +140,8 @@ export interface Connection {
   pool: pg.Pool;
   /** The schema the tables are in (search_path of every connection). */
   schema: string;
+  /** Which copy this is, whatever the URL left to libpq's variables: user, server, database and schema. */
+  identity: string;
   /** A message without the passwords of any URL in it. */
   scrub(message: string): string;
 }
@@ -159,7 +161,8 @@ export async function connect(target: Target, max: number, create: boolean, env:
   // Only a URL's password is taken out: a password's text replaced wherever it stands garbled the
   // server's words (a password "b" made "data***ase") and so gave the password away.
   const scrub = withoutPasswords;
-  const base = { ...clientConfig(target.connectionString, env), types, application_name: 'tenders' };
+  // Keepalives: a run's lock connection idles through the walk, and a NAT or firewall must not drop it meanwhile.
+  const base = { ...clientConfig(target.connectionString, env), types, application_name: 'tenders', keepAlive: true };
   // Only the first connection has a time limit: the pool's wait for a free connection has none.
   const first = await firstClient({ ...base, connectionTimeoutMillis: 15_000 }, target, scrub);
   let schema: string;
@@ -182,7 +185,7 @@ export async function connect(target: Target, max: number, create: boolean, env:
   const pool = new pg.Pool({ ...base, max, options: `-c search_path=${ident(schema).replace(/\\/g, '\\\\').replace(/ /g, '\\ ')}` });
   // An idle connection the server drops is not this process's failure.
   pool.on('error', () => undefined);
-  return { pool, schema, scrub };
+  return { pool, schema, scrub, identity: `${base.user}@${base.host}:${base.port}/${base.database}/${schema}` };
 }
 
 async function schemaExists(client: pg.Client, schema: string): Promise<boolean> {

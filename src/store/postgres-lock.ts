@@ -9,7 +9,9 @@
  */
 
 import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
 import type pg from 'pg';
+import { processId } from '../io.js';
 import { RunError } from '../errors.js';
 
 /** A signed 64-bit advisory lock key (decimal text) for `purpose` in `schema`. */
@@ -29,7 +31,12 @@ export async function lockRun(client: pg.ClientBase, schema: string, name: strin
   // Truncated by the server past 63 bytes: the host is last.
   await client.query(`SELECT set_config('application_name', $1, false)`, [`tenders ${me.pid} ${me.since.slice(0, 19)}Z ${me.host}`.slice(0, 63)]);
   const got = (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key])).rows[0]!.ok;
-  if (got) return key;
+  if (got) {
+    // The connection holds the lock while the walk waits on the service: a server that ends idle sessions
+    // (PostgreSQL 14's idle_session_timeout) or idle transactions must not end it, and the lock with it.
+    await client.query(`SELECT set_config(name, '0', false) FROM pg_settings WHERE name = ANY($1::text[])`, [IDLE_TIMEOUTS]);
+    return key;
+  }
   const holder = await holderOf(client, key);
   await client.query(`SELECT set_config('application_name', 'tenders', false)`);
   throw new RunError(
@@ -42,6 +49,15 @@ export async function lockRun(client: pg.ClientBase, schema: string, name: strin
 /** Releases a run's lock; the connection goes back to the pool named as the others. */
 export async function unlockRun(client: pg.ClientBase, key: string): Promise<void> {
   await client.query(`SELECT pg_advisory_unlock($1::bigint), set_config('application_name', 'tenders', false)`, [key]);
+  await client.query(`SELECT set_config(name, reset_val, false) FROM pg_settings WHERE name = ANY($1::text[])`, [IDLE_TIMEOUTS]);
+}
+
+/** The server's limits on idle connections (idle_session_timeout from PostgreSQL 14 on): off while a run holds its lock. */
+const IDLE_TIMEOUTS = ['idle_session_timeout', 'idle_in_transaction_session_timeout'];
+
+/** This process, as a lock's holder names itself. */
+export function holderHere(): Holder {
+  return { pid: processId(), host: hostname(), since: new Date().toISOString() };
 }
 
 /** Who holds the advisory lock `key`, from the application_name its connection set. */

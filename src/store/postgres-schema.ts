@@ -96,9 +96,13 @@ CREATE INDEX changes_at ON changes (at);
 CREATE INDEX changes_run_id ON changes (run, id, seq);
 `;
 
-/** What a watch's state file holds (src/run/watch/state.ts), as rows: its header and summary, and one row per tender in the file's order. */
+/**
+ * What a watch's state file holds (src/run/watch/state.ts), as rows: its header and summary,
+ * and one row per tender in the file's order. A watch makes them alone in a schema no sync
+ * has made a copy in yet (ensureWatchTables): hence IF NOT EXISTS, for that copy's first sync.
+ */
 const WATCHES = `
-CREATE TABLE watches (
+CREATE TABLE IF NOT EXISTS watches (
   name text COLLATE "C" PRIMARY KEY,
   format integer NOT NULL,
   query json NOT NULL,
@@ -110,7 +114,7 @@ CREATE TABLE watches (
   fields json NOT NULL
 );
 
-CREATE TABLE watch_tenders (
+CREATE TABLE IF NOT EXISTS watch_tenders (
   watch text COLLATE "C" NOT NULL REFERENCES watches (name) ON DELETE CASCADE,
   seq integer NOT NULL,
   id json NOT NULL,
@@ -142,6 +146,42 @@ export const MIGRATIONS: readonly Migration[] = [
   async (client) => void (await client.query(WATCHES)),
 ];
 
+/** The tables of watches' states (schema version 5). */
+export const WATCH_TABLES = ['watches', 'watch_tenders'];
+
+/** Whether the schema has the watches' tables (a copy of version 5 on, or a schema whose watches came before its first sync). */
+export async function hasWatchTables(client: pg.ClientBase, schema: string): Promise<boolean> {
+  const { rows } = await client.query<{ n: string }>(
+    'SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = $1 AND table_name = ANY($2::text[])',
+    [schema, WATCH_TABLES],
+  );
+  return Number(rows[0]!.n) === WATCH_TABLES.length;
+}
+
+/**
+ * Makes the watches' tables where they are missing, under the upgrades' lock
+ * (waited for up to `lockTimeoutMs`): an older copy is upgraded; a schema
+ * without a copy gets those two tables only, so that its first sync still
+ * makes the copy whole in one transaction (and `--local` still says no sync
+ * made one).
+ */
+export async function ensureWatchTables(client: pg.ClientBase, schema: string, lock: string, lockTimeoutMs: number): Promise<void> {
+  if ((await schemaVersion(client, schema)) === 0) {
+    await client.query('BEGIN');
+    try {
+      await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(lockTimeoutMs))}`);
+      await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [lock]);
+      if ((await schemaVersion(client, schema)) === 0) await client.query(WATCHES);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+  }
+  // A copy (older, or made meanwhile by a first sync) is upgraded as a sync upgrades it.
+  if ((await schemaVersion(client, schema)) !== 0) await migrate(client, schema, lock, MIGRATIONS, lockTimeoutMs);
+}
+
 /** The schema version this build writes for PostgreSQL; a copy of a newer one is refused. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -151,8 +191,10 @@ export async function schemaVersion(client: pg.ClientBase, schema: string): Prom
     "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'",
     [schema],
   );
-  if (tables.rows.length === 0) return 0;
-  if (!tables.rows.some((r) => r.table_name === 'meta')) return undefined;
+  // The watches' tables alone are no copy yet (see ensureWatchTables).
+  const names = tables.rows.map((r) => r.table_name).filter((name) => !WATCH_TABLES.includes(name));
+  if (names.length === 0) return 0;
+  if (!names.includes('meta')) return undefined;
   const row = (await client.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")).rows[0];
   const version = Number(row?.value);
   return Number.isInteger(version) && version > 0 ? version : undefined;

@@ -9,21 +9,17 @@
  * next, and a run that dies leaves the previous one.
  */
 
-import { hostname } from 'node:os';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { processId } from '../io.js';
+import { RunError } from '../errors.js';
 import { stringifyExact } from '../model/exact-json.js';
 import { connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
 import { copyField } from './postgres-copy.js';
-import { lockKey, lockRun, unlockRun } from './postgres-lock.js';
-import { migrate, refuseSchema, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
-import type { OpenOptions } from './store.js';
-
-/** The schema version that has the watches' tables. */
-const WATCHES_VERSION = 5;
+import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
+import { ensureWatchTables, hasWatchTables, refuseSchema, schemaVersion } from './postgres-schema.js';
+import { DEFAULT_BUSY_TIMEOUT_MS, type OpenOptions } from './store.js';
 
 /** A watch's state but its tenders: its state file's header and summary. */
 export interface WatchRecord {
@@ -68,28 +64,39 @@ export class PostgresWatches {
   ) {}
 
   /**
-   * Opens the copy at `url`. `write`: the copy's tables are made or upgraded
-   * (a copy without syncs yet gets them empty); `read`: nothing is made, and a
-   * copy without the watches' tables has no watches.
+   * Opens the copy at `url`. `write`: the watches' tables are made where
+   * missing (an older copy upgraded; a schema without a copy gets them
+   * alone, see ensureWatchTables), waiting up to `busyTimeoutMs` for a first
+   * sync that is making the copy; `read`: nothing is made, and a schema
+   * without those tables has no watches.
    */
-  static async open(url: string, options: Pick<OpenOptions, 'mode' | 'schema' | 'env'>): Promise<PostgresWatches> {
+  static async open(url: string, options: Pick<OpenOptions, 'mode' | 'schema' | 'env' | 'busyTimeoutMs'>): Promise<PostgresWatches> {
     const target = parseTarget(url, options.schema);
     const connection = await connect(target, 2, options.mode === 'write', options.env ?? {});
     try {
       const client = await connection.pool.connect();
-      let version: number | undefined;
+      let ready: boolean;
       try {
-        version = await schemaVersion(client, connection.schema);
-        refuseSchema(version, target.location, connection.schema);
-        if (options.mode === 'write' && version < SCHEMA_VERSION) await migrate(client, connection.schema, lockKey(connection.schema, 'migrate'));
+        refuseSchema(await schemaVersion(client, connection.schema), target.location, connection.schema);
+        const wait = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+        if (options.mode === 'write') await ensureWatchTables(client, connection.schema, lockKey(connection.schema, 'migrate'), wait);
+        ready = await hasWatchTables(client, connection.schema);
       } finally {
         client.release();
       }
-      return new PostgresWatches(connection, target, options.mode === 'write' || version >= WATCHES_VERSION);
+      return new PostgresWatches(connection, target, ready);
     } catch (err) {
       await connection.pool.end().catch(() => undefined);
+      if ((err as { code?: string }).code === '55P03') {
+        throw new RunError(`${target.location}: a sync is making (or upgrading) this copy; try again when it is done`);
+      }
       throw failure(err, target, connection.scrub);
     }
+  }
+
+  /** Which copy this is (user, server, database, schema), whatever the URL left to libpq's variables. */
+  get identity(): string {
+    return this.connection.identity;
   }
 
   /** The copy, as printed: its URL without password. */
@@ -105,7 +112,7 @@ export class PostgresWatches {
   async lock(name: string): Promise<LockedWatch> {
     const client = await this.#connect();
     try {
-      const key = await lockRun(client, this.connection.schema, name, { pid: processId(), host: hostname(), since: new Date().toISOString() }, 'watch');
+      const key = await lockRun(client, this.connection.schema, name, holderHere(), 'watch');
       return new LockedWatch(client, key, name, (err) => this.#failure(err));
     } catch (err) {
       client.release(true);
@@ -117,7 +124,7 @@ export class PostgresWatches {
   async list(): Promise<WatchRecord[]> {
     if (!this.ready) return [];
     try {
-      return (await this.connection.pool.query<WatchRow>('SELECT * FROM watches ORDER BY name')).rows.map(recordOf);
+      return (await this.connection.pool.query<WatchRow>('SELECT * FROM watches ORDER BY name')).rows.map(rowRecord);
     } catch (err) {
       throw this.#failure(err);
     }
@@ -128,7 +135,7 @@ export class PostgresWatches {
     if (!this.ready) return undefined;
     try {
       const row = (await this.connection.pool.query<WatchRow>('SELECT * FROM watches WHERE name = $1', [name])).rows[0];
-      return row && recordOf(row);
+      return row && rowRecord(row);
     } catch (err) {
       throw this.#failure(err);
     }
@@ -254,7 +261,7 @@ export class LockedWatch {
   }
 }
 
-function recordOf(row: WatchRow): WatchRecord {
+function rowRecord(row: WatchRow): WatchRecord {
   return {
     name: row.name,
     format: row.format,

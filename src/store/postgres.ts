@@ -4,8 +4,6 @@
  * the SQLite engine. Every connection comes from one pool of bounded size.
  */
 
-import { hostname } from 'node:os';
-import { processId } from '../io.js';
 import type pg from 'pg';
 import { parseJson } from '../model/json-parse.js';
 import { NoCopyError, RunError, UsageError } from '../errors.js';
@@ -14,7 +12,7 @@ import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { snake, sortCounts, stringColumn, timestamp } from './columns.js';
 import { connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
-import { lockKey, lockRun, unlockRun } from './postgres-lock.js';
+import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
 import { PostgresRun } from './postgres-run.js';
 import { migrate, MIGRATIONS, refuseSchema, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
 import { afterCondition, fromWhere, orderBy, orderOf, Params } from './postgres-select.js';
@@ -113,7 +111,7 @@ class PostgresStore implements Store {
     const client = await this.#connect();
     let key: string;
     try {
-      key = await lockRun(client, this.#schema, sync.name, { pid: processId(), host: hostname(), since: new Date().toISOString() });
+      key = await lockRun(client, this.#schema, sync.name, holderHere());
     } catch (err) {
       client.release();
       throw this.#failure(err);
@@ -243,7 +241,7 @@ class PostgresStore implements Store {
     const client = await this.#connect();
     let broken = false;
     try {
-      const key = await lockRun(client, this.#schema, name, { pid: processId(), host: hostname(), since: new Date().toISOString() });
+      const key = await lockRun(client, this.#schema, name, holderHere());
       try {
         await client.query('BEGIN');
         await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(this.busyTimeoutMs))}`);

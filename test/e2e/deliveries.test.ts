@@ -9,6 +9,7 @@ import { testDir, testEnv } from '../support/test-context.js';
 import { ndjson, runCli, type CliOptions } from '../support/cli.js';
 import { readAtomWithPython, xmllintErrors } from '../support/readers.js';
 import { scaled } from '../support/scale.js';
+import { postgres, POSTGRES_MISSING } from '../support/postgres.js';
 
 const QUERY = ['-s', 'open'];
 /** Slack puts its token in the path; others in the query: neither may be printed. */
@@ -136,7 +137,13 @@ describe('watch --webhook against the sandbox and a loopback receiver', () => {
     expect(a.received.length + b.received.length).toBe(2);
   });
 
-  it('a webhook answering 500: exit 1 with one line, the state kept, and the next run delivers the same changes', async () => {
+  // Where the state is kept: a file, or a PostgreSQL copy (TENDERS_DB) where the tests have one.
+  const places: [string, () => Promise<Record<string, string>>][] = [['a file', async () => ({})]];
+  if (!POSTGRES_MISSING) places.push(['a PostgreSQL copy', async () => ({ TENDERS_DB: await (await postgres()).createDatabase('hook') })]);
+
+  it.each(places)('a webhook answering 500 (the state in %s): exit 1 with one line, the state kept, and the next run delivers the same changes', async (_, place) => {
+    const env = await place();
+    const watch = (args: string[]) => runCli(['watch', ...args], sb.url, { env });
     const hook = await Receiver.start();
     expect((await watch(['w', ...QUERY])).code).toBe(0);
     mutate();

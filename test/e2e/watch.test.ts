@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { killAfterRequests, onStderr } from '../support/child-stderr.js';
@@ -318,6 +318,65 @@ describe.skipIf(POSTGRES_MISSING)('watch with its state in PostgreSQL', () => {
     expect(fromNdjson(complete.stdout)).toEqual(expected);
     expect(await files(tmp)).toEqual([]);
     expect((await watch(['w'], { env })).stdout).toBe('');
+    // A run refused after it read the state leaves no work files either.
+    expect((await watch(['w', '-c', 'AUT'], { env })).code).toBe(2);
+    expect(await files(tmp)).toEqual([]);
+  });
+
+  it('a server that ends idle sessions does not end a run: its lock connection waits through the walk', async () => {
+    const { url, db } = await copy('watchidle');
+    const database = new URL(url).pathname.slice(1);
+    psql(url, `ALTER DATABASE ${database} SET idle_session_timeout = '100ms'`);
+    await watch(['w', ...QUERY, '-n', '10'], { env: { TENDERS_DB: db } });
+    const before = truth();
+    mutate();
+    sb.setFaults({ latencyMs: 50 }); // each page keeps the lock connection idle for longer than the server allows
+    const r = await watch(['w', '-n', '10', '-f', 'ndjson'], { env: { TENDERS_DB: db } });
+    sb.setFaults({});
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(fromNdjson(r.stdout)).toEqual(expectedChanges(before, truth()));
+    expect((await watch(['w'], { env: { TENDERS_DB: db } })).stdout).toBe('');
+  });
+
+  it('a schema with watches and no sync yet: --local says no copy, and its first sync makes the copy whole beside them', async () => {
+    const { url, db } = await copy('watchfirst');
+    await watch(['w', ...QUERY, '--db', db]);
+    const local = await watch([], { env: { TENDERS_DB: db } }).then(() => runCli(['search', '--local', '--db', db], sb.url));
+    expect(local).toMatchObject({ code: 1, stdout: '' });
+    expect(local.stderr).toMatch(/no local copy in .* yet: run tenders sync first\n$/);
+    expect(await runCli(['sync', 's', ...QUERY, '--db', db], sb.url)).toMatchObject({ code: 0, stderr: '' });
+    // Made by the first sync's transaction: its rows frozen, so the visibility map covers the table.
+    expect(Number(psql(url, "SELECT relallvisible FROM pg_class WHERE oid = 'w.tenders'::regclass"))).toBeGreaterThan(0);
+    expect(psql(url, "SELECT count(*) FROM w.watches")).toBe('1');
+    mutate();
+    expect((await watch(['w', '--db', db, '-f', 'ndjson'])).stdout).not.toBe('');
+  });
+
+  it('a watch kept both in a file and in the copy is refused until one goes; --forget of the copy lets the file move in', async () => {
+    const { db, shown } = await copy('watchboth');
+    await watch(['w', ...QUERY]);
+    await watch(['other', '-c', 'FRA']);
+    const file = join(dir, 'w.watch');
+    const copied = join(testDir(), 'w.watch');
+    await writeFile(copied, await readFile(file));
+    await rm(file);
+    await watch(['w', '--db', db]); // moves in
+    await writeFile(file, await readFile(copied)); // and someone's file of that name comes back
+    const refused = await watch(['w', '--db', db]);
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(refused.stderr).toBe(
+      `tenders: watch w is kept both in ${shown} and in ${file}: delete the file to go on with the copy's, or forget the copy's (tenders watch w --forget) to move the file in with the next run\n`,
+    );
+    const list = await watch(['--list', '--db', db, '-f', 'ndjson', '-v']);
+    expect(list.stderr).toBe(
+      `1 watch in ${dir} (other) moves into ${shown} when it runs next\ntenders: warning: w: kept both in ${dir} and in ${shown}; its runs are refused until one is deleted\n1 watch in ${shown}.\n`,
+    );
+    expect((await watch(['w', '--forget', '--db', db])).code).toBe(0);
+    expect((await watch(['w', '--db', db])).code).toBe(0);
+    expect(await files(dir)).toEqual(['other.watch']);
+    // A watch that is only a file is forgotten there.
+    expect((await watch(['other', '--forget', '--db', db])).code).toBe(0);
+    expect(await files(dir)).toEqual([]);
   });
 
   it('a damaged row is exit 1 naming the watch in its copy and --reset, which records a new baseline', async () => {

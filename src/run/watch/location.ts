@@ -16,7 +16,7 @@ export function watchDir(env: Env): string {
   throw new UsageError('no place for watch state: set TENDERS_STATE_DIR (or HOME, or XDG_STATE_HOME) to a directory');
 }
 
-/** Where temporary files go: $TMPDIR (absolute), else /tmp, as Node's os.tmpdir() reads it on Unix. */
+/** Where temporary files go: $TMPDIR, POSIX's variable for it, when absolute (a relative one would move with the working directory); else /tmp. */
 export function tempDir(env: Env): string {
   const dir = env.TMPDIR?.replace(/(.)\/+$/, '$1');
   return dir && isAbsolute(dir) ? dir : '/tmp';

@@ -7,7 +7,7 @@ import { targetOptions, type StoreTarget } from '../../store/location.js';
 import { PostgresWatches } from '../../store/postgres-watches.js';
 import { writeList } from '../list-output.js';
 import type { OutputPlan } from '../plan.js';
-import { LIST_COLUMNS, stateFileNames } from './list.js';
+import { LIST_COLUMNS, runWatchForget, stateFileNames } from './list.js';
 import { describeQuery } from './query.js';
 import type { SavedQuery } from './state.js';
 
@@ -39,8 +39,11 @@ export async function runCopyWatchList(
     await watches.close();
   }
   const kept = new Set(rows.map((row) => row.name));
-  const files = dir === undefined ? [] : (await stateFileNames(dir, fs)).filter((name) => !kept.has(name));
-  if (files.length) say.hint(`${formatCounted(files.length, 'watches')} in ${dir} (${files.join(', ')}) ${files.length === 1 ? 'moves' : 'move'} into ${watches.location} when ${files.length === 1 ? 'it runs' : 'they run'} next`);
+  const files = dir === undefined ? [] : await stateFileNames(dir, fs);
+  const moving = files.filter((name) => !kept.has(name));
+  const both = files.filter((name) => kept.has(name));
+  if (moving.length) say.hint(`${formatCounted(moving.length, 'watches')} in ${dir} (${moving.join(', ')}) ${moving.length === 1 ? 'moves' : 'move'} into ${watches.location} when ${moving.length === 1 ? 'it runs' : 'they run'} next`);
+  if (both.length) say.warn(`${both.join(', ')}: kept both in ${dir} and in ${watches.location}; ${both.length === 1 ? 'its runs are' : 'their runs are'} refused until one is deleted`);
   if (rows.length === 0) {
     say.hint(`No saved watches in ${watches.location}.`);
     return;
@@ -49,12 +52,19 @@ export async function runCopyWatchList(
   say.hint(`${formatCounted(rows.length, 'watches')} in ${watches.location}.`);
 }
 
-/** `watch NAME --forget` of a watch a PostgreSQL copy keeps: deleted under its lock (never under a running watch). */
-export async function runCopyWatchForget(db: StoreTarget, name: string, say: Reporter): Promise<void> {
+/**
+ * `watch NAME --forget` of a watch a PostgreSQL copy keeps: deleted under its
+ * lock (never under a running watch). One the copy does not have, whose state
+ * file would move in, is forgotten there.
+ */
+export async function runCopyWatchForget(db: StoreTarget, dir: string | undefined, name: string, say: Reporter, fs: FileSystem = nodeFs): Promise<void> {
   const watches = await PostgresWatches.open(db.location, { mode: 'read', ...targetOptions(db) });
   try {
     const missing = () => new RunError(`there is no watch named ${name} in ${watches.location} (see tenders watch --list)`);
-    if (!(await watches.get(name))) throw missing();
+    if (!(await watches.get(name))) {
+      if (dir !== undefined && (await stateFileNames(dir, fs)).includes(name)) return await runWatchForget(dir, name, say, fs);
+      throw missing();
+    }
     const watch = await watches.lock(name);
     try {
       if (!(await watch.forget())) throw missing();

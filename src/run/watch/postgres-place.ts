@@ -3,15 +3,15 @@ import { join } from 'node:path';
 import { createExclusive } from '../../files/exclusive-file.js';
 import type { FileSystem } from '../../files/fs.js';
 import { writeFailure } from '../../files/write-error.js';
-import { stringifyExact } from '../../model/exact-json.js';
 import { formatCounted } from '../../model/numbers.js';
 import { targetOptions, type StoreTarget } from '../../store/location.js';
 import { PostgresWatches, type WatchRecord, type WatchTenderRow } from '../../store/postgres-watches.js';
 import type { WatchPlan } from '../plan.js';
 import type { Session } from '../session.js';
-import { watchFiles, type WatchFiles } from './location.js';
+import { watchFiles } from './location.js';
 import type { WatchPlace } from './place.js';
-import { lineBatches, loadState, readEnds, readHeader, STATE_FORMAT, type StateHeader, type StateSummary } from './state.js';
+import { RunError } from '../../errors.js';
+import { headerLine, lineBatches, loadState, parseHeader, readEnds, readHeader, STATE_FORMAT, summaryLine, type StateHeader, type StateSummary } from './state.js';
 
 /**
  * A watch whose state is kept in a PostgreSQL copy (--db or TENDERS_DB): the
@@ -23,7 +23,8 @@ import { lineBatches, loadState, readEnds, readHeader, STATE_FORMAT, type StateH
  *
  * A watch the copy does not have yet but whose state is a file in the state
  * directory (kept there before its copy was named) is moved in: its run reads
- * the file, and once the copy holds the next state, the file is deleted.
+ * the file, and once the copy holds the next state, the file is deleted. A
+ * watch kept in both is refused: they may be two people's.
  */
 export async function openPostgresPlace(plan: WatchPlan, db: StoreTarget, session: Session): Promise<WatchPlace> {
   const { fs, say } = session;
@@ -31,31 +32,55 @@ export async function openPostgresPlace(plan: WatchPlan, db: StoreTarget, sessio
   session.hold(() => watches.close());
   const watch = await watches.lock(plan.name);
   session.hold(() => watch.release());
-  const work = await workDirectory(plan, watches.location, fs);
+  const work = await workDirectory(plan.tempDir, `${watches.identity}\0${plan.name}`, fs);
   session.hold(() => fs.rm(work, { recursive: true, force: true }).catch(() => undefined));
   const files = watchFiles(work, plan.name);
+  const kept = `${watches.location} (watch ${plan.name})`;
   const record = await watches.get(plan.name);
-  const file = record ? undefined : await adopt(plan, files, session);
+  const file = await stateFile(plan, fs);
+  if (record && file) {
+    throw new RunError(
+      `watch ${plan.name} is kept both in ${watches.location} and in ${file}: delete the file to go on with the copy's, ` +
+        `or forget the copy's (tenders watch ${plan.name} --forget) to move the file in with the next run`,
+    );
+  }
+  if (file) {
+    await session.lock(file);
+    await fs.copyFile(file, files.state);
+  }
+  let moved = false;
   const took = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
   // Read when the run needs it (not for a new baseline), while the service sends the first pages.
   const read = async () => {
+    if (!record) return;
     const reading = performance.now();
-    if (record) await writeState(record, watch.tenders(), files.state, fs);
-    if (record) say.debug(`watch ${plan.name}: state of ${formatCounted(record.tenders, 'tenders')} read from the copy in ${took(reading)}`);
+    await writeState(record, watch.tenders(), files.state, fs);
+    say.debug(`watch ${plan.name}: state of ${formatCounted(record.tenders, 'tenders')} read from the copy in ${took(reading)}`);
   };
   return {
     files,
-    label: file ?? `${watches.location} (watch ${plan.name})`,
-    header: async () => (record ? headerOf(record) : file === undefined ? undefined : readHeader(files.state, fs)),
+    get label() {
+      return file && !moved ? file : kept;
+    },
+    header: async () => (record ? recordHeader(record, kept) : file === undefined ? undefined : readHeader(files.state, fs)),
     load: () => read().then(() => loadState(files.state, fs)),
     save: async () => {
       const saving = performance.now();
       const { header, summary } = await readEnds(files.state, fs);
-      await watch.save(recordOf(header, summary), tenderRows(files.state, fs));
+      await watch.save(stateRecord(header, summary), tenderRows(files.state, fs));
       say.debug(`watch ${plan.name}: state of ${formatCounted(summary.tenders, 'tenders')} saved into the copy in ${took(saving)}`);
-      if (file === undefined) return;
-      await fs.rm(file, { force: true });
-      say.warn(`watch ${plan.name}: its state moved from ${file} into ${watches.location}`);
+      if (!file) return;
+      moved = true;
+      // The copy holds the state now: a file that cannot be deleted is said, not a failed run.
+      await fs.rm(file, { force: true }).then(
+        () =>
+          say.warn(
+            plan.reset
+              ? `watch ${plan.name}: a new baseline in ${watches.location} replaces its state file ${file}, deleted`
+              : `watch ${plan.name}: its state moved from ${file} into ${watches.location}`,
+          ),
+        (err: Error) => say.warn(`watch ${plan.name}: its state is in ${watches.location} now, but ${file} could not be deleted (${err.message}): delete it`),
+      );
     },
   };
 }
@@ -65,7 +90,7 @@ export async function savedHeader(plan: WatchPlan, db: StoreTarget, fs: FileSyst
   const watches = await PostgresWatches.open(db.location, { mode: 'read', ...targetOptions(db) });
   try {
     const record = await watches.get(plan.name);
-    if (record) return headerOf(record);
+    if (record) return recordHeader(record, `${watches.location} (watch ${plan.name})`);
   } finally {
     await watches.close();
   }
@@ -73,33 +98,39 @@ export async function savedHeader(plan: WatchPlan, db: StoreTarget, fs: FileSyst
 }
 
 /**
- * A new work directory for the watch's files, after removing what a killed
- * run of it left: the directories of this watch in this copy are named by a
- * hash of both, and the lock held says no run of it is using one.
+ * A new work directory for the watch, named by a hash of the copy and the
+ * watch, after removing what a killed run of it left: directories of that
+ * name of the same owner, private as this one is (the lock held says no run
+ * of the watch is using one; another user's are left alone).
  */
-async function workDirectory(plan: WatchPlan, location: string, fs: FileSystem): Promise<string> {
-  const prefix = `tenders-watch-${createHash('sha256').update(`${location}\0${plan.name}`).digest('hex').slice(0, 16)}-`;
-  for (const entry of await fs.readdir(plan.tempDir).catch(() => [] as string[])) {
-    if (!entry.startsWith(prefix)) continue;
-    const path = join(plan.tempDir, entry);
-    const st = await fs.lstat(path).catch(() => undefined);
-    if (st?.isDirectory()) await fs.rm(path, { recursive: true, force: true }).catch(() => undefined);
-  }
+async function workDirectory(tempDir: string, key: string, fs: FileSystem): Promise<string> {
+  const prefix = `tenders-watch-${createHash('sha256').update(key).digest('hex').slice(0, 16)}-`;
+  let made: string;
   try {
-    return await fs.mkdtemp(join(plan.tempDir, prefix)); // mode 700
+    made = await fs.mkdtemp(join(tempDir, prefix)); // mode 700
   } catch (err) {
-    throw writeFailure(plan.tempDir, err);
+    throw writeFailure(tempDir, err);
   }
+  const mine = await fs.lstat(made);
+  for (const entry of await fs.readdir(tempDir).catch(() => [] as string[])) {
+    const path = join(tempDir, entry);
+    if (!entry.startsWith(prefix) || path === made) continue;
+    const st = await fs.lstat(path).catch(() => undefined);
+    if (st?.isDirectory() && st.uid === mine.uid && (st.mode & 0o777) === 0o700) await fs.rm(path, { recursive: true, force: true }).catch(() => undefined);
+  }
+  return made;
 }
 
-/** The watch's state file in the state directory, when there is one to move in: copied into the run's files, under its lock. */
-async function adopt(plan: WatchPlan, files: WatchFiles, session: Session): Promise<string | undefined> {
+/** The watch's state file in the state directory, when there is one. */
+async function stateFile(plan: WatchPlan, fs: FileSystem): Promise<string | undefined> {
   if (plan.dir === undefined) return undefined;
   const file = watchFiles(plan.dir, plan.name).state;
-  if (!(await session.fs.lstat(file).then((st) => st.isFile(), () => false))) return undefined;
-  await session.lock(file);
-  await session.fs.copyFile(file, files.state);
-  return file;
+  return (await fs.lstat(file).then((st) => st.isFile(), () => false)) ? file : undefined;
+}
+
+/** The header of a watch the copy keeps, checked as a state file's first line is (a row edited by hand: StateError naming `kept`). */
+function recordHeader(record: WatchRecord, kept: string): StateHeader {
+  return parseHeader(kept, Buffer.from(headerLine(headerOf(record), record.format).trimEnd()));
 }
 
 const headerOf = (record: WatchRecord): StateHeader => ({
@@ -109,7 +140,7 @@ const headerOf = (record: WatchRecord): StateHeader => ({
   ...(record.service === null ? {} : { baseUrl: record.service }),
 });
 
-function recordOf(header: StateHeader, summary: StateSummary): WatchRecord {
+function stateRecord(header: StateHeader, summary: StateSummary): WatchRecord {
   return {
     name: header.name,
     format: STATE_FORMAT,
@@ -129,12 +160,12 @@ async function writeState(record: WatchRecord, tenders: AsyncIterable<WatchTende
     throw writeFailure(file, err);
   });
   try {
-    await handle.write(`${stringifyExact({ tendersWatch: record.format, ...headerOf(record) })}\n`);
+    await handle.write(headerLine(headerOf(record), record.format));
     for await (const batch of tenders) {
       await handle.write(batch.map(([id, hashes, title, deadline]) => `${id}\t${hashes}\t${title ?? ''}\t${deadline ?? ''}\n`).join(''));
     }
     const { lastRun, tenders: count, newestPublicationDate, fields } = record;
-    await handle.write(`${JSON.stringify({ end: { lastRun, tenders: count, newestPublicationDate, fields } })}\n`);
+    await handle.write(summaryLine({ lastRun, newestPublicationDate, fields, tenders: count }));
   } catch (err) {
     throw writeFailure(file, err);
   } finally {

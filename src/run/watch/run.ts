@@ -104,6 +104,8 @@ async function walkAndCommit(plan: WatchPlan, session: Session, place: WatchPlac
   const { files } = place;
   const loading = mode === 'baseline' ? undefined : place.load();
   loading?.catch(() => undefined); // awaited below; a failure before then must not go unhandled
+  // A run that fails before it awaits the state lets its read end first: it may be reading from the connection its lock is on.
+  session.onAbandon(async () => void (await loading?.catch(() => undefined)));
   // --new-only decides when to stop by what the state knew: it loads first (its walk is short).
   let previous = mode === 'new-only' ? await loading : undefined;
   const newest = previous?.summary.newestPublicationDate ?? null;

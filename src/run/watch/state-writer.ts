@@ -2,8 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { createExclusive, removeName } from '../../files/exclusive-file.js';
 import { nodeFs, type FileSystem } from '../../files/fs.js';
 import { writeFailure } from '../../files/write-error.js';
-import { STATE_FORMAT, type StateHeader, type StateSummary } from './state.js';
-import { stringifyExact } from '../../model/exact-json.js';
+import { headerLine, summaryLine, type StateHeader, type StateSummary } from './state.js';
 
 /**
  * Writes a watch's next state beside the current one and puts it in place only
@@ -33,7 +32,7 @@ export class StateWriter {
     });
     await handle.chmod(0o600).catch(() => undefined); // a query and what it found are the user's own
     const writer = new StateWriter(temp, handle, fs);
-    writer.#text = `${stringifyExact({ tendersWatch: STATE_FORMAT, ...header })}\n`; // a --filter number keeps its digits
+    writer.#text = headerLine(header);
     return writer;
   }
 
@@ -68,7 +67,7 @@ export class StateWriter {
   /** Ends the file with its summary, flushes it to disk and renames it onto `target`. */
   async commit(target: string, summary: Omit<StateSummary, 'tenders'>): Promise<void> {
     await this.flush(true); // the summary must come last, after any copied lines
-    this.#text = `${JSON.stringify({ end: { ...summary, tenders: this.tenders } })}\n`;
+    this.#text = summaryLine({ ...summary, tenders: this.tenders });
     await this.flush(true);
     try {
       await this.handle.sync();

@@ -1,7 +1,7 @@
 import { nodeFs, readChunks, type FileSystem } from '../../files/fs.js';
 import { RunError } from '../../errors.js';
 import { parseJson as parseExact } from '../../model/json-parse.js';
-import { holdsRawNumber, isObject, markHolder, RawNumber, stringifyJson } from '../../model/exact-json.js';
+import { holdsRawNumber, isObject, markHolder, RawNumber, stringifyExact, stringifyJson } from '../../model/exact-json.js';
 import { FieldTable } from './field-table.js';
 import { KnownTenders } from './known.js';
 
@@ -56,6 +56,16 @@ export interface LoadedState {
   table: FieldTable;
   /** Where the tender lines are in the file: from the end of the header to the summary. */
   tenderBytes: [number, number];
+}
+
+/** A state's first line: its header (a --filter number keeps its digits). */
+export function headerLine(header: StateHeader, format = STATE_FORMAT): string {
+  return `${stringifyExact({ tendersWatch: format, ...header })}\n`;
+}
+
+/** A state's last line, which proves it whole. */
+export function summaryLine(summary: StateSummary): string {
+  return `${JSON.stringify({ end: summary })}\n`;
 }
 
 /** The state file cannot be used: exit 1, never a silent new baseline. */
@@ -279,7 +289,8 @@ export function keptTender(line: Buffer): Record<string, unknown> {
   return tender;
 }
 
-function parseHeader(file: string, line: Buffer): StateHeader {
+/** A state's header from its first line; StateError (naming `file`) when it is none. */
+export function parseHeader(file: string, line: Buffer): StateHeader {
   const json = parseJson(line) as { tendersWatch?: unknown; name?: unknown; query?: SavedQuery; created?: unknown; baseUrl?: unknown } | undefined;
   if (typeof json?.tendersWatch !== 'number') throw new StateError(file, 'is not a watch state');
   if (json.tendersWatch > STATE_FORMAT) {
