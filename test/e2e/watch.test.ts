@@ -286,6 +286,10 @@ describe.skipIf(POSTGRES_MISSING)('watch with its state in PostgreSQL', () => {
     expect(fromNdjson(changed.stdout)).toEqual(expected);
     expect(JSON.parse(await readFile(receipt, 'utf8')).watch).toMatchObject({ state: `${shown} (watch w)`, stateCommitted: true });
     expect((await watch(['w'], { env })).stdout).toBe('');
+    // A dry run shows the saved query, read from the copy.
+    const dry = await watch(['w', '--dry-run'], { env });
+    expect(dry).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(dry.stdout.slice(dry.stdout.indexOf('\n') + 1))).toEqual({ ...BODY, limit: 100 });
     const list = await watch(['--list', '-f', 'ndjson', '-v'], { env });
     expect(ndjson(list.stdout)).toEqual([{ name: 'w', query: '-c DEU,FRA,ITA,ESP -s open', lastRun: expect.any(String), tenders: truth().length, db: shown }]);
     expect(list.stderr).toBe(`1 watch in ${shown}.\n`);
