@@ -11,7 +11,8 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import type pg from 'pg';
-import { processId } from '../io.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { processAlive, processId } from '../io.js';
 import { RunError } from '../errors.js';
 
 /** A signed 64-bit advisory lock key (decimal text) for `purpose` in `schema`. */
@@ -30,15 +31,31 @@ export async function lockRun(client: pg.ClientBase, schema: string, name: strin
   const key = lockKey(schema, `${kind} ${name}`);
   // Truncated by the server past 63 bytes: the host is last.
   await client.query(`SELECT set_config('application_name', $1, false)`, [`tenders ${me.pid} ${me.since.slice(0, 19)}Z ${me.host}`.slice(0, 63)]);
-  const got = (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key])).rows[0]!.ok;
-  if (got) {
-    // The connection holds the lock while the walk waits on the service: a server that ends idle sessions
-    // (PostgreSQL 14's idle_session_timeout) or idle transactions must not end it, and the lock with it.
-    await client.query(`SELECT set_config(name, '0', false) FROM pg_settings WHERE name = ANY($1::text[])`, [IDLE_TIMEOUTS]);
-    return key;
+  const deadline = performance.now() + GONE_HOLDER_WAIT_MS;
+  for (;;) {
+    const got = (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key])).rows[0]!.ok;
+    if (got) {
+      // The connection holds the lock while the walk waits on the service: a server that ends idle sessions
+      // (PostgreSQL 14's idle_session_timeout) or idle transactions must not end it, and the lock with it.
+      await client.query(`SELECT set_config(name, '0', false) FROM pg_settings WHERE name = ANY($1::text[])`, [IDLE_TIMEOUTS]);
+      return key;
+    }
+    const holder = await holderOf(client, key);
+    // A run killed a moment ago holds its lock until the server notices its connection is gone.
+    const gone = holder === undefined || (me.host.startsWith(holder.host) && !processAlive(holder.pid));
+    if (gone && performance.now() < deadline) {
+      await sleep(100);
+      continue;
+    }
+    await client.query(`SELECT set_config('application_name', 'tenders', false)`);
+    throwBusy(kind, name, holder);
   }
-  const holder = await holderOf(client, key);
-  await client.query(`SELECT set_config('application_name', 'tenders', false)`);
+}
+
+/** How long a run waits for a lock whose holder has gone (killed on this host) or cannot be named. */
+const GONE_HOLDER_WAIT_MS = 5_000;
+
+function throwBusy(kind: string, name: string, holder: Holder | undefined): never {
   throw new RunError(
     `${kind} '${name}' is running already: ${
       holder ? `pid ${holder.pid} on ${holder.host}, since ${holder.since}` : 'another connection holds its lock'

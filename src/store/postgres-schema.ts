@@ -166,12 +166,13 @@ export async function hasWatchTables(client: pg.ClientBase, schema: string): Pro
  * made one).
  */
 export async function ensureWatchTables(client: pg.ClientBase, schema: string, lock: string, lockTimeoutMs: number): Promise<void> {
-  if ((await schemaVersion(client, schema)) === 0) {
+  // Only when missing: CREATE TABLE IF NOT EXISTS needs the CREATE privilege on the schema even when they exist.
+  if ((await schemaVersion(client, schema)) === 0 && !(await hasWatchTables(client, schema))) {
     await client.query('BEGIN');
     try {
       await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(lockTimeoutMs))}`);
       await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [lock]);
-      if ((await schemaVersion(client, schema)) === 0) await client.query(WATCHES);
+      if ((await schemaVersion(client, schema)) === 0 && !(await hasWatchTables(client, schema))) await client.query(WATCHES);
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);

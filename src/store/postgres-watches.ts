@@ -18,7 +18,7 @@ import { stringifyExact } from '../model/exact-json.js';
 import { connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
 import { copyField } from './postgres-copy.js';
 import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
-import { ensureWatchTables, hasWatchTables, refuseSchema, schemaVersion } from './postgres-schema.js';
+import { ensureWatchTables, hasWatchTables, refuseSchema, schemaVersion, WATCH_TABLES } from './postgres-schema.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type OpenOptions } from './store.js';
 
 /** A watch's state but its tenders: its state file's header and summary. */
@@ -79,7 +79,10 @@ export class PostgresWatches {
       try {
         refuseSchema(await schemaVersion(client, connection.schema), target.location, connection.schema);
         const wait = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
-        if (options.mode === 'write') await ensureWatchTables(client, connection.schema, lockKey(connection.schema, 'migrate'), wait);
+        if (options.mode === 'write') {
+          await ensureWatchTables(client, connection.schema, lockKey(connection.schema, 'migrate'), wait);
+          await checkWritable(client, target);
+        }
         ready = await hasWatchTables(client, connection.schema);
       } finally {
         client.release();
@@ -161,16 +164,38 @@ export class PostgresWatches {
   }
 }
 
+/**
+ * A run that cannot save its state is refused before its walk: it would
+ * print (and post) its changes, fail, and print them again every run.
+ */
+async function checkWritable(client: pg.ClientBase, target: Target): Promise<void> {
+  const { rows } = await client.query<{ ok: boolean }>(
+    `SELECT bool_and(has_table_privilege(t, p)) AS ok FROM unnest($1::text[]) t, unnest(ARRAY['INSERT', 'UPDATE', 'DELETE']) p`,
+    [WATCH_TABLES],
+  );
+  if (!rows[0]!.ok) {
+    throw new RunError(`${target.location}: not allowed: this user may read the watches' tables but not write them (INSERT, UPDATE and DELETE on ${WATCH_TABLES.join(' and ')})`);
+  }
+}
+
 /** One watch, its lock held: its state read, replaced or deleted on the connection that holds the lock. */
 export class LockedWatch {
   #broken = false;
+  #lost: unknown;
 
   constructor(
     private readonly client: pg.PoolClient,
     private readonly key: string,
     readonly name: string,
     private readonly fail: (err: unknown) => Error,
-  ) {}
+  ) {
+    client.on('error', (err) => (this.#lost ??= err));
+  }
+
+  /** Throws once the connection that holds the lock is gone (the server stopped, the connection ended): the lock went with it. */
+  check(): void {
+    if (this.#lost !== undefined) throw this.fail(this.#lost);
+  }
 
   /** The watch's tenders in its state's order, in batches, from one snapshot. */
   async *tenders(): AsyncGenerator<WatchTenderRow[]> {

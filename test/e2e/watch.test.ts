@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { killAfterRequests, onStderr } from '../support/child-stderr.js';
@@ -392,6 +392,53 @@ describe.skipIf(POSTGRES_MISSING)('watch with its state in PostgreSQL', () => {
     expect(r.stderr).toBe(`tenders: the watch state ${shown} (watch w) has a damaged line 5: run the same command with --reset to record a new baseline (changes since its last run are then not reported)\n`);
     expect(await watch(['w', '--db', db, '--reset'])).toMatchObject({ code: 0, stderr: '' });
     expect(await watch(['w', '--db', db])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    // A damaged query: --list warns of that watch and lists the others.
+    await watch(['v', '-c', 'FRA', '--db', db]);
+    psql(url, `UPDATE w.watches SET query = '{"org":null}' WHERE name = 'w'`);
+    const list = await watch(['--list', '--db', db, '-f', 'ndjson']);
+    expect(list.code).toBe(0);
+    expect((ndjson(list.stdout) as { name: string }[]).map((row) => row.name)).toEqual(['v']);
+    expect(list.stderr).toBe(`tenders: warning: the watch state ${shown} (watch w) has a damaged first line: run the same command with --reset to record a new baseline (changes since its last run are then not reported)\n`);
+  });
+
+  it('a role that may only read the copy lists its watches, and a run is refused before any request', async () => {
+    const { url, db } = await copy('watchreader');
+    await watch(['w', ...QUERY, '--db', db]);
+    const role = `reader_${new URL(url).pathname.slice(1)}`;
+    psql(url, `CREATE ROLE ${role} LOGIN PASSWORD 'read-only'; GRANT USAGE ON SCHEMA w TO ${role}; GRANT SELECT ON ALL TABLES IN SCHEMA w TO ${role}`);
+    const reader = new URL(db);
+    [reader.username, reader.password] = [role, 'read-only'];
+    const list = await watch(['--list', '--db', reader.href, '-f', 'ndjson']);
+    expect((ndjson(list.stdout) as { name: string }[]).map((row) => row.name)).toEqual(['w']);
+    sb.clearRequests();
+    const refused = await watch(['w', '--db', reader.href]);
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(refused.stderr).toMatch(/: not allowed: this user may read the watches' tables but not write them \(INSERT, UPDATE and DELETE on watches and watch_tenders\)\n$/);
+    expect(sb.requests).toHaveLength(0);
+  });
+
+  it('a run whose connection (and lock) is lost stops at the next page, one line, exit 1; the next run reports the changes', async () => {
+    const { url, db } = await copy('watchlost');
+    const env = { TENDERS_DB: db };
+    await watch(['w', ...QUERY, '-n', '10'], { env });
+    const before = truth();
+    mutate();
+    sb.setFaults({ latencyMs: 20 });
+    let pages = 0;
+    const lost = await watch(['w', '-n', '10', '-v', '-f', 'ndjson'], {
+      env,
+      onSpawn: (child) =>
+        onStderr(child, /\* POST/g, () => {
+          if (++pages === 3) psql(url, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'tenders ${child.pid} %'`);
+        }),
+    });
+    sb.setFaults({});
+    expect(lost.code).toBe(1);
+    expect(lost.stderr).toMatch(/tenders: postgres:\/\/\S+: lost the connection to the PostgreSQL server/);
+    const requests = lost.stderr.match(/\* POST/g)!.length;
+    expect(requests).toBeLessThan(before.length / 10); // it did not walk on to the end
+    const next = await watch(['w', '-f', 'ndjson'], { env });
+    expect(fromNdjson(next.stdout)).toEqual(expectedChanges(before, truth()));
   });
 
   it('a second run of the same watch while one runs: exit 1 at once, naming the holder', async () => {
@@ -428,6 +475,15 @@ describe.skipIf(POSTGRES_MISSING)('watch with its state in PostgreSQL', () => {
     expect(await files(dir)).toEqual([]);
     expect(psql(url, "SELECT tenders FROM w.watches WHERE name = 'w'")).toBe(String(truth().length));
     expect(await watch(['w', '--db', db])).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    // A state file that is a link moves in through it, as a file-kept run reads it.
+    const elsewhere = join(testDir(), 'elsewhere');
+    await runCli(['watch', 'linked', ...QUERY], sb.url, { env: { TENDERS_STATE_DIR: elsewhere } });
+    await symlink(join(elsewhere, 'linked.watch'), join(dir, 'linked.watch'));
+    const changed = truth();
+    mutate();
+    const linked = await watch(['linked', '--db', db, '-f', 'ndjson']);
+    expect(fromNdjson(linked.stdout)).toEqual(expectedChanges(changed, truth()));
+    expect(await files(dir)).toEqual([]);
   });
 
   it('--db naming a SQLite file is a usage error; TENDERS_DB naming one leaves watches in their files', async () => {

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +49,24 @@ async function read(watches: PostgresWatches, name = 'w'): Promise<WatchTenderRo
     return out;
   } finally {
     await locked.release();
+  }
+}
+
+/** Waits until this process's tenders connection has tried for a lock another holds, and asked who holds it (its last query). */
+async function waitForLockWaiter(url: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    for (;;) {
+      const { rows } = await admin.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE $1 AND query LIKE '%FROM pg_locks%'",
+        [`tenders ${process.pid} %`],
+      );
+      if (rows[0]!.n > 0) return;
+      await admin.query('SELECT pg_sleep(0.02)');
+    }
+  } finally {
+    await admin.end();
   }
 }
 
@@ -112,6 +131,22 @@ describe.skipIf(POSTGRES_MISSING)("watches' state in a PostgreSQL copy", () => {
     await held.release();
     expect(psql(url, 'SELECT count(*) FROM watch_tenders')).toBe('0');
     await Promise.all([one.close(), two.close()]);
+  });
+
+  it("a lock still held for a run killed a moment ago (its process gone, its connection not yet) is waited for, not refused", async () => {
+    const url = await server.createDatabase('watchgone');
+    const watches = await PostgresWatches.open(url, { mode: 'write' });
+    // The server's side of a run killed on this host: its connection holds the lock, named as tenders names it.
+    const dead = new pg.Client({ connectionString: url, application_name: `tenders 4194303 2026-11-26T07:00:00Z ${hostname()}` });
+    await dead.connect();
+    await dead.query('SELECT pg_advisory_lock($1::bigint)', [lockKey('public', 'watch w')]);
+    const locking = watches.lock('w');
+    // The server ends that connection once it notices; here, once the run has found the lock taken (a refusal fails at once).
+    await Promise.race([waitForLockWaiter(url), locking]);
+    await dead.end();
+    const locked = await locking;
+    await locked.release();
+    await watches.close();
   });
 
   it('reading creates nothing; writing upgrades a copy made before watches were kept', async () => {

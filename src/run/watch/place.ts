@@ -20,6 +20,8 @@ export interface WatchPlace {
   load(): Promise<LoadedState>;
   /** After the next state was put at `files.state`: it becomes the watch's. */
   save(): Promise<void>;
+  /** Throws when the place can no longer keep the state (its connection, and the lock, lost): the walk stops at the next page. */
+  check(): void;
 }
 
 /** The place of the plan's watch, under its lock for the session. */
@@ -36,6 +38,7 @@ export async function openPlace(plan: WatchPlan, session: Session): Promise<Watc
     header: () => readHeader(files.state, fs),
     load: () => loadState(files.state, fs),
     save: async () => undefined, // the session locked the file; the writer's rename saved it
+    check: () => undefined,
   };
 }
 

@@ -9,7 +9,8 @@ import { writeList } from '../list-output.js';
 import type { OutputPlan } from '../plan.js';
 import { LIST_COLUMNS, runWatchForget, stateFileNames } from './list.js';
 import { describeQuery } from './query.js';
-import type { SavedQuery } from './state.js';
+import { recordHeader } from './postgres-place.js';
+import { StateError } from './state.js';
 
 /**
  * `watch --list` of the watches a PostgreSQL copy keeps (name, query as
@@ -28,13 +29,16 @@ export async function runCopyWatchList(
   const watches = await PostgresWatches.open(db.location, { mode: 'read', ...targetOptions(db) });
   let rows: Record<string, unknown>[];
   try {
-    rows = (await watches.list()).map((w) => ({
-      name: w.name,
-      query: describeQuery(w.query as SavedQuery),
-      lastRun: w.lastRun,
-      tenders: w.tenders,
-      db: watches.location,
-    }));
+    rows = [];
+    for (const w of await watches.list()) {
+      try {
+        const { query } = recordHeader(w, `${watches.location} (watch ${w.name})`);
+        rows.push({ name: w.name, query: describeQuery(query), lastRun: w.lastRun, tenders: w.tenders, db: watches.location });
+      } catch (err) {
+        if (!(err instanceof StateError)) throw err;
+        say.warn(err.message); // a row edited by hand: the others are listed
+      }
+    }
   } finally {
     await watches.close();
   }

@@ -64,6 +64,7 @@ export async function openPostgresPlace(plan: WatchPlan, db: StoreTarget, sessio
     },
     header: async () => (record ? recordHeader(record, kept) : file === undefined ? undefined : readHeader(files.state, fs)),
     load: () => read().then(() => loadState(files.state, fs)),
+    check: () => watch.check(),
     save: async () => {
       const saving = performance.now();
       const { header, summary } = await readEnds(files.state, fs);
@@ -125,11 +126,12 @@ async function workDirectory(tempDir: string, key: string, fs: FileSystem): Prom
 async function stateFile(plan: WatchPlan, fs: FileSystem): Promise<string | undefined> {
   if (plan.dir === undefined) return undefined;
   const file = watchFiles(plan.dir, plan.name).state;
-  return (await fs.lstat(file).then((st) => st.isFile(), () => false)) ? file : undefined;
+  // Through a link, as a file-kept run reads it.
+  return (await fs.stat(file).then((st) => st.isFile(), () => false)) ? file : undefined;
 }
 
 /** The header of a watch the copy keeps, checked as a state file's first line is (a row edited by hand: StateError naming `kept`). */
-function recordHeader(record: WatchRecord, kept: string): StateHeader {
+export function recordHeader(record: WatchRecord, kept: string): StateHeader {
   return parseHeader(kept, Buffer.from(headerLine(headerOf(record), record.format).trimEnd()));
 }
 
@@ -160,6 +162,7 @@ async function writeState(record: WatchRecord, tenders: AsyncIterable<WatchTende
     throw writeFailure(file, err);
   });
   try {
+    await handle.chmod(0o600); // as a state file: a query and what it found are the user's own
     await handle.write(headerLine(headerOf(record), record.format));
     for await (const batch of tenders) {
       await handle.write(batch.map(([id, hashes, title, deadline]) => `${id}\t${hashes}\t${title ?? ''}\t${deadline ?? ''}\n`).join(''));

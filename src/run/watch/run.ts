@@ -162,6 +162,7 @@ async function walkAndCommit(plan: WatchPlan, session: Session, place: WatchPlac
       await writer.flush();
       progress.update({ pages: source.fetched, rows: diff!.counts.seen, total: source.total });
       if (signal.aborted) throw signal.reason;
+      place.check();
     };
     for (const items of early) await consume(items);
     for await (const items of { [Symbol.asyncIterator]: () => pages }) await consume(items);
