@@ -69,6 +69,7 @@ const TARGETS = {
   pgSyncFirstExport: { max: 2 }, // issue 22: a first sync into PostgreSQL
   pgResyncExport: undefined, // reported: a re-sync into PostgreSQL after SYNC_CHANGES changes
   pgSyncNewOnlyRequests: { max: 3 },
+  pgWatchExport: undefined, // reported: a watch's daily run with its state in PostgreSQL (docs/watch.md)
 };
 // The watch case, on the SIZE sandbox: this many tenders published before --new-only runs.
 const WATCH_INSERT = 50;
@@ -214,19 +215,8 @@ async function measureWatch(url) {
   const state = join(stateDir, 'bench.watch');
   const watch = (...extra) => [cli, 'watch', 'bench', ...extra];
   const run = (args) => spawnSync(node, args, { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 26 });
-  const baseline = run(watch());
-  if (baseline.status !== 0) throw new Error(`watch: the baseline failed: ${baseline.stderr.trim()}`);
-  const known = JSON.parse(readFileSync(state, 'utf8').trimEnd().split('\n').at(-1)).end.tenders;
-  if (known !== SIZE) throw new Error(`watch: the baseline holds ${known} tenders, not ${SIZE}`);
-  const quiet = run(watch());
-  if (quiet.status !== 0 || quiet.stdout !== '' || quiet.stderr !== '') throw new Error('watch: a run without changes printed something');
-
-  const seconds = { watch: [], export: [] };
-  for (let i = 1; i <= RUNS; i++) {
-    seconds.watch.push(await timed(node, watch(), env));
-    seconds.export.push(await timed(node, [cli, 'export', '--format', 'ndjson'], env));
-    say(`  run ${i}/${RUNS}: watch ${seconds.watch.at(-1).toFixed(3)} s, export ${seconds.export.at(-1).toFixed(3)} s`);
-  }
+  const known = () => JSON.parse(readFileSync(state, 'utf8').trimEnd().split('\n').at(-1)).end.tenders;
+  const { seconds } = await watchRuns(env, known);
 
   const saved = join(tmp, 'baseline.watch');
   copyFileSync(state, saved);
@@ -252,6 +242,31 @@ async function measureWatch(url) {
     requests,
     seconds,
   };
+}
+
+/**
+ * A watch's daily run (nothing changed) against `export -f ndjson` of the same query,
+ * alternating, with `env` saying where the watch keeps its state; checked first: the
+ * baseline knows every tender (`known()`), and a run without changes prints nothing.
+ */
+async function watchRuns(env, known) {
+  const watch = [cli, 'watch', 'bench'];
+  const run = () => spawnSync(node, watch, { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const baseline = run();
+  if (baseline.status !== 0) throw new Error(`watch: the baseline failed: ${baseline.stderr.trim()}`);
+  // What the service holds now (a case before this one may have published tenders).
+  const exported = spawnSync(node, [cli, 'export', '--format', 'ndjson'], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const size = exported.stdout.split('\n').filter(Boolean).length;
+  if (known() !== size) throw new Error(`watch: the baseline holds ${known()} tenders, not the ${size} an export writes`);
+  const quiet = run();
+  if (quiet.status !== 0 || quiet.stdout !== '' || quiet.stderr !== '') throw new Error('watch: a run without changes printed something');
+  const seconds = { watch: [], export: [] };
+  for (let i = 1; i <= RUNS; i++) {
+    seconds.watch.push(await timed(node, watch, env));
+    seconds.export.push(await timed(node, [cli, 'export', '--format', 'ndjson'], env));
+    say(`  run ${i}/${RUNS}: watch ${seconds.watch.at(-1).toFixed(3)} s, export ${seconds.export.at(-1).toFixed(3)} s`);
+  }
+  return { seconds };
 }
 
 /**
@@ -345,7 +360,12 @@ async function measurePostgresSync(url) {
     return undefined;
   }
   try {
-    return await measureSync(url, { db: copy.url, fresh: copy.fresh, count: copy.count, seed: 200 });
+    const sync = await measureSync(url, { db: copy.url, fresh: copy.fresh, count: copy.count, seed: 200 });
+    copy.fresh();
+    say('watch, its state in PostgreSQL: a full run against an export of the same query');
+    const env = { TENDERS_BASE_URL: url, TENDERS_DB: copy.url, TENDERS_STATE_DIR: join(tmp, 'pg-watches') };
+    const watch = await watchRuns(env, () => copy.count("SELECT tenders FROM watches WHERE name = 'bench'"));
+    return { ...sync, watchSeconds: watch.seconds };
   } finally {
     copy.stop();
   }
@@ -418,6 +438,7 @@ async function main() {
   if (pgCase) {
     checks.pgSync = pgCase.check;
     runs.pgSyncSeconds = pgCase.seconds;
+    runs.pgWatchSeconds = pgCase.watchSeconds;
     settings.pgSync = { changes: SYNC_CHANGES, requests: pgCase.requests };
   }
 
@@ -467,6 +488,7 @@ async function main() {
   const w = medians(runs.watchSeconds);
   const sy = medians(runs.syncSeconds);
   const pg = medians(runs.pgSyncSeconds);
+  const pgw = medians(runs.pgWatchSeconds);
   const syncRss = runs.syncRssMbSmall && { [SIZE]: median(runs.syncRssMbSmall), [BIG]: median(runs.syncRssMbBig) };
   const results = {
     date: new Date().toISOString(),
@@ -485,6 +507,7 @@ async function main() {
       syncSeconds: sy ?? null,
       syncRssMb: syncRss ?? null,
       pgSyncSeconds: pg ?? null,
+      pgWatchSeconds: pgw ?? null,
     },
     ratios: {
       ...Object.fromEntries(formats.map((format) => [`${format}Floor`, m[format] / m.floor])),
@@ -509,6 +532,7 @@ async function main() {
       pgSyncFirstExport: ratio(pg?.first, pg?.export),
       pgResyncExport: ratio(pg?.resync, pg?.resyncExport),
       pgSyncNewOnlyRequests: pgCase?.requests.newOnly ?? null,
+      pgWatchExport: ratio(pgw?.watch, pgw?.export),
     },
     targets: TARGETS,
     runs,
@@ -569,7 +593,7 @@ function report(r) {
   const csvRss = r.medians.csvRssMb;
   const { startupSeconds: start, latencySeconds: lat, latencyRssMb: latRss, watchSeconds: w } = r.medians;
   const { latency = LATENCY, watch = { insert: WATCH_INSERT }, sync = { changes: SYNC_CHANGES } } = r.settings;
-  const { syncSeconds: sy, syncRssMb: syncRss, pgSyncSeconds: pg } = r.medians;
+  const { syncSeconds: sy, syncRssMb: syncRss, pgSyncSeconds: pg, pgWatchSeconds: pgw } = r.medians;
   const pgSync = r.settings.pgSync;
   const exported = s.floor !== undefined;
   // Details are functions: a case --exports or --sync skipped has no medians to show.
@@ -596,6 +620,7 @@ function report(r) {
     [`PostgreSQL: first sync ${size / 1000}k / export`, pg && (() => `${sec(pg.first)} / ${sec(pg.export)}`), 'pgSyncFirstExport'],
     [`PostgreSQL: re-sync, ${sync.changes} changed / export`, pg && (() => `${sec(pg.resync)} / ${sec(pg.resyncExport)}`), 'pgResyncExport'],
     [`PostgreSQL: sync --new-only, ${sync.changes} new`, pg && (() => `${pgSync.requests.newOnly} requests`), 'pgSyncNewOnlyRequests'],
+    ['PostgreSQL: watch (full run) / export', pgw && (() => `${sec(pgw.watch)} / ${sec(pgw.export)}`), 'pgWatchExport'],
   ];
   const skipped = r.settings.exportsOnly ? 'skipped (--exports)' : r.settings.syncOnly ? 'skipped (--sync)' : 'skipped (no PostgreSQL)';
   const line = (cells) => console.log(cells.map((c, i) => String(c).padEnd([36, 27, 8, 8, 0][i])).join(' ').trimEnd());
