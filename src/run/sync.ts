@@ -24,7 +24,7 @@ import type { SavedQuery } from './watch/state.js';
 export async function runSync(plan: SyncPlan, deps: RunDeps): Promise<void> {
   const sessionPlan = { ...plan, query: queryPlan(plan, plan.query ?? EVERY_TENDER) };
   await runSession(sessionPlan, deps, async (session) => {
-    const store = await openStore(plan.db.location, { mode: 'write', ...targetOptions(plan.db), connections: plan.parallel + 1 });
+    const store = await openStore(plan.db.location, { mode: 'write', ...targetOptions(plan.db), connections: plan.parallel + 1, signal: session.signal });
     try {
       const saved = await store.getSync(plan.name);
       const query = chooseQuery(plan, saved);

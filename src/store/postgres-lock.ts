@@ -35,42 +35,54 @@ export async function lockRun(client: pg.ClientBase, schema: string, name: strin
   for (;;) {
     const got = (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key])).rows[0]!.ok;
     if (got) {
-      // The connection holds the lock while the walk waits on the service: a server that ends idle sessions
-      // (PostgreSQL 14's idle_session_timeout) or idle transactions must not end it, and the lock with it.
-      await client.query(`SELECT set_config(name, '0', false) FROM pg_settings WHERE name = ANY($1::text[])`, [IDLE_TIMEOUTS]);
+      await client.query(`SELECT set_config(name, value, false) FROM unnest($1::text[], $2::text[]) s (name, value) WHERE name IN (SELECT name FROM pg_settings)`, [
+        Object.keys(HOLDER_SETTINGS),
+        Object.values(HOLDER_SETTINGS),
+      ]);
       return key;
     }
     const holder = await holderOf(client, key);
     // A run killed a moment ago holds its lock until the server notices its connection is gone.
-    const gone = holder === undefined || (me.host.startsWith(holder.host) && !processAlive(holder.pid));
-    if (gone && performance.now() < deadline) {
+    const dead = holder !== undefined && me.host.startsWith(holder.host) && !processAlive(holder.pid);
+    if ((dead || holder === undefined) && performance.now() < deadline) {
       await sleep(100);
       continue;
     }
     await client.query(`SELECT set_config('application_name', 'tenders', false)`);
-    throwBusy(kind, name, holder);
+    throw new RunError(
+      `${kind} '${name}' is running already: ${
+        dead
+          ? `pid ${holder!.pid} on ${holder!.host} no longer runs, but its connection still holds the lock until the server ends the statement it was in`
+          : holder
+            ? `pid ${holder.pid} on ${holder.host}, since ${holder.since}`
+            : 'another connection holds its lock'
+      }; try again when it is done`,
+    );
   }
 }
+
+/**
+ * Settings of a connection while it holds a run's lock (those the server has:
+ * idle_session_timeout and client_connection_check_interval are PostgreSQL
+ * 14's). It waits on the service between pages: a server or its settings that
+ * end idle sessions or transactions must not end it, and the lock with it.
+ * Killed in a statement that waits (a commit behind another's), it is noticed
+ * within a second rather than when the statement ends.
+ */
+const HOLDER_SETTINGS: Readonly<Record<string, string>> = {
+  idle_session_timeout: '0',
+  idle_in_transaction_session_timeout: '0',
+  client_connection_check_interval: '1000',
+};
 
 /** How long a run waits for a lock whose holder has gone (killed on this host) or cannot be named. */
 const GONE_HOLDER_WAIT_MS = 5_000;
 
-function throwBusy(kind: string, name: string, holder: Holder | undefined): never {
-  throw new RunError(
-    `${kind} '${name}' is running already: ${
-      holder ? `pid ${holder.pid} on ${holder.host}, since ${holder.since}` : 'another connection holds its lock'
-    }; try again when it is done`,
-  );
-}
-
 /** Releases a run's lock; the connection goes back to the pool named as the others. */
 export async function unlockRun(client: pg.ClientBase, key: string): Promise<void> {
   await client.query(`SELECT pg_advisory_unlock($1::bigint), set_config('application_name', 'tenders', false)`, [key]);
-  await client.query(`SELECT set_config(name, reset_val, false) FROM pg_settings WHERE name = ANY($1::text[])`, [IDLE_TIMEOUTS]);
+  await client.query(`SELECT set_config(name, reset_val, false) FROM pg_settings WHERE name = ANY($1::text[])`, [Object.keys(HOLDER_SETTINGS)]);
 }
-
-/** The server's limits on idle connections (idle_session_timeout from PostgreSQL 14 on): off while a run holds its lock. */
-const IDLE_TIMEOUTS = ['idle_session_timeout', 'idle_in_transaction_session_timeout'];
 
 /** This process, as a lock's holder names itself. */
 export function holderHere(): Holder {

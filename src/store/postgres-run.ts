@@ -62,6 +62,10 @@ export interface RunContext {
   schema: string;
   /** A failure of the server as one line naming the copy (password-free); RunError and UsageError as they are. */
   fail(err: unknown): Error;
+  /** The run's interruption: a commit under way is cancelled (OpenOptions.signal). */
+  signal?: AbortSignal;
+  /** Cancels the statement the run's connection is in. */
+  cancel(): Promise<void>;
   /** Gives the connection back (its sync lock released, or the connection closed on `broken`). */
   release(broken: boolean): Promise<void>;
 }
@@ -112,6 +116,8 @@ export class PostgresRun implements SyncRun {
     this.#building = building;
     this.#open = building;
     this.#made = made;
+    // A connection lost between COPYs (its lock with it) fails the walk at its next page, not at the next COPY.
+    ctx.client.on('error', (err) => (this.#failed ??= err));
   }
 
   static async start(ctx: RunContext): Promise<PostgresRun> {
@@ -223,8 +229,11 @@ export class PostgresRun implements SyncRun {
     // A page the run could not take fails a complete run, which goes on (as a SQLite run does): its
     // caller ends it with its receipt (an incomplete commit, which records why) or aborts it.
     if (this.#failed && facts.complete) throw this.#ctx.fail(this.#failed);
-    const { client } = this.#ctx;
+    const { client, signal } = this.#ctx;
     let broken = false;
+    // Ctrl-C while the commit waits on the server: the statement is cancelled, the transaction rolled back.
+    const cancel = () => void this.#ctx.cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
     try {
       // A new copy's complete first run is in its transaction already; an incomplete one records its receipt alone, in a copy made as usual.
       const built = this.#building && facts.complete;
@@ -249,8 +258,9 @@ export class PostgresRun implements SyncRun {
         throw err;
       }
     } catch (err) {
-      throw this.#ctx.fail(err);
+      throw signal?.aborted ? signal.reason : this.#ctx.fail(err);
     } finally {
+      signal?.removeEventListener('abort', cancel);
       await this.#end(broken);
     }
   }

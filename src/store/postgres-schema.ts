@@ -149,13 +149,23 @@ export const MIGRATIONS: readonly Migration[] = [
 /** The tables of watches' states (schema version 5). */
 export const WATCH_TABLES = ['watches', 'watch_tenders'];
 
-/** Whether the schema has the watches' tables (a copy of version 5 on, or a schema whose watches came before its first sync). */
+/** The columns of the watches' tables, as WATCHES makes them. */
+const WATCH_COLUMNS = [
+  ...['name', 'format', 'query', 'service', 'created', 'last_run', 'tenders', 'newest_published', 'fields'].map((c) => `watches.${c}`),
+  ...['watch', 'seq', 'id', 'hashes', 'title', 'deadline'].map((c) => `watch_tenders.${c}`),
+].sort();
+
+/**
+ * Whether the schema has the watches' tables (a copy of version 5 on, or a
+ * schema whose watches came before its first sync): both, with tenders'
+ * columns, not another program's `watches`.
+ */
 export async function hasWatchTables(client: pg.ClientBase, schema: string): Promise<boolean> {
-  const { rows } = await client.query<{ n: string }>(
-    'SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = $1 AND table_name = ANY($2::text[])',
+  const { rows } = await client.query<{ c: string }>(
+    `SELECT table_name || '.' || column_name AS c FROM information_schema.columns WHERE table_schema = $1 AND table_name = ANY($2::text[])`,
     [schema, WATCH_TABLES],
   );
-  return Number(rows[0]!.n) === WATCH_TABLES.length;
+  return rows.map((r) => r.c).sort().join() === WATCH_COLUMNS.join();
 }
 
 /**
@@ -192,8 +202,9 @@ export async function schemaVersion(client: pg.ClientBase, schema: string): Prom
     "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'",
     [schema],
   );
-  // The watches' tables alone are no copy yet (see ensureWatchTables).
-  const names = tables.rows.map((r) => r.table_name).filter((name) => !WATCH_TABLES.includes(name));
+  // The watches' tables alone are no copy yet (see ensureWatchTables); another program's table of that name is its own.
+  const all = tables.rows.map((r) => r.table_name);
+  const names = (await hasWatchTables(client, schema)) ? all.filter((name) => !WATCH_TABLES.includes(name)) : all;
   if (names.length === 0) return 0;
   if (!names.includes('meta')) return undefined;
   const row = (await client.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")).rows[0];

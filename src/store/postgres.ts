@@ -49,7 +49,7 @@ export async function openPostgresStore(url: string, options: OpenOptions): Prom
     } finally {
       client.release();
     }
-    return new PostgresStore(connection, target, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, version === 0);
+    return new PostgresStore(connection, target, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, version === 0, options.signal);
   } catch (err) {
     await connection.pool.end().catch(() => undefined);
     throw failure(err, target, connection.scrub);
@@ -92,6 +92,8 @@ class PostgresStore implements Store {
     private readonly busyTimeoutMs: number,
     /** The schema has no tables yet: nothing is stored, and a first run makes the copy. */
     private unborn: boolean,
+    /** Cancels a run's commit (OpenOptions.signal). */
+    private readonly signal: AbortSignal | undefined,
   ) {
     this.#pool = connection.pool;
     this.#schema = connection.schema;
@@ -129,6 +131,11 @@ class PostgresStore implements Store {
         busyTimeoutMs: this.busyTimeoutMs,
         location: this.target.location,
         fail: (err) => this.#failure(err),
+        signal: this.signal,
+        cancel: async () => {
+          const pid = (client as unknown as { processID: number | null }).processID;
+          if (pid !== null) await this.#pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
+        },
         release: async (broken) => {
           this.#run = undefined;
           if (!broken) await unlockRun(client, key).catch(() => (broken = true));

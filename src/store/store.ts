@@ -221,6 +221,13 @@ export interface OpenOptions {
    * Default: none of them. Ignored by SQLite.
    */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * PostgreSQL: the run's interruption (Ctrl-C). A commit waiting on the
+   * server (behind another sync's commit, on a table another holds) is
+   * cancelled, and fails with the signal's reason: the copy stays as it was.
+   * Ignored by SQLite.
+   */
+  signal?: AbortSignal;
 }
 
 /** How long a writer waits for another sync's commit unless OpenOptions says (ms). */

@@ -359,6 +359,27 @@ describe.skipIf(POSTGRES_MISSING)('sync into PostgreSQL', () => {
     for (const run of [list, page, unknown]) expect(run.stdout + run.stderr).not.toContain(password);
   });
 
+  it('a run whose connection (and lock) is lost stops at the next page, one line, exit 1; the copy as it was', async () => {
+    const url = await (await postgres()).createDatabase('synclost');
+    expect((await sync(['lost', ...QUERY, '--db', url, '-n', '10'])).code).toBe(0);
+    const before = psql(url, "SELECT count(*) || ' ' || max(run) FROM runs");
+    mutate();
+    sb.setFaults({ latencyMs: 20 });
+    let pages = 0;
+    const lost = await sync(['lost', '--db', url, '-n', '10', '-v'], {
+      onSpawn: (child) =>
+        onStderr(child, /\* POST/g, () => {
+          if (++pages === 3) psql(url, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'tenders ${child.pid} %'`);
+        }),
+    });
+    sb.setFaults({});
+    expect(lost.code).toBe(1);
+    expect(lost.stderr).toMatch(/tenders: postgres:\/\/\S+: lost the connection to the PostgreSQL server/);
+    // A page or two more at most (one may be on its way), not the 100 pages to the stage's next COPY.
+    expect(lost.stderr.match(/\* POST/g)!.length).toBeLessThanOrEqual(5);
+    expect(psql(url, "SELECT count(*) || ' ' || max(run) FROM runs")).toBe(before);
+  });
+
   it('--forget in a schema without a copy is exit 1 and creates nothing', async () => {
     const url = await (await postgres()).createDatabase('forget');
     const shown = url.replace(/:[^:@/]+@/, '@');

@@ -369,7 +369,7 @@ describe.skipIf(POSTGRES_MISSING)('watch with its state in PostgreSQL', () => {
     const refused = await watch(['w', '--db', db]);
     expect(refused).toMatchObject({ code: 1, stdout: '' });
     expect(refused.stderr).toBe(
-      `tenders: watch w is kept both in ${shown} and in ${file}: delete the file to go on with the copy's, or forget the copy's (tenders watch w --forget) to move the file in with the next run\n`,
+      `tenders: watch w is kept both in ${shown} and in ${file}: delete the file to go on with the copy's, or forget the copy's (tenders watch w --forget --db ${shown}) to move the file in with the next run\n`,
     );
     const list = await watch(['--list', '--db', db, '-f', 'ndjson', '-v']);
     expect(list.stderr).toBe(

@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RunError } from '../../src/errors.js';
+import { RunError, UsageError } from '../../src/errors.js';
+import { openStore } from '../../src/store/open.js';
 import { parseJson } from '../../src/model/json-parse.js';
 import { lockKey } from '../../src/store/postgres-lock.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/store/postgres-schema.js';
@@ -147,6 +148,19 @@ describe.skipIf(POSTGRES_MISSING)("watches' state in a PostgreSQL copy", () => {
     const locked = await locking;
     await locked.release();
     await watches.close();
+  });
+
+  it("another program's table named watches is its own: the schema is refused, by a watch and by a sync, and nothing is added to it", async () => {
+    const url = await server.createDatabase('watchforeign');
+    psql(url, "CREATE SCHEMA other; CREATE TABLE other.watches (name text PRIMARY KEY, owner text); INSERT INTO other.watches VALUES ('alice', 'alice')");
+    for (const mode of ['write', 'read'] as const) {
+      const err = await PostgresWatches.open(`${url}?schema=other`, { mode }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as Error).message).toMatch(/schema other holds tables of another program/);
+    }
+    const sync = await openStore(`${url}?schema=other`, { mode: 'write' }).catch((e: unknown) => e);
+    expect(sync).toBeInstanceOf(UsageError);
+    expect(psql(url, "SELECT string_agg(tablename, ',') FROM pg_tables WHERE schemaname = 'other'")).toBe('watches');
   });
 
   it('reading creates nothing; writing upgrades a copy made before watches were kept', async () => {

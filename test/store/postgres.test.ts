@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import pg from 'pg';
@@ -406,7 +406,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
     });
 
     /** Starts the child; resolves once it prints `phase` (it then holds its run until killed). */
-    function runUntil(url: string, phase: 'stage' | 'commit', size: number, seed: number): Promise<ChildProcess> {
+    function runUntil(url: string, phase: 'stage' | 'commit' | 'queued', size: number, seed: number): Promise<ChildProcess> {
       return new Promise((done, fail) => {
         const proc = spawn(process.execPath, [child, url, phase, String(size), String(seed)], {
           env: { ...process.env, NODE_PATH: resolve('node_modules') },
@@ -459,6 +459,79 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       }
       // Its connection gone, the lock is free.
       await sync(store, 'killed', docs(20, 3));
+      await store.close();
+    });
+
+    it('a run killed while its commit waits behind another commit frees its lock within a second, and the next run takes it', async () => {
+      const url = await server.createDatabase('queued');
+      const store = await open(url);
+      await sync(store, 'first', docs(5, 1));
+      const other = new pg.Client({ connectionString: url });
+      await other.connect();
+      await other.query('SELECT pg_advisory_lock($1::bigint)', [lockKey('public', 'commit')]); // as another sync's commit would
+      try {
+        const proc = await runUntil(url, 'queued', 50, 2);
+        const exited = new Promise((done) => proc.once('exit', done));
+        proc.kill('SIGKILL');
+        await exited;
+        // Its server connection is still waiting in its commit: the server notices it is gone (client_connection_check_interval).
+        const run = await store.beginRun({ sync: { name: 'killed', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+        await run.abort();
+      } finally {
+        await other.end();
+      }
+      await store.close();
+    });
+
+    it('an interruption while the commit waits behind another commit cancels it: the reason thrown, the copy as it was', async () => {
+      const url = await server.createDatabase('cancel');
+      const interrupt = new AbortController();
+      const store = await open(url, 'write', { signal: interrupt.signal });
+      await sync(store, 'first', docs(5, 1));
+      const before = dump(url);
+      const other = new pg.Client({ connectionString: url });
+      await other.connect();
+      await other.query('SELECT pg_advisory_lock($1::bigint)', [lockKey('public', 'commit')]);
+      try {
+        const run = await store.beginRun({ sync: { name: 'second', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+        await run.add(docs(50, 2));
+        const committing = run.commit({ complete: true, pages: 1, requests: 1 });
+        committing.catch(() => undefined);
+        // Its connection waits for the commit lock (asked without blocking this process, which sends the commit).
+        for (;;) {
+          const { rows } = await other.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE $1 AND wait_event_type = 'Lock'",
+            [`tenders ${process.pid} %`],
+          );
+          if (rows[0]!.n === 1) break;
+          await other.query('SELECT pg_sleep(0.02)');
+        }
+        const reason = new Error('interrupted by SIGINT');
+        interrupt.abort(reason);
+        await expect(committing).rejects.toBe(reason);
+      } finally {
+        await other.end();
+      }
+      expect(dump(url)).toBe(before);
+      await store.close();
+    });
+
+    it('a lock held for a process of this host that no longer runs is waited for, then refused saying so', async () => {
+      const url = await server.createDatabase('stuck');
+      const store = await open(url);
+      await sync(store, 'first', docs(5, 1));
+      const stuck = new pg.Client({ connectionString: url, application_name: `tenders 4194303 2026-11-26T07:00:00Z ${hostname()}` });
+      await stuck.connect();
+      await stuck.query('SELECT pg_advisory_lock($1::bigint)', [lockKey('public', 'sync stuck')]);
+      try {
+        const err = await store.beginRun({ sync: { name: 'stuck', query: {}, service: 'u' }, mode: 'full' }).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(RunError);
+        expect((err as Error).message).toBe(
+          `sync 'stuck' is running already: pid 4194303 on ${hostname()} no longer runs, but its connection still holds the lock until the server ends the statement it was in; try again when it is done`,
+        );
+      } finally {
+        await stuck.end();
+      }
       await store.close();
     });
 

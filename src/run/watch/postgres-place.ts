@@ -41,7 +41,7 @@ export async function openPostgresPlace(plan: WatchPlan, db: StoreTarget, sessio
   if (record && file) {
     throw new RunError(
       `watch ${plan.name} is kept both in ${watches.location} and in ${file}: delete the file to go on with the copy's, ` +
-        `or forget the copy's (tenders watch ${plan.name} --forget) to move the file in with the next run`,
+        `or forget the copy's (tenders watch ${plan.name} --forget --db ${watches.location}) to move the file in with the next run`,
     );
   }
   if (file) {
