@@ -1,9 +1,11 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { postgresBin, startCluster, stopCluster } from '../../scripts/postgres-cluster.js';
+import { onStderr } from './child-stderr.js';
 import { whenDir } from './dir-events.js';
 import { noteMissingTool } from './tools.js';
 
@@ -105,4 +107,27 @@ async function createDatabase(ready: Ready, prefix: string): Promise<string> {
     await admin.end();
   }
   return `postgres://${ready.user}:${encodeURIComponent(ready.password)}@127.0.0.1:${ready.port}/${name}`;
+}
+
+/**
+ * Ends a spawned tenders' connections to the server at `url`, as a restart or
+ * a firewall would, once its --verbose stderr shows `n` requests: `onSpawn`
+ * for runCli; `requestsThen()` is how many requests it had shown when they ended.
+ */
+export function endConnectionsAfterRequests(n: number, url: string): { onSpawn: (child: ChildProcess) => void; requestsThen: () => number } {
+  let seen = 0;
+  let then = Infinity;
+  const onSpawn = (child: ChildProcess) =>
+    onStderr(child, /\* POST/g, async () => {
+      if (++seen !== n) return;
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      try {
+        await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE $1', [`tenders ${child.pid} %`]);
+        then = seen;
+      } finally {
+        await admin.end();
+      }
+    });
+  return { onSpawn, requestsThen: () => then };
 }
