@@ -161,8 +161,9 @@ export async function connect(target: Target, max: number, create: boolean, env:
   // Only a URL's password is taken out: a password's text replaced wherever it stands garbled the
   // server's words (a password "b" made "data***ase") and so gave the password away.
   const scrub = withoutPasswords;
-  // Keepalives: a run's lock connection idles through the walk, and a NAT or firewall must not drop it meanwhile.
-  const base = { ...clientConfig(target.connectionString, env), types, application_name: 'tenders', keepAlive: true };
+  // Keepalives: a run's lock connection idles through the walk, and a NAT or firewall must not drop it meanwhile
+  // (the first probe after a minute: the system's default waits two hours, past any firewall's patience).
+  const base = { ...clientConfig(target.connectionString, env), types, application_name: 'tenders', keepAlive: true, keepAliveInitialDelayMillis: 60_000 };
   // Only the first connection has a time limit: the pool's wait for a free connection has none.
   const first = await firstClient({ ...base, connectionTimeoutMillis: 15_000 }, target, scrub);
   let schema: string;
@@ -186,6 +187,27 @@ export async function connect(target: Target, max: number, create: boolean, env:
   // An idle connection the server drops is not this process's failure.
   pool.on('error', () => undefined);
   return { pool, schema, scrub, identity: `${base.user}@${base.host}:${base.port}/${base.database}/${schema}` };
+}
+
+/** Pool connections given an error listener. */
+const quiet = new WeakSet<pg.PoolClient>();
+
+/**
+ * A connection of the pool, failures as one line: a connection lost while
+ * checked out fails its query, and the event itself must not end the process.
+ */
+export async function checkOut(pool: pg.Pool, fail: (err: unknown) => Error): Promise<pg.PoolClient> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    throw fail(err);
+  }
+  if (!quiet.has(client)) {
+    quiet.add(client);
+    client.on('error', () => undefined);
+  }
+  return client;
 }
 
 async function schemaExists(client: pg.Client, schema: string): Promise<boolean> {

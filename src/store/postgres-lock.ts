@@ -35,15 +35,15 @@ export async function lockRun(client: pg.ClientBase, schema: string, name: strin
   for (;;) {
     const got = (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key])).rows[0]!.ok;
     if (got) {
-      await client.query(`SELECT set_config(name, value, false) FROM unnest($1::text[], $2::text[]) s (name, value) WHERE name IN (SELECT name FROM pg_settings)`, [
-        Object.keys(HOLDER_SETTINGS),
-        Object.values(HOLDER_SETTINGS),
-      ]);
+      await holderSettings(client).catch(async (err: unknown) => {
+        await client.query('SELECT pg_advisory_unlock($1::bigint)', [key]).catch(() => undefined);
+        throw err;
+      });
       return key;
     }
     const holder = await holderOf(client, key);
     // A run killed a moment ago holds its lock until the server notices its connection is gone.
-    const dead = holder !== undefined && me.host.startsWith(holder.host) && !processAlive(holder.pid);
+    const dead = holder !== undefined && sameHost(holder, me.host) && !processAlive(holder.pid);
     if ((dead || holder === undefined) && performance.now() < deadline) {
       await sleep(100);
       continue;
@@ -75,6 +75,20 @@ const HOLDER_SETTINGS: Readonly<Record<string, string>> = {
   client_connection_check_interval: '1000',
 };
 
+/** Applies HOLDER_SETTINGS the server has; one it refuses (no connection checks on its platform: 22023) is done without. */
+async function holderSettings(client: pg.ClientBase): Promise<void> {
+  for (const [name, value] of Object.entries(HOLDER_SETTINGS)) {
+    await client.query('SELECT set_config(name, $2, false) FROM pg_settings WHERE name = $1', [name, value]).catch((err: unknown) => {
+      if ((err as { code?: string }).code !== '22023') throw err;
+    });
+  }
+}
+
+/** Whether a holder is of this host: its name as the holder wrote it, or its start when the server cut the name at 63 bytes. */
+function sameHost(holder: Holder & { cut: boolean }, host: string): boolean {
+  return holder.cut ? host.startsWith(holder.host) : host === holder.host;
+}
+
 /** How long a run waits for a lock whose holder has gone (killed on this host) or cannot be named. */
 const GONE_HOLDER_WAIT_MS = 5_000;
 
@@ -90,7 +104,7 @@ export function holderHere(): Holder {
 }
 
 /** Who holds the advisory lock `key`, from the application_name its connection set. */
-async function holderOf(client: pg.ClientBase, key: string): Promise<Holder | undefined> {
+async function holderOf(client: pg.ClientBase, key: string): Promise<(Holder & { cut: boolean }) | undefined> {
   const k = BigInt.asUintN(64, BigInt(key));
   const rows = await client.query<{ application_name: string | null; pid: number }>(
     `SELECT a.application_name, a.pid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
@@ -98,6 +112,7 @@ async function holderOf(client: pg.ClientBase, key: string): Promise<Holder | un
        AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
     [String(k >> 32n), String(k & 0xffffffffn)],
   );
-  const match = /^tenders (\d+) (\S+) (.*)$/.exec(rows.rows[0]?.application_name ?? '');
-  return match ? { pid: Number(match[1]), since: match[2]!, host: match[3]! } : undefined;
+  const name = rows.rows[0]?.application_name ?? '';
+  const match = /^tenders (\d+) (\S+) (.*)$/.exec(name);
+  return match ? { pid: Number(match[1]), since: match[2]!, host: match[3]!, cut: Buffer.byteLength(name) >= 63 } : undefined;
 }

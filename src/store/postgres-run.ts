@@ -117,8 +117,10 @@ export class PostgresRun implements SyncRun {
     this.#open = building;
     this.#made = made;
     // A connection lost between COPYs (its lock with it) fails the walk at its next page, not at the next COPY.
-    ctx.client.on('error', (err) => (this.#failed ??= err));
+    ctx.client.on('error', this.#lost);
   }
+
+  readonly #lost = (err: unknown) => void (this.#failed ??= err);
 
   static async start(ctx: RunContext): Promise<PostgresRun> {
     const copy = ctx.newCopy ? await makesCopy(ctx) : 'made';
@@ -224,17 +226,19 @@ export class PostgresRun implements SyncRun {
 
   async commit(facts: RunFacts): Promise<RunReceipt> {
     this.#live();
-    await this.#flush();
-    await this.#copying;
-    // A page the run could not take fails a complete run, which goes on (as a SQLite run does): its
-    // caller ends it with its receipt (an incomplete commit, which records why) or aborts it.
-    if (this.#failed && facts.complete) throw this.#ctx.fail(this.#failed);
     const { client, signal } = this.#ctx;
-    let broken = false;
-    // Ctrl-C while the commit waits on the server: the statement is cancelled, the transaction rolled back.
+    // Ctrl-C during the commit: a statement the server is in is cancelled, and the transaction is
+    // rolled back before its COMMIT (an interruption between statements is seen at the next check).
     const cancel = () => void this.#ctx.cancel();
     signal?.addEventListener('abort', cancel, { once: true });
+    let broken = false;
     try {
+      await this.#flush();
+      await this.#copying;
+      // A page the run could not take fails a complete run, which goes on (as a SQLite run does): its
+      // caller ends it with its receipt (an incomplete commit, which records why) or aborts it.
+      if (this.#failed && facts.complete) throw this.#ctx.fail(this.#failed);
+      if (facts.complete) signal?.throwIfAborted();
       // A new copy's complete first run is in its transaction already; an incomplete one records its receipt alone, in a copy made as usual.
       const built = this.#building && facts.complete;
       if (!built) {
@@ -250,6 +254,7 @@ export class PostgresRun implements SyncRun {
           throw err;
         });
         const receipt = !facts.complete ? await this.#receiptOnly(facts) : built ? await this.#finishCopy(facts) : await this.#apply(facts);
+        if (facts.complete) signal?.throwIfAborted();
         await client.query('COMMIT');
         this.#open = false;
         return receipt;
@@ -258,7 +263,7 @@ export class PostgresRun implements SyncRun {
         throw err;
       }
     } catch (err) {
-      throw signal?.aborted ? signal.reason : this.#ctx.fail(err);
+      throw signal?.aborted && facts.complete ? signal.reason : this.#ctx.fail(err);
     } finally {
       signal?.removeEventListener('abort', cancel);
       await this.#end(broken);
@@ -276,6 +281,7 @@ export class PostgresRun implements SyncRun {
     await this.#copying;
     if (!failed) await this.#rollback().catch(() => (failed = true));
     if (!failed) await this.#ctx.client.query('DROP TABLE IF EXISTS stage; DROP TABLE IF EXISTS delta').catch(() => (failed = true));
+    this.#ctx.client.off('error', this.#lost);
     await this.#ctx.release(failed);
   }
 

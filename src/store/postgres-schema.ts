@@ -143,7 +143,16 @@ export const MIGRATIONS: readonly Migration[] = [
   // Greek accents, final sigmas, Hangul and a few more otherwise, and a sync rewrites only changed documents.
   async (client) => void (await rebuildTsv(client)),
   // 5: watches keep their state here when --db or TENDERS_DB names this copy (src/store/postgres-watches.ts).
-  async (client) => void (await client.query(WATCHES)),
+  async (client) => {
+    const { rows } = await client.query<{ schema: string; taken: boolean }>(
+      "SELECT current_schema() AS schema, to_regclass('watches') IS NOT NULL OR to_regclass('watch_tenders') IS NOT NULL AS taken",
+    );
+    const { schema, taken } = rows[0]!;
+    if (taken && !(await hasWatchTables(client, schema))) {
+      throw new UsageError(`schema ${schema} holds a table named watches or watch_tenders of another program: tenders cannot upgrade this copy there`);
+    }
+    await client.query(WATCHES);
+  },
 ];
 
 /** The tables of watches' states (schema version 5). */

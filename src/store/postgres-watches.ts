@@ -13,9 +13,9 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { RunError } from '../errors.js';
+import { RunError, UsageError } from '../errors.js';
 import { stringifyExact } from '../model/exact-json.js';
-import { connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
+import { checkOut, connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
 import { copyField } from './postgres-copy.js';
 import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
 import { ensureWatchTables, hasWatchTables, refuseSchema, schemaVersion, WATCH_TABLES } from './postgres-schema.js';
@@ -84,6 +84,8 @@ export class PostgresWatches {
           await checkWritable(client, target);
         }
         ready = await hasWatchTables(client, connection.schema);
+        // Made or upgraded, a copy without them holds another program's table of that name.
+        if (options.mode === 'write' && !ready) throw new UsageError(`${target.location}: schema ${connection.schema} holds a table named watches of another program`);
       } finally {
         client.release();
       }
@@ -148,15 +150,8 @@ export class PostgresWatches {
     await this.connection.pool.end().catch(() => undefined);
   }
 
-  async #connect(): Promise<pg.PoolClient> {
-    try {
-      const client = await this.connection.pool.connect();
-      // A connection lost while checked out fails its query; the event itself must not end the process.
-      client.on('error', () => undefined);
-      return client;
-    } catch (err) {
-      throw this.#failure(err);
-    }
+  #connect(): Promise<pg.PoolClient> {
+    return checkOut(this.connection.pool, (err) => this.#failure(err));
   }
 
   #failure(err: unknown): Error {

@@ -11,7 +11,7 @@ import { queryKey } from '../model/query-key.js';
 import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { snake, sortCounts, stringColumn, timestamp } from './columns.js';
-import { connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
+import { checkOut, connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
 import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
 import { PostgresRun } from './postgres-run.js';
 import { migrate, MIGRATIONS, refuseSchema, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
@@ -35,8 +35,6 @@ import {
 const CONNECTIONS = 4;
 /** Tenders (or changes) handed on at a time by select and changes. */
 const BATCH = 256;
-/** Pool connections given an error listener. */
-const quiet = new WeakSet<pg.PoolClient>();
 
 export async function openPostgresStore(url: string, options: OpenOptions): Promise<Store> {
   const target = parseTarget(url, options.schema);
@@ -115,7 +113,7 @@ class PostgresStore implements Store {
     try {
       key = await lockRun(client, this.#schema, sync.name, holderHere());
     } catch (err) {
-      client.release();
+      client.release(true); // whatever the failure, the connection holds no lock of this run
       throw this.#failure(err);
     }
     try {
@@ -299,19 +297,8 @@ class PostgresStore implements Store {
     await this.#pool.end().catch(() => undefined);
   }
 
-  async #connect(): Promise<pg.PoolClient> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.#pool.connect();
-    } catch (err) {
-      throw this.#failure(err);
-    }
-    // A connection lost while checked out fails its query; the event itself must not end the process.
-    if (!quiet.has(client)) {
-      quiet.add(client);
-      client.on('error', () => undefined);
-    }
-    return client;
+  #connect(): Promise<pg.PoolClient> {
+    return checkOut(this.#pool, (err) => this.#failure(err));
   }
 
   #failure(err: unknown): Error {

@@ -345,7 +345,7 @@ describe.skipIf(POSTGRES_MISSING)('watch with its state in PostgreSQL', () => {
   it('a schema with watches and no sync yet: --local says no copy, and its first sync makes the copy whole beside them', async () => {
     const { url, db } = await copy('watchfirst');
     await watch(['w', ...QUERY, '--db', db]);
-    const local = await watch([], { env: { TENDERS_DB: db } }).then(() => runCli(['search', '--local', '--db', db], sb.url));
+    const local = await runCli(['search', '--local', '--db', db], sb.url);
     expect(local).toMatchObject({ code: 1, stdout: '' });
     expect(local.stderr).toMatch(/no local copy in .* yet: run tenders sync first\n$/);
     expect(await runCli(['sync', 's', ...QUERY, '--db', db], sb.url)).toMatchObject({ code: 0, stderr: '' });

@@ -53,12 +53,20 @@ async function read(watches: PostgresWatches, name = 'w'): Promise<WatchTenderRo
   }
 }
 
-/** Waits until this process's tenders connection has tried for a lock another holds, and asked who holds it (its last query). */
-async function waitForLockWaiter(url: string): Promise<void> {
+/**
+ * Waits until this process's tenders connection has tried for a lock another
+ * holds, and asked who holds it (its last query), or until `locking` settles.
+ */
+async function waitForLockWaiter(url: string, locking: Promise<unknown>): Promise<void> {
+  let settled = false;
+  locking.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    for (;;) {
+    while (!settled) {
       const { rows } = await admin.query<{ n: number }>(
         "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE $1 AND query LIKE '%FROM pg_locks%'",
         [`tenders ${process.pid} %`],
@@ -143,7 +151,7 @@ describe.skipIf(POSTGRES_MISSING)("watches' state in a PostgreSQL copy", () => {
     await dead.query('SELECT pg_advisory_lock($1::bigint)', [lockKey('public', 'watch w')]);
     const locking = watches.lock('w');
     // The server ends that connection once it notices; here, once the run has found the lock taken (a refusal fails at once).
-    await Promise.race([waitForLockWaiter(url), locking]);
+    await Promise.race([waitForLockWaiter(url, locking), locking]);
     await dead.end();
     const locked = await locking;
     await locked.release();
@@ -161,6 +169,20 @@ describe.skipIf(POSTGRES_MISSING)("watches' state in a PostgreSQL copy", () => {
     const sync = await openStore(`${url}?schema=other`, { mode: 'write' }).catch((e: unknown) => e);
     expect(sync).toBeInstanceOf(UsageError);
     expect(psql(url, "SELECT string_agg(tablename, ',') FROM pg_tables WHERE schemaname = 'other'")).toBe('watches');
+  });
+
+  it("a copy made before watches were kept, beside another program's watches table: its upgrade is refused, by a watch and by a sync", async () => {
+    const url = await server.createDatabase('watchforeignold');
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await migrate(client, 'public', lockKey('public', 'migrate'), MIGRATIONS.slice(0, 4));
+    await client.end();
+    psql(url, 'CREATE TABLE watches (name text PRIMARY KEY, owner text)');
+    const watch = await PostgresWatches.open(url, { mode: 'write' }).catch((e: unknown) => e);
+    expect(watch).toBeInstanceOf(UsageError);
+    expect((watch as Error).message).toBe('schema public holds a table named watches or watch_tenders of another program: tenders cannot upgrade this copy there');
+    expect(await openStore(url, { mode: 'write' }).catch((e: unknown) => e)).toBeInstanceOf(UsageError);
+    expect(psql(url, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe('4');
   });
 
   it('reading creates nothing; writing upgrades a copy made before watches were kept', async () => {

@@ -516,6 +516,38 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       await store.close();
     });
 
+    it('an interruption before the commit is called commits nothing: the reason thrown, the copy as it was', async () => {
+      const url = await server.createDatabase('cancelearly');
+      const interrupt = new AbortController();
+      const store = await open(url, 'write', { signal: interrupt.signal });
+      await sync(store, 'first', docs(5, 1));
+      const before = dump(url);
+      const run = await store.beginRun({ sync: { name: 'second', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+      await run.add(docs(50, 2));
+      const reason = new Error('interrupted by SIGTERM');
+      interrupt.abort(reason);
+      await expect(run.commit({ complete: true, pages: 1, requests: 1 })).rejects.toBe(reason);
+      expect(dump(url)).toBe(before);
+      await store.close();
+    });
+
+    it("a holder on another host whose name begins this host's (cron1 for cron10) is alive as far as tenders can tell: refused at once", async () => {
+      const url = await server.createDatabase('otherhost');
+      const store = await open(url);
+      await sync(store, 'first', docs(5, 1));
+      const other = hostname().slice(0, -1);
+      const remote = new pg.Client({ connectionString: url, application_name: `tenders 4194303 2026-11-26T07:00:00Z ${other}` });
+      await remote.connect();
+      await remote.query('SELECT pg_advisory_lock($1::bigint)', [lockKey('public', 'sync remote')]);
+      try {
+        const err = await store.beginRun({ sync: { name: 'remote', query: {}, service: 'u' }, mode: 'full' }).catch((e: unknown) => e);
+        expect((err as Error).message).toBe(`sync 'remote' is running already: pid 4194303 on ${other}, since 2026-11-26T07:00:00Z; try again when it is done`);
+      } finally {
+        await remote.end();
+      }
+      await store.close();
+    });
+
     it('a lock held for a process of this host that no longer runs is waited for, then refused saying so', async () => {
       const url = await server.createDatabase('stuck');
       const store = await open(url);
