@@ -17,7 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { parseIntoClientConfig } from 'pg-connection-string';
 import pgpassFile from 'pgpass/lib/helper.js';
-import { RunError, UsageError } from '../errors.js';
+import { InterruptedError, RunError, UsageError } from '../errors.js';
 import { parseJson } from '../model/json-parse.js';
 import { withoutPasswords } from '../model/redact.js';
 
@@ -210,6 +210,31 @@ export async function checkOut(pool: pg.Pool, fail: (err: unknown) => Error): Pr
   return client;
 }
 
+/** Cancels the statement `client` is in (pg_cancel_backend, from another connection of the pool); nothing when it is in none. */
+export async function cancelStatement(pool: pg.Pool, client: pg.ClientBase): Promise<void> {
+  const pid = (client as unknown as { processID: number | null }).processID;
+  if (pid !== null) await pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
+}
+
+/**
+ * `work` on `client`, its statement cancelled when `signal` aborts (Ctrl-C):
+ * a wait on the server (a lock another holds) ends at once, and the
+ * interruption is what is thrown.
+ */
+export async function interruptible<T>(pool: pg.Pool, client: pg.ClientBase, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  if (!signal) return work();
+  signal.throwIfAborted();
+  const cancel = () => void cancelStatement(pool, client);
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    return await work();
+  } catch (err) {
+    throw signal.aborted ? signal.reason : err;
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+}
+
 async function schemaExists(client: pg.Client, schema: string): Promise<boolean> {
   return (await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).rowCount! > 0;
 }
@@ -232,7 +257,7 @@ async function firstClient(config: pg.ClientConfig, target: Target, scrub: (m: s
 
 /** A connection or set-up failure as one line naming the copy (password-free). */
 export function failure(err: unknown, target: Target, scrub: (m: string) => string, attempts?: number): Error {
-  if (err instanceof UsageError || err instanceof RunError) return err;
+  if (err instanceof UsageError || err instanceof RunError || err instanceof InterruptedError) return err;
   const code = (err as { code?: string }).code ?? '';
   const raw = scrub(String((err as Error).message ?? err)).split('\n')[0]!;
   const tries = attempts && attempts > 1 ? ` (${attempts} attempts)` : '';

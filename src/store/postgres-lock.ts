@@ -27,7 +27,15 @@ export interface Holder {
 }
 
 /** Takes the lock of the sync (or watch) `name` on `client` (which holds it until released or closed), or throws a RunError naming its holder. */
-export async function lockRun(client: pg.ClientBase, schema: string, name: string, me: Holder, kind: 'sync' | 'watch' = 'sync'): Promise<string> {
+export async function lockRun(
+  client: pg.ClientBase,
+  schema: string,
+  name: string,
+  me: Holder,
+  kind: 'sync' | 'watch' = 'sync',
+  /** Ends a wait for a dead holder's lock (Ctrl-C), with its reason. */
+  signal?: AbortSignal,
+): Promise<string> {
   const key = lockKey(schema, `${kind} ${name}`);
   // Truncated by the server past 63 bytes: the host is last.
   await client.query(`SELECT set_config('application_name', $1, false)`, [`tenders ${me.pid} ${me.since.slice(0, 19)}Z ${me.host}`.slice(0, 63)]);
@@ -45,7 +53,9 @@ export async function lockRun(client: pg.ClientBase, schema: string, name: strin
     // A run killed a moment ago holds its lock until the server notices its connection is gone.
     const dead = holder !== undefined && sameHost(holder, me.host) && !processAlive(holder.pid);
     if ((dead || holder === undefined) && performance.now() < deadline) {
-      await sleep(100);
+      await sleep(100, undefined, { signal }).catch(() => {
+        throw signal!.reason;
+      });
       continue;
     }
     await client.query(`SELECT set_config('application_name', 'tenders', false)`);

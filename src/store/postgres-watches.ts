@@ -15,7 +15,7 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { RunError, UsageError } from '../errors.js';
 import { stringifyExact } from '../model/exact-json.js';
-import { checkOut, connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
+import { checkOut, connect, failure, interruptible, parseTarget, type Connection, type Target } from './postgres-connect.js';
 import { copyField } from './postgres-copy.js';
 import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
 import { ensureWatchTables, hasWatchTables, refuseSchema, schemaVersion, WATCH_TABLES } from './postgres-schema.js';
@@ -61,6 +61,8 @@ export class PostgresWatches {
     private readonly target: Target,
     /** The schema has the watches' tables (a read finds no watch without them). */
     private readonly ready: boolean,
+    /** Ctrl-C: a wait on the server ends at once (OpenOptions.signal). */
+    private readonly signal: AbortSignal | undefined,
   ) {}
 
   /**
@@ -70,7 +72,7 @@ export class PostgresWatches {
    * sync that is making the copy; `read`: nothing is made, and a schema
    * without those tables has no watches.
    */
-  static async open(url: string, options: Pick<OpenOptions, 'mode' | 'schema' | 'env' | 'busyTimeoutMs'>): Promise<PostgresWatches> {
+  static async open(url: string, options: Pick<OpenOptions, 'mode' | 'schema' | 'env' | 'busyTimeoutMs' | 'signal'>): Promise<PostgresWatches> {
     const target = parseTarget(url, options.schema);
     const connection = await connect(target, 2, options.mode === 'write', options.env ?? {});
     try {
@@ -80,7 +82,8 @@ export class PostgresWatches {
         refuseSchema(await schemaVersion(client, connection.schema), target.location, connection.schema);
         const wait = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
         if (options.mode === 'write') {
-          await ensureWatchTables(client, connection.schema, lockKey(connection.schema, 'migrate'), wait);
+          const making = () => ensureWatchTables(client, connection.schema, lockKey(connection.schema, 'migrate'), wait);
+          await interruptible(connection.pool, client, options.signal, making);
           await checkWritable(client, target);
         }
         ready = await hasWatchTables(client, connection.schema);
@@ -89,7 +92,7 @@ export class PostgresWatches {
       } finally {
         client.release();
       }
-      return new PostgresWatches(connection, target, ready);
+      return new PostgresWatches(connection, target, ready, options.signal);
     } catch (err) {
       await connection.pool.end().catch(() => undefined);
       if ((err as { code?: string }).code === '55P03') {
@@ -117,8 +120,9 @@ export class PostgresWatches {
   async lock(name: string): Promise<LockedWatch> {
     const client = await this.#connect();
     try {
-      const key = await lockRun(client, this.connection.schema, name, holderHere(), 'watch');
-      return new LockedWatch(client, key, name, (err) => this.#failure(err));
+      const key = await lockRun(client, this.connection.schema, name, holderHere(), 'watch', this.signal);
+      const run = <T>(work: () => Promise<T>) => interruptible(this.connection.pool, client, this.signal, work);
+      return new LockedWatch(client, key, name, run, (err) => this.#failure(err));
     } catch (err) {
       client.release(true);
       throw this.#failure(err);
@@ -182,6 +186,8 @@ export class LockedWatch {
     private readonly client: pg.PoolClient,
     private readonly key: string,
     readonly name: string,
+    /** Runs a statement that Ctrl-C cancels. */
+    private readonly run: <T>(work: () => Promise<T>) => Promise<T>,
     private readonly fail: (err: unknown) => Error,
   ) {
     client.on('error', (err) => (this.#lost ??= err));
@@ -274,7 +280,7 @@ export class LockedWatch {
 
   async #do<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await work();
+      return await this.run(work);
     } catch (err) {
       throw this.fail(err);
     }

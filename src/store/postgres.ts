@@ -11,7 +11,7 @@ import { queryKey } from '../model/query-key.js';
 import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { snake, sortCounts, stringColumn, timestamp } from './columns.js';
-import { checkOut, connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
+import { cancelStatement, checkOut, connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
 import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
 import { PostgresRun } from './postgres-run.js';
 import { migrate, MIGRATIONS, refuseSchema, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
@@ -111,7 +111,7 @@ class PostgresStore implements Store {
     const client = await this.#connect();
     let key: string;
     try {
-      key = await lockRun(client, this.#schema, sync.name, holderHere());
+      key = await lockRun(client, this.#schema, sync.name, holderHere(), 'sync', this.signal);
     } catch (err) {
       client.release(true); // whatever the failure, the connection holds no lock of this run
       throw this.#failure(err);
@@ -130,10 +130,7 @@ class PostgresStore implements Store {
         location: this.target.location,
         fail: (err) => this.#failure(err),
         signal: this.signal,
-        cancel: async () => {
-          const pid = (client as unknown as { processID: number | null }).processID;
-          if (pid !== null) await this.#pool.query('SELECT pg_cancel_backend($1)', [pid]).catch(() => undefined);
-        },
+        cancel: () => cancelStatement(this.#pool, client),
         release: async (broken) => {
           this.#run = undefined;
           if (!broken) await unlockRun(client, key).catch(() => (broken = true));

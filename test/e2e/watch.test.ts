@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import pg from 'pg';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { killAfterRequests, onStderr } from '../support/child-stderr.js';
 import { useSandbox } from '../support/sandbox.js';
@@ -433,6 +434,37 @@ describe.skipIf(POSTGRES_MISSING)('watch with its state in PostgreSQL', () => {
     expect(lost.stderr.match(/\* POST/g)!.length).toBeLessThanOrEqual(ending.requestsThen() + 2);
     const next = await watch(['w', '-f', 'ndjson'], { env });
     expect(fromNdjson(next.stdout)).toEqual(expectedChanges(before, truth()));
+  });
+
+  it('Ctrl-C while the state read waits on the server (a table another holds): exit 130 at once, the state as it was', async () => {
+    const { url, db } = await copy('watchint');
+    await watch(['w', ...QUERY, '--db', db]);
+    const saved = rows(url);
+    const [blocker, watcher] = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
+    await Promise.all([blocker.connect(), watcher.connect()]);
+    await blocker.query('BEGIN; LOCK TABLE w.watch_tenders IN ACCESS EXCLUSIVE MODE');
+    try {
+      const r = await watch(['w', '--db', db], {
+        onSpawn: (child) =>
+          void (async () => {
+            // Once the run's connection waits for the table, interrupt it (asked outside a transaction,
+            // whose view of pg_stat_activity would not change).
+            for (;;) {
+              const { rows: waiting } = await watcher.query<{ n: number }>(
+                "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE $1 AND wait_event_type = 'Lock'",
+                [`tenders ${child.pid} %`],
+              );
+              if (waiting[0]!.n > 0) return child.kill('SIGINT');
+              await watcher.query('SELECT pg_sleep(0.02)');
+            }
+          })(),
+      });
+      expect(r).toMatchObject({ code: 130, stdout: '', stderr: 'tenders: interrupted by SIGINT\n' });
+    } finally {
+      await blocker.query('ROLLBACK');
+      await Promise.all([blocker.end(), watcher.end()]);
+    }
+    expect(rows(url)).toBe(saved);
   });
 
   it('a second run of the same watch while one runs: exit 1 at once, naming the holder', async () => {

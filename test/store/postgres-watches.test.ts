@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RunError, UsageError } from '../../src/errors.js';
+import { InterruptedError, RunError, UsageError } from '../../src/errors.js';
 import { openStore } from '../../src/store/open.js';
 import { parseJson } from '../../src/model/json-parse.js';
 import { lockKey } from '../../src/store/postgres-lock.js';
@@ -183,6 +183,31 @@ describe.skipIf(POSTGRES_MISSING)("watches' state in a PostgreSQL copy", () => {
     expect((watch as Error).message).toBe('schema public holds a table named watches or watch_tenders of another program: tenders cannot upgrade this copy there');
     expect(await openStore(url, { mode: 'write' }).catch((e: unknown) => e)).toBeInstanceOf(UsageError);
     expect(psql(url, "SELECT value FROM meta WHERE key = 'schema_version'")).toBe('4');
+  });
+
+  it("Ctrl-C while a watch waits for a first sync that is making the copy: the interruption thrown at once, nothing made", async () => {
+    const url = await server.createDatabase('watchwait');
+    const sync = new pg.Client({ connectionString: url }); // as a first sync making the copy holds it
+    await sync.connect();
+    await sync.query('SELECT pg_advisory_lock($1::bigint)', [lockKey('public', 'migrate')]);
+    const interrupt = new AbortController();
+    try {
+      const opening = PostgresWatches.open(url, { mode: 'write', signal: interrupt.signal });
+      opening.catch(() => undefined);
+      for (;;) {
+        const { rows } = await sync.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'tenders' AND wait_event_type = 'Lock'",
+        );
+        if (rows[0]!.n > 0) break;
+        await sync.query('SELECT pg_sleep(0.02)');
+      }
+      const reason = new InterruptedError('SIGINT');
+      interrupt.abort(reason);
+      await expect(opening).rejects.toBe(reason);
+    } finally {
+      await sync.end();
+    }
+    expect(psql(url, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")).toBe('0');
   });
 
   it('reading creates nothing; writing upgrades a copy made before watches were kept', async () => {

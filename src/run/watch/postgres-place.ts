@@ -28,7 +28,7 @@ import { headerLine, lineBatches, loadState, parseHeader, readEnds, readHeader, 
  */
 export async function openPostgresPlace(plan: WatchPlan, db: StoreTarget, session: Session): Promise<WatchPlace> {
   const { fs, say } = session;
-  const watches = await PostgresWatches.open(db.location, { mode: 'write', ...targetOptions(db) });
+  const watches = await PostgresWatches.open(db.location, { mode: 'write', ...targetOptions(db), signal: session.signal });
   session.hold(() => watches.close());
   const watch = await watches.lock(plan.name);
   session.hold(() => watch.release());
@@ -161,16 +161,19 @@ async function writeState(record: WatchRecord, tenders: AsyncIterable<WatchTende
   const handle = await createExclusive(file, fs).catch((err: unknown) => {
     throw writeFailure(file, err);
   });
+  // A failure of the disk is said as one; the copy's (a lost server, Ctrl-C) as it is.
+  const write = (text: string) =>
+    handle.write(text).catch((err: unknown) => {
+      throw writeFailure(file, err);
+    });
   try {
     await handle.chmod(0o600); // as a state file: a query and what it found are the user's own
-    await handle.write(headerLine(headerOf(record), record.format));
+    await write(headerLine(headerOf(record), record.format));
     for await (const batch of tenders) {
-      await handle.write(batch.map(([id, hashes, title, deadline]) => `${id}\t${hashes}\t${title ?? ''}\t${deadline ?? ''}\n`).join(''));
+      await write(batch.map(([id, hashes, title, deadline]) => `${id}\t${hashes}\t${title ?? ''}\t${deadline ?? ''}\n`).join(''));
     }
     const { lastRun, tenders: count, newestPublicationDate, fields } = record;
-    await handle.write(summaryLine({ lastRun, newestPublicationDate, fields, tenders: count }));
-  } catch (err) {
-    throw writeFailure(file, err);
+    await write(summaryLine({ lastRun, newestPublicationDate, fields, tenders: count }));
   } finally {
     await handle.close();
   }
