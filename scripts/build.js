@@ -84,6 +84,23 @@ const lazyBuiltins = {
   undici: lazyBuiltin('http2', /[\\/]undici[\\/]/, { constants: createRequire(import.meta.url)('node:http2').constants }),
 };
 
+/**
+ * pg asks as it loads whether it runs in a Cloudflare Worker: on Node 20 its `typeof Response` loads and
+ * compiles Node's own copy of undici and builds a Response, 30-40 ms of every PostgreSQL command's start
+ * (a profile of count --local). tenders runs on Node alone: the bundle takes Node's sockets without asking.
+ */
+const pgOnNode = {
+  name: 'pg-on-node',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]pg[\\/]lib[\\/]stream\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      const contents = text.replace('if (isCloudflareRuntime())', 'if (false)');
+      if (contents === text) throw new Error(`build: ${args.path} no longer asks isCloudflareRuntime(): see pgOnNode in scripts/build.js`);
+      return { contents, loader: 'js' };
+    });
+  },
+};
+
 await Promise.all([
   // The CLI: dist/cli.cjs (starting any command) and dist/run.cjs (running one), scripts/build-cli.js.
   buildCli({
@@ -115,7 +132,7 @@ await Promise.all([
         loader: 'js',
       },
       outfile: `dist/vendor/${name}.cjs`,
-      plugins: name === 'undici' ? [lazyBuiltins.undici] : [],
+      plugins: name === 'undici' ? [lazyBuiltins.undici] : name === 'pg' ? [pgOnNode] : [],
       // pg requires pg-native only when asked for it, which tenders never does.
       external: [...NATIVE, 'pg-native'],
     }),

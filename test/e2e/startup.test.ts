@@ -3,6 +3,7 @@ import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cliEnv, runCli } from '../support/cli.js';
+import { postgres, POSTGRES_MISSING } from '../support/postgres.js';
 import { useSandbox } from '../support/sandbox.js';
 import { testDir } from '../support/test-context.js';
 
@@ -123,6 +124,18 @@ describe('a run that makes requests loads undici as it needs it', () => {
     // HTTP/2 client, which this build loads only when a session opens (scripts/build.js).
     expect(builtins.filter((m) => ['internal/deps/undici/undici', 'http2', 'tls', '_tls_wrap', 'internal/http2/core'].includes(m))).toEqual([]);
     expect(builtins).toContain('http'); // it did make its request with undici
+  });
+});
+
+describe.skipIf(POSTGRES_MISSING)('a run against PostgreSQL loads pg as Node runs it', () => {
+  const sb = useSandbox({ size: 30, seed: 3 });
+
+  it('sync loads the vendor files of pg, not Node\'s own copy of undici (pg\'s test for a Cloudflare Worker, scripts/build.js)', async () => {
+    const db = await (await postgres()).createDatabase('startup');
+    const { files, builtins } = await loadedTalking(['sync', 'x', '--db', db], sb.url);
+    expect(files).toEqual(expect.arrayContaining(['vendor/pg.cjs', 'vendor/pg-copy-streams.cjs', 'vendor/undici.cjs']));
+    expect(builtins).toContain('net'); // it did talk to the server
+    expect(builtins).not.toContain('internal/deps/undici/undici');
   });
 });
 
