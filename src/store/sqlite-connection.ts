@@ -81,21 +81,61 @@ export function writeSettings(db: Database.Database): void {
   db.exec('PRAGMA journal_size_limit = 67108864');
 }
 
-/** `work` in one IMMEDIATE transaction; a writer that waited its bounded time is a RunError. */
-export function writeTransaction<T>(db: Database.Database, path: string, busyTimeoutMs: number, work: () => T): T {
-  try {
-    db.exec('BEGIN IMMEDIATE');
-  } catch (err) {
-    if ((err as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw busyError(path, busyTimeoutMs);
-    throw err;
-  }
+/**
+ * `work` in one IMMEDIATE transaction; a writer that waited its bounded time is a RunError. A run's
+ * commit passes its `interrupt` (sqlite-run-client.ts): the wait for another writer looks at it
+ * every WAIT_SLICE_MS, and it is looked at again before COMMIT; once set, the transaction is
+ * undone and the commit fails at once (its caller reports the interruption).
+ */
+export function writeTransaction<T>(db: Database.Database, path: string, busyTimeoutMs: number, work: () => T, interrupt?: Interrupt): T {
+  beginImmediate(db, path, busyTimeoutMs, interrupt);
   try {
     const result = work();
+    throwIfInterrupted(interrupt);
     db.exec('COMMIT');
     return result;
   } catch (err) {
     if (db.inTransaction) db.exec('ROLLBACK');
     throw err;
+  }
+}
+
+/**
+ * A run's interruption as the thread that writes sees it: a flag in memory
+ * shared with the thread that takes the signals (1 once interrupted). A
+ * commit waiting inside SQLite cannot be reached by a message: its thread is
+ * busy waiting.
+ */
+export type Interrupt = Int32Array;
+
+/** How long a writer waits for another inside SQLite before it looks at its interruption (ms). */
+const WAIT_SLICE_MS = 100;
+
+/** Fails a write its run's interruption came before: what it did is undone by its caller. */
+export function throwIfInterrupted(interrupt: Interrupt | undefined): void {
+  if (interrupt !== undefined && Atomics.load(interrupt, 0) === 1) throw new Error('interrupted while writing the copy: nothing was written');
+}
+
+/** BEGIN IMMEDIATE, waiting for another writer at most `busyTimeoutMs`, in slices when it can be interrupted. */
+function beginImmediate(db: Database.Database, path: string, busyTimeoutMs: number, interrupt: Interrupt | undefined): void {
+  const until = Date.now() + busyTimeoutMs;
+  const slice = (ms: number) => db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(ms))}`);
+  if (interrupt) slice(Math.min(WAIT_SLICE_MS, busyTimeoutMs));
+  try {
+    for (;;) {
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (err) {
+        if (!(err as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw err;
+      }
+      throwIfInterrupted(interrupt);
+      const left = until - Date.now();
+      if (!interrupt || left <= 0) throw busyError(path, busyTimeoutMs);
+      slice(Math.min(WAIT_SLICE_MS, left));
+    }
+  } finally {
+    if (interrupt) slice(busyTimeoutMs);
   }
 }
 

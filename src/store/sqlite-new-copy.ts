@@ -20,7 +20,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, fsyncSync, linkSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { openCopy, writeTransaction } from './sqlite-connection.js';
+import { openCopy, throwIfInterrupted, writeTransaction } from './sqlite-connection.js';
 import { STAGED_COLUMNS, STAGED_WIDTH, type StagedPage } from './sqlite-rows.js';
 import { insertRunRow, saveLastRun, saveSync } from './sqlite-run-rows.js';
 import { runReceipt } from './run-receipt.js';
@@ -116,6 +116,8 @@ export class NewCopyRun implements HostedRun {
     try {
       if (!facts.complete) return this.#receiptOnly(facts);
       const receipt = this.#build(facts);
+      // Interrupted while it was built: the copy is not put in place (and the partial file is removed).
+      throwIfInterrupted(this.#init.interrupt);
       if (this.#link()) return receipt;
       return this.#replay(facts);
     } finally {
@@ -222,12 +224,18 @@ export class NewCopyRun implements HostedRun {
     this.abort();
     const db = openCopy(init.path, 'write', init.busyTimeoutMs);
     try {
-      return writeTransaction(db, init.path, init.busyTimeoutMs, () => {
-        const receipt = this.#receipt(facts, new Date().toISOString(), false);
-        receipt.run = insertRunRow(db, receipt);
-        saveLastRun(db, init.sync.name, receipt.run);
-        return receipt;
-      });
+      return writeTransaction(
+        db,
+        init.path,
+        init.busyTimeoutMs,
+        () => {
+          const receipt = this.#receipt(facts, new Date().toISOString(), false);
+          receipt.run = insertRunRow(db, receipt);
+          saveLastRun(db, init.sync.name, receipt.run);
+          return receipt;
+        },
+        init.interrupt,
+      );
     } finally {
       db.close();
     }

@@ -51,13 +51,21 @@ export class SqliteRunClient implements SyncRun {
   /** The first page the run could not take. */
   #failed: unknown;
   #ended = false;
+  /** The run's interruption (OpenOptions.signal), and what tells the run's thread of it. */
+  readonly #signal: AbortSignal | undefined;
+  readonly #interrupt = new Int32Array(new SharedArrayBuffer(4));
+  readonly #interrupted = () => Atomics.store(this.#interrupt, 0, 1);
 
   /** Starts the run's host; `release` gives the sync's lock back when the run ends. */
-  constructor(init: RunInit, release: () => Promise<void>) {
+  constructor(init: RunInit, release: () => Promise<void>, signal?: AbortSignal) {
     this.baseline = init.baseline;
     this.#release = release;
     this.#query = init.sync.query;
-    this.#channel = workerFile === null ? threadChannel(init) : workerChannel(workerFile, init);
+    this.#signal = signal;
+    // The run's thread may be waiting inside SQLite for another writer, where no message reaches it: it looks at this flag.
+    signal?.addEventListener('abort', this.#interrupted, { once: true });
+    const hosted = { ...init, interrupt: this.#interrupt };
+    this.#channel = workerFile === null ? threadChannel(hosted) : workerChannel(workerFile, hosted);
   }
 
   async known(ids: readonly string[]): Promise<Set<string>> {
@@ -86,6 +94,9 @@ export class SqliteRunClient implements SyncRun {
       const receipt = (await this.#channel.request({ op: 'commit', facts })) as RunReceipt;
       // The query as the sync has it, every digit of a big number kept (see sendInit).
       return { ...receipt, query: this.#query };
+    } catch (err) {
+      // Stopped by the interruption (nothing written): reported as the interruption, not as a failure to write.
+      throw this.#signal?.aborted && facts.complete ? this.#signal.reason : err;
     } finally {
       await this.#end();
     }
@@ -101,6 +112,7 @@ export class SqliteRunClient implements SyncRun {
   async #end(): Promise<void> {
     if (this.#ended) return;
     this.#ended = true;
+    this.#signal?.removeEventListener('abort', this.#interrupted);
     await this.#channel.close();
     await this.#release();
   }

@@ -21,7 +21,7 @@ import { parseJson } from '../model/json-parse.js';
 import type { JsonObject } from '../model/exact-json.js';
 import { jsonOrNull } from './columns.js';
 import { runReceipt } from './run-receipt.js';
-import { openCopy, writeTransaction } from './sqlite-connection.js';
+import { openCopy, writeTransaction, type Interrupt } from './sqlite-connection.js';
 import { fieldChanges } from './diff.js';
 import { FTS_INSERT_TRIGGER } from './sqlite-schema.js';
 import { indexName, TENDER_INDEXES } from './tender-indexes.js';
@@ -43,6 +43,8 @@ export interface RunSetup {
   sync: SyncDefinition;
   mode: RunMode;
   baseline: boolean;
+  /** Set once the run is interrupted: its commit stops waiting and writes nothing (sqlite-connection.ts). */
+  interrupt?: Interrupt;
 }
 
 /** A run on a connection of its own to the copy at `setup.path` (opened for writing): its TEMP tables go with the connection. */
@@ -50,7 +52,7 @@ export function openRun(setup: RunSetup, walked?: RunContext['walked']): { db: D
   const db = openCopy(setup.path, 'write', setup.busyTimeoutMs);
   try {
     const { sync, mode, baseline } = setup;
-    const write = <T>(work: () => T) => writeTransaction(db, setup.path, setup.busyTimeoutMs, work);
+    const write = <T>(work: () => T) => writeTransaction(db, setup.path, setup.busyTimeoutMs, work, setup.interrupt);
     return { db, run: new SqliteRun({ db, sync, mode, baseline, write, walked }) };
   } catch (err) {
     db.close();

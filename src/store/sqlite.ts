@@ -51,13 +51,13 @@ export async function openSqliteStore(path: string, options: OpenOptions): Promi
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   // A copy that does not exist yet is made by its first sync, whole (sqlite-new-copy.ts): until
   // then the store answers from an empty schema in memory, and nothing is written to disk.
-  if (!born) return new SqliteStore(undefined, path, busyTimeoutMs);
+  if (!born) return new SqliteStore(undefined, path, busyTimeoutMs, options.signal);
   const db = openCopy(path, options.mode, busyTimeoutMs, options.definitionsOnly);
   // A query reads the copy where its matches lie, in a fresh process each time: mapped, those
   // pages are read from the OS cache without a system call each (a first full-text page over
   // 200 000 tenders in half the time). A sync does not map: its memory would grow with the copy.
   if (options.mode === 'read') db.exec(`PRAGMA mmap_size = ${READ_MMAP_BYTES}`);
-  return new SqliteStore(db, path, busyTimeoutMs);
+  return new SqliteStore(db, path, busyTimeoutMs, options.signal);
 }
 
 interface SyncRow {
@@ -101,6 +101,8 @@ class SqliteStore implements Store {
     db: Database.Database | undefined,
     private readonly path: string,
     private readonly busyTimeoutMs: number,
+    /** Stops a run's commit waiting for another writer (OpenOptions.signal). */
+    private readonly signal: AbortSignal | undefined,
   ) {
     this.#db = db;
     this.unborn = db === undefined;
@@ -132,7 +134,7 @@ class SqliteStore implements Store {
         await building?.();
         await release();
         if (this.unborn && existsSync(this.path)) this.#born();
-      });
+      }, this.signal);
       this.#run = run;
       return run;
     } catch (err) {

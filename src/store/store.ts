@@ -222,10 +222,10 @@ export interface OpenOptions {
    */
   env?: Readonly<Record<string, string | undefined>>;
   /**
-   * PostgreSQL: the run's interruption (Ctrl-C). A commit waiting on the
-   * server (behind another sync's commit, on a table another holds) is
-   * cancelled, and fails with the signal's reason: the copy stays as it was.
-   * Ignored by SQLite.
+   * The run's interruption (Ctrl-C). A commit waiting for another writer
+   * (PostgreSQL: behind another sync's commit, on a table another holds;
+   * SQLite: for another sync's commit, within a tenth of a second) or under
+   * way is stopped, and fails with the signal's reason: the copy stays as it was.
    */
   signal?: AbortSignal;
 }

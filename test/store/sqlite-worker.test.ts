@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RunError } from '../../src/errors.js';
+import { InterruptedError, RunError } from '../../src/errors.js';
 import { stringifyJson, type JsonObject } from '../../src/model/exact-json.js';
 import { parseJson } from '../../src/model/json-parse.js';
 import { hostRunsIn } from '../../src/store/sqlite-run-client.js';
@@ -84,6 +84,41 @@ describe("a sync's run on its own thread", () => {
     expect((await store.count({ statuses: ['closed'] })).total).toBe(0);
     expect((await store.count({ statuses: ['open'] })).total).toBe(1);
     await store.close();
+  });
+
+  it('Ctrl-C while its commit waits for another writer stops the wait at once: the commit fails with the interruption, and the copy stays as it was', async () => {
+    const interruption = new AbortController();
+    // Far longer than the test may take: only the interruption ends the wait.
+    const store = await open(db, 'write', { busyTimeoutMs: 3_600_000, signal: interruption.signal });
+    await sync(store, 's', [tender('A')], IN_TWOS);
+    const other = new Database(db);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const run = await store.beginRun({ sync: { name: 's', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+      await run.add([tender('A', 'closed'), tender('B')]);
+      const committing = run.commit({ complete: true, pages: 1, requests: 1 });
+      interruption.abort(new InterruptedError('SIGINT'));
+      await expect(committing).rejects.toBeInstanceOf(InterruptedError);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect((await store.count({})).total).toBe(1);
+    expect((await store.count({ statuses: ['closed'] })).total).toBe(0);
+    // The lock is given back: the next run commits.
+    expect((await sync(store, 's', [tender('A'), tender('B')], IN_TWOS)).counts).toMatchObject({ new: 1, unchanged: 1 });
+    await store.close();
+  });
+
+  it('a new copy whose first run is interrupted while it is built is not put in place', async () => {
+    const interruption = new AbortController();
+    const store = await open(db, 'write', { signal: interruption.signal });
+    const run = await store.beginRun({ sync: { name: 's', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+    await run.add([tender('A'), tender('B')]);
+    interruption.abort(new InterruptedError('SIGINT'));
+    await expect(run.commit({ complete: true, pages: 1, requests: 1 })).rejects.toBeInstanceOf(InterruptedError);
+    await store.close();
+    expect(readdirSync(dir).filter((name) => !name.endsWith('.lock'))).toEqual([]);
   });
 
   it('an aborted run leaves the copy as it was', async () => {
