@@ -29,6 +29,7 @@ import { tsvectorText } from './postgres-fts.js';
 import { waited } from './rules.js';
 import { createCopy, migrate, SCHEMA_VERSION, schemaVersion, TENDER_INDEXES } from './postgres-schema.js';
 import { indexName } from './tender-indexes.js';
+import { beyondNumeric } from './numeric-range.js';
 import { utf8Longer } from './utf8.js';
 
 /** The key of tenders and of the membership, and the membership's index, as the schema names them: dropped while a new copy is written, made again at its end. */
@@ -161,6 +162,8 @@ export class PostgresRun implements SyncRun {
       const doc = stringifyJson(tender);
       // Found here, it is named: the server's error would not say which tender (a stage's jsonb is made at commit).
       if (doc.includes('\\') && UNSTORABLE.test(doc)) this.#failed ??= unstorable(id, 'its document holds a NUL character or an unpaired surrogate (\\u0000, \\ud800)');
+      const huge = beyondNumeric(tender);
+      if (huge !== undefined) this.#failed ??= unstorable(id, `its document holds a number beyond the range of PostgreSQL's numeric (${cut(huge, 24)})`);
       if (indexed(id) === null) this.#failed ??= unstorable(id, `its id is longer than an index holds (${INDEXED_BYTES} bytes)`);
       // One string per row, field by field: arrays of fields mapped and joined cost 70 ms of CPU in 50 000 rows.
       const row =
@@ -614,9 +617,10 @@ const UTC_ISO = /^(?!0000)\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01
 const UNSTORABLE = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f])/i;
 
 function unstorable(id: string, why: string): Error {
-  const name = id.length > 80 ? `${id.slice(0, 80)}…` : id;
-  return new Error(`tender ${JSON.stringify(name)} cannot be stored in PostgreSQL: ${why}; see docs/local-copy-postgres.md`);
+  return new Error(`tender ${JSON.stringify(cut(id, 80))} cannot be stored in PostgreSQL: ${why}; see docs/local-copy-postgres.md`);
 }
+
+const cut = (text: string, length: number) => (text.length > length ? `${text.slice(0, length)}…` : text);
 
 /**
  * Bytes of a key a B-tree index entry of PostgreSQL surely holds: up to 2704 bytes of an entry,

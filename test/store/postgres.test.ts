@@ -642,11 +642,13 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
     }
 
     const longId = letters(3000);
+    const bad = (title: string, id = 'BAD') => ({ id, title, publicationDate: '2026-01-01' });
     it.each([
-      ['a NUL character', 'BAD', 'a\u0000b', 'BAD'],
-      ['an unpaired surrogate', 'BAD', 'a\ud800b', 'BAD'],
-      ['an id longer than an index holds', longId, 'Long', `${longId.slice(0, 80)}…`],
-    ])('a document PostgreSQL cannot hold (%s) fails its run as one line naming it: the copy as it was, the run\'s receipt saying why', async (_, id, title, named) => {
+      ['a NUL character', bad('a\u0000b'), 'BAD'],
+      ['an unpaired surrogate', bad('a\ud800b'), 'BAD'],
+      ['an id longer than an index holds', bad('Long', longId), `${longId.slice(0, 80)}…`],
+      ['a number beyond numeric', parseJson('{"id":"BAD","title":"Big","value":{"amount":[1,1e200000]}}') as Record<string, unknown>, 'BAD'],
+    ])('a document PostgreSQL cannot hold (%s) fails its run as one line naming it: the copy as it was, the run\'s receipt saying why', async (_, nul, named) => {
       const url = await server.createDatabase('nul');
       const store = await open(url);
       await sync(store, 's', docs(20, 1));
@@ -654,7 +656,6 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       const others = () => dump(url).split('\n').filter((line) => !/^(runs|syncs)\|/.test(line));
       const before = others();
       // In the run's first COPY, with more after it: the walk stops at a page after it, and the failure is the run's.
-      const nul = { id, title, publicationDate: '2026-01-01' };
       const err = await sync(store, 's', [nul, ...docs(20_000, 1)], { page: 1000 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(RunError);
       expect((err as Error).message).toMatch(/^postgres:\/\/tenders_test@127\.0\.0\.1:\d+\/\w+: tender "[^"]+" cannot be stored in PostgreSQL: /);
