@@ -309,11 +309,16 @@ describe('changes', () => {
     expect(refused.stderr).toBe("tenders: --format takes one of table, csv, ndjson, json, tsv, not 'ics' (see 'tenders changes --help')\n");
   });
 
-  it('a table on a narrow terminal says which columns it hid (old and new give way first)', async () => {
+  it('a table on a narrow terminal keeps what changed (kind, field, old, new) and says which columns it hid: the sync, then the time', async () => {
     const db = await mutated();
     const r = await run(['changes', '--db', db], { stdoutTTY: true, stderrTTY: true, columns: 60, env: { NO_COLOR: '1' } });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr.replace(/\n/g, ' ')).toMatch(/columns? hidden at 60 columns: .*\bnew\b/);
+    expect(r.stdout.split('\n')[0]!.split(/\s+/)).toEqual(['id', 'kind', 'field', 'old', 'new']);
+    expect(r.stdout).toContain('deadline');
+    // No --columns was given: the hint offers it, not "fewer" of them.
+    expect(r.stderr.replace(/\n/g, ' ')).toMatch(/2 columns hidden at 60 columns: at, sync; widen the terminal or use --columns\s*$/);
+    const chosen = await run(['changes', '--db', db, '--columns', 'at,sync,id,kind,field,old,new'], { stdoutTTY: true, stderrTTY: true, columns: 60, env: { NO_COLOR: '1' } });
+    expect(chosen.stderr.replace(/\n/g, ' ')).toMatch(/hidden at 60 columns: .*; widen the terminal or use fewer --columns/);
   });
 
   it('shows new, changed (field, old → new) and gone once each, oldest first, as NDJSON into a pipe', async () => {
