@@ -24,6 +24,8 @@ export interface FormatterState {
   droppedFields?: string[];
   /** ics: tenders left out so far (no deadline). */
   leftOut?: number;
+  /** ocds: tenders so far by each status OCDS has no code for. */
+  unmapped?: Record<string, number>;
 }
 
 /** Turns pages of results into chunks, a page at a time (one chunk per page; '' when it holds them for later). */

@@ -34,10 +34,12 @@ export class OcdsFormatter implements Formatter {
   #rows: number;
   readonly #prefix: string;
   readonly #published = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-  readonly #unmapped = new Map<string, number>();
+  readonly #unmapped: Map<string, number>;
 
   constructor(opts: FormatOptions, resume?: FormatterState) {
     this.#rows = resume?.rows ?? 0;
+    // A resumed export's warning counts the releases written before the interruption too.
+    this.#unmapped = new Map(Object.entries(resume?.unmapped ?? {}).filter(([, n]) => Number.isSafeInteger(n)));
     this.#prefix = opts.ocidPrefix ?? DEFAULT_OCID_PREFIX;
   }
 
@@ -55,7 +57,7 @@ export class OcdsFormatter implements Formatter {
   }
 
   state(): FormatterState {
-    return { rows: this.#rows };
+    return { rows: this.#rows, unmapped: Object.fromEntries(this.#unmapped) };
   }
 
   /** The package lost statuses, or breaks the standard: said in cron too. */

@@ -65,6 +65,18 @@ describe('ocds', () => {
     expect(pkg.releases.map((r) => r.ocid)).toEqual(['ocds-a1b2c3-T-1', 'ocds-a1b2c3-T-2', 'ocds-a1b2c3-T-3']);
   });
 
+  it('a resumed package still counts the statuses OCDS has no code for that it wrote before the interruption, through the saved state', () => {
+    const [a, b, c] = hostileTenders();
+    const first = new OcdsFormatter(base);
+    first.page([a!, b!, c!, { ...c!, id: 'T-4', status: 'suspended-ish' }]);
+    // As --resume keeps it: written to its state file as JSON, read back.
+    const saved = JSON.parse(JSON.stringify(first.state())) as ReturnType<OcdsFormatter['state']>;
+    const resumed = new OcdsFormatter(base, saved);
+    resumed.page([{ ...c!, id: 'T-5' }]);
+    resumed.end();
+    expect(resumed.warnings()).toEqual(['OCDS has no tender status for under-review (2), suspended-ish (1): tender.status is left out of those releases']);
+  });
+
   it('writes an empty package as valid JSON and says OCDS wants a release', () => {
     const { text, formatter } = write([]);
     expect(JSON.parse(text)).toMatchObject({ version: '1.1', releases: [] });
