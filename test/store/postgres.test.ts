@@ -310,6 +310,9 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       { id: 'E-2', title: 'Road-maintenance lot_2 (A7)', publicationDate: '2026-02-01', buyer: { name: 'Ünterföhring', country: 'DEU' } },
       { id: 'e-3', title: 'ROAD maintenance 2026', publicationDate: '2026-02-01', buyer: { name: 'Zürich', country: 'CHE' }, deadline: '2027-01-01' },
       { id: 'É-4', title: 'Ärztliche Versorgung', publicationDate: '2026-02-01T10:00:00+02:00', buyer: { name: 'Åre kommun', country: 'SWE' } },
+      // Dates outside the years 0001-9999 once in UTC, which PostgreSQL's timestamps do not all hold: no date in either engine.
+      { id: 'E-5', title: 'Year zero', publicationDate: '0000-06-01', deadline: '0001-01-01T00:30:00+01:00' },
+      { id: 'E-6', title: 'Year ten thousand', publicationDate: '9999-12-31T23:00:00-05:00', deadline: '0001-01-01' },
     ];
     beforeAll(async () => {
       const file = await sqliteEngine.location();
@@ -354,6 +357,10 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       { words: '*reads' },
       { countries: ['FRA', 'DEU'], statuses: ['open'], minValueEur: 1000 },
       { publishedSince: '2026-02-01T00:00:00.000Z', publishedUntil: '2026-06-01T00:00:00.000Z', sortBy: 'publicationDate', sortOrder: 'asc' },
+      { sortBy: 'publicationDate', sortOrder: 'asc' },
+      { sortBy: 'deadline', sortOrder: 'asc' },
+      { publishedUntil: '2000-01-01T00:00:00.000Z' },
+      { deadlineBefore: '1000-01-01T00:00:00.000Z' },
     ];
     it('a new copy\'s first run leaves every page of tenders all-visible: readers after it fetch no row an index answers', async () => {
       const url = await server.createDatabase('frozen');
