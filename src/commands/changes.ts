@@ -69,8 +69,14 @@ export function registerChanges(program: Command, ctx: CommandContext): void {
       db,
       filter,
       connection: localConnectionPlan(globals, db.location),
-      // A table fits CHANGE_COLUMNS to the terminal, values giving way first (--columns would rank them as listed); the other formats write every field, in this order.
-      output: { ...output, columns: output.columns ?? (output.format === 'table' ? undefined : [...CHANGE_FIELDS]), defaultColumns: CHANGE_COLUMNS },
+      // A table fits CHANGE_COLUMNS to the terminal, values giving way first, whatever the first changes hold (--columns would rank
+      // them as listed); the other formats write every field, in this order.
+      output: {
+        ...output,
+        columns: output.columns ?? (output.format === 'table' ? undefined : [...CHANGE_FIELDS]),
+        defaultColumns: CHANGE_COLUMNS,
+        allDefaults: true,
+      },
     };
     const { runChanges } = await import('../run/changes.js');
     await withPager(ctx, plan.connection, globals.pager && !output.file, () => runChanges(plan, { io: ctx.io, signal: ctx.signal, fs: ctx.fs }));

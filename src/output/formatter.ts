@@ -52,6 +52,8 @@ export interface FormatChoice {
   columns?: string[];
   /** Table columns when --columns is not given; the first page decides otherwise. */
   defaultColumns?: readonly ColumnSpec[];
+  /** Table: every default column, whatever the first page holds (records of the CLI's own, whose fields are known). */
+  allDefaults?: boolean;
   /** Table: the field the results are sorted by, kept longest after the first column. */
   sortColumn?: string;
   header: boolean;

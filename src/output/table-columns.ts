@@ -19,8 +19,9 @@ const MAX_DISCOVERED = 8;
 export interface ColumnChoice {
   /** --columns: headed by their dot paths, first given kept longest. */
   columns?: readonly string[];
-  /** The command's default columns, used when the data has at least two of them. */
+  /** The command's default columns, used when the data has at least two of them (or always: `allDefaults`). */
   defaults?: readonly ColumnSpec[];
+  allDefaults?: boolean;
   /** The path the results are sorted by: kept right after the most important column. */
   sortColumn?: string;
   headerStyle: HeaderStyle;
@@ -35,7 +36,7 @@ export function tableColumns(items: readonly Record<string, unknown>[], choice: 
     specs = choice.columns.map((path, i, all) => ({ ...known.get(path), path, priority: all.length - i }));
   } else {
     const available = discoverPaths(items);
-    const present = (choice.defaults ?? []).filter((spec) => available.includes(spec.path));
+    const present = (choice.defaults ?? []).filter((spec) => choice.allDefaults || available.includes(spec.path));
     labelled = present.length >= 2;
     specs = labelled ? present : available.slice(0, MAX_DISCOVERED).map((path, i, all) => ({ path, priority: all.length - i }));
   }

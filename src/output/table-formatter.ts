@@ -97,6 +97,7 @@ export class TableFormatter implements Formatter {
     const columns = tableColumns(items, {
       columns: this.opts.columns,
       defaults: this.opts.defaultColumns,
+      allDefaults: this.opts.allDefaults,
       sortColumn: this.opts.sortColumn,
       headerStyle: this.opts.headerStyle,
     });

@@ -309,6 +309,19 @@ describe('changes', () => {
     expect(refused.stderr).toBe("tenders: --format takes one of table, csv, ndjson, json, tsv, not 'ics' (see 'tenders changes --help')\n");
   });
 
+  it('a table shows every column of a change whatever the first changes hold: only new ones first, a value that is an object', async () => {
+    const db = await craftedCopy();
+    await syncInto(db, 'crafted', [...crafted, { ...crafted[0]!, id: 'W-7', title: 'New hospital wing' }]);
+    const onlyNew = await run(['changes', '--db', db], { stdoutTTY: true, stderrTTY: true, columns: 200, env: { NO_COLOR: '1' } });
+    expect(onlyNew.code, onlyNew.stderr).toBe(0);
+    expect(onlyNew.stdout.split('\n')[0]!.split(/\s+/)).toEqual(['at', 'sync', 'id', 'kind', 'field', 'old', 'new']);
+    const valued = crafted.map((t) => (t.id === 'W-4' ? { ...t, estimatedValue: { amountEur: 5 } } : t));
+    await syncInto(db, 'crafted', [...valued, { ...crafted[0]!, id: 'W-7', title: 'New hospital wing' }]);
+    const r = await run(['changes', '--db', db, '--id', 'W-4'], { stdoutTTY: true, stderrTTY: true, columns: 200, env: { NO_COLOR: '1' } });
+    expect(r.stdout.split('\n')[0]!.split(/\s+/)).toEqual(['at', 'sync', 'id', 'kind', 'field', 'old', 'new']);
+    expect(r.stdout).toMatch(/changed\s+estimatedValue\s+\{"amountEur":5\}/);
+  });
+
   it('a table on a narrow terminal keeps what changed (kind, field, old, new) and says which columns it hid: the sync, then the time', async () => {
     const db = await mutated();
     const r = await run(['changes', '--db', db], { stdoutTTY: true, stderrTTY: true, columns: 60, env: { NO_COLOR: '1' } });
