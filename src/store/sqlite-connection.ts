@@ -83,15 +83,15 @@ export function writeSettings(db: Database.Database): void {
 
 /**
  * `work` in one IMMEDIATE transaction; a writer that waited its bounded time is a RunError. A run's
- * commit passes its `interrupt` (sqlite-run-client.ts): the wait for another writer looks at it
- * every WAIT_SLICE_MS, and it is looked at again before COMMIT; once set, the transaction is
- * undone and the commit fails at once (its caller reports the interruption).
+ * commit passes `interrupted` (its Interrupt, as interruptedBy reads it): the wait for another
+ * writer asks it every WAIT_SLICE_MS, and it is asked again before COMMIT; once it says yes, the
+ * transaction is undone and the commit fails at once (its caller reports the interruption).
  */
-export function writeTransaction<T>(db: Database.Database, path: string, busyTimeoutMs: number, work: () => T, interrupt?: Interrupt): T {
-  beginImmediate(db, path, busyTimeoutMs, interrupt);
+export function writeTransaction<T>(db: Database.Database, path: string, busyTimeoutMs: number, work: () => T, interrupted?: () => boolean): T {
+  beginImmediate(db, path, busyTimeoutMs, interrupted);
   try {
     const result = work();
-    throwIfInterrupted(interrupt);
+    throwIfInterrupted(interrupted);
     db.exec('COMMIT');
     return result;
   } catch (err) {
@@ -108,19 +108,24 @@ export function writeTransaction<T>(db: Database.Database, path: string, busyTim
  */
 export type Interrupt = Int32Array;
 
-/** How long a writer waits for another inside SQLite before it looks at its interruption (ms). */
+/** Whether the run `interrupt` belongs to was interrupted, asked as often as need be. */
+export function interruptedBy(interrupt: Interrupt | undefined): (() => boolean) | undefined {
+  return interrupt && (() => Atomics.load(interrupt, 0) === 1);
+}
+
+/** How long a writer waits for another inside SQLite before it asks whether it was interrupted (ms). */
 const WAIT_SLICE_MS = 100;
 
 /** Fails a write its run's interruption came before: what it did is undone by its caller. */
-export function throwIfInterrupted(interrupt: Interrupt | undefined): void {
-  if (interrupt !== undefined && Atomics.load(interrupt, 0) === 1) throw new Error('interrupted while writing the copy: nothing was written');
+export function throwIfInterrupted(interrupted: (() => boolean) | undefined): void {
+  if (interrupted?.()) throw new Error('interrupted while writing the copy: nothing was written');
 }
 
 /** BEGIN IMMEDIATE, waiting for another writer at most `busyTimeoutMs`, in slices when it can be interrupted. */
-function beginImmediate(db: Database.Database, path: string, busyTimeoutMs: number, interrupt: Interrupt | undefined): void {
+function beginImmediate(db: Database.Database, path: string, busyTimeoutMs: number, interrupted: (() => boolean) | undefined): void {
   const until = Date.now() + busyTimeoutMs;
   const slice = (ms: number) => db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(ms))}`);
-  if (interrupt) slice(Math.min(WAIT_SLICE_MS, busyTimeoutMs));
+  if (interrupted) slice(Math.min(WAIT_SLICE_MS, busyTimeoutMs));
   try {
     for (;;) {
       try {
@@ -129,13 +134,13 @@ function beginImmediate(db: Database.Database, path: string, busyTimeoutMs: numb
       } catch (err) {
         if (!(err as { code?: string }).code?.startsWith('SQLITE_BUSY')) throw err;
       }
-      throwIfInterrupted(interrupt);
+      throwIfInterrupted(interrupted);
       const left = until - Date.now();
-      if (!interrupt || left <= 0) throw busyError(path, busyTimeoutMs);
+      if (!interrupted || left <= 0) throw busyError(path, busyTimeoutMs);
       slice(Math.min(WAIT_SLICE_MS, left));
     }
   } finally {
-    if (interrupt) slice(busyTimeoutMs);
+    if (interrupted) slice(busyTimeoutMs);
   }
 }
 

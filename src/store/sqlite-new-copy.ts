@@ -20,7 +20,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, fsyncSync, linkSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { openCopy, throwIfInterrupted, writeTransaction } from './sqlite-connection.js';
+import { interruptedBy, openCopy, throwIfInterrupted, writeTransaction } from './sqlite-connection.js';
 import { STAGED_COLUMNS, STAGED_WIDTH, type StagedPage } from './sqlite-rows.js';
 import { insertRunRow, saveLastRun, saveSync } from './sqlite-run-rows.js';
 import { runReceipt } from './run-receipt.js';
@@ -115,9 +115,11 @@ export class NewCopyRun implements HostedRun {
   commit(facts: RunFacts): RunReceipt {
     try {
       if (!facts.complete) return this.#receiptOnly(facts);
+      // Interrupted before or while it was built: the copy is not put in place (and the partial file is removed).
+      const interrupted = interruptedBy(this.#init.interrupt);
+      throwIfInterrupted(interrupted);
       const receipt = this.#build(facts);
-      // Interrupted while it was built: the copy is not put in place (and the partial file is removed).
-      throwIfInterrupted(this.#init.interrupt);
+      throwIfInterrupted(interrupted);
       if (this.#link()) return receipt;
       return this.#replay(facts);
     } finally {
@@ -234,7 +236,7 @@ export class NewCopyRun implements HostedRun {
           saveLastRun(db, init.sync.name, receipt.run);
           return receipt;
         },
-        init.interrupt,
+        interruptedBy(init.interrupt),
       );
     } finally {
       db.close();

@@ -63,7 +63,8 @@ export class SqliteRunClient implements SyncRun {
     this.#query = init.sync.query;
     this.#signal = signal;
     // The run's thread may be waiting inside SQLite for another writer, where no message reaches it: it looks at this flag.
-    signal?.addEventListener('abort', this.#interrupted, { once: true });
+    if (signal?.aborted) this.#interrupted();
+    else signal?.addEventListener('abort', this.#interrupted, { once: true });
     const hosted = { ...init, interrupt: this.#interrupt };
     this.#channel = workerFile === null ? threadChannel(hosted) : workerChannel(workerFile, hosted);
   }

@@ -21,7 +21,7 @@ import { parseJson } from '../model/json-parse.js';
 import type { JsonObject } from '../model/exact-json.js';
 import { jsonOrNull } from './columns.js';
 import { runReceipt } from './run-receipt.js';
-import { openCopy, writeTransaction, type Interrupt } from './sqlite-connection.js';
+import { interruptedBy, openCopy, writeTransaction, type Interrupt } from './sqlite-connection.js';
 import { fieldChanges } from './diff.js';
 import { FTS_INSERT_TRIGGER } from './sqlite-schema.js';
 import { indexName, TENDER_INDEXES } from './tender-indexes.js';
@@ -52,7 +52,7 @@ export function openRun(setup: RunSetup, walked?: RunContext['walked']): { db: D
   const db = openCopy(setup.path, 'write', setup.busyTimeoutMs);
   try {
     const { sync, mode, baseline } = setup;
-    const write = <T>(work: () => T) => writeTransaction(db, setup.path, setup.busyTimeoutMs, work, setup.interrupt);
+    const write = <T>(work: () => T) => writeTransaction(db, setup.path, setup.busyTimeoutMs, work, interruptedBy(setup.interrupt));
     return { db, run: new SqliteRun({ db, sync, mode, baseline, write, walked }) };
   } catch (err) {
     db.close();

@@ -224,8 +224,9 @@ export interface OpenOptions {
   /**
    * The run's interruption (Ctrl-C). A commit waiting for another writer
    * (PostgreSQL: behind another sync's commit, on a table another holds;
-   * SQLite: for another sync's commit, within a tenth of a second) or under
-   * way is stopped, and fails with the signal's reason: the copy stays as it was.
+   * SQLite: for another sync's commit, within a tenth of a second) is stopped;
+   * one under way is undone before its COMMIT. It fails with the signal's
+   * reason: the copy stays as it was.
    */
   signal?: AbortSignal;
 }

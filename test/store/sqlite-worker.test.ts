@@ -105,9 +105,25 @@ describe("a sync's run on its own thread", () => {
     }
     expect((await store.count({})).total).toBe(1);
     expect((await store.count({ statuses: ['closed'] })).total).toBe(0);
-    // The lock is given back: the next run commits.
-    expect((await sync(store, 's', [tender('A'), tender('B')], IN_TWOS)).counts).toMatchObject({ new: 1, unchanged: 1 });
     await store.close();
+    // The lock is given back: the next run (of a command not interrupted) commits.
+    const next = await open(db);
+    expect((await sync(next, 's', [tender('A'), tender('B')], IN_TWOS)).counts).toMatchObject({ new: 1, unchanged: 1 });
+    await next.close();
+  });
+
+  it('a run begun after the interruption writes nothing, with no other writer to wait for', async () => {
+    const store = await open(db);
+    await sync(store, 's', [tender('A')], IN_TWOS);
+    await store.close();
+    const interruption = new AbortController();
+    interruption.abort(new InterruptedError('SIGTERM'));
+    const late = await open(db, 'write', { signal: interruption.signal });
+    const run = await late.beginRun({ sync: { name: 's', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
+    await run.add([tender('A', 'closed')]);
+    await expect(run.commit({ complete: true, pages: 1, requests: 1 })).rejects.toBeInstanceOf(InterruptedError);
+    expect((await late.count({ statuses: ['closed'] })).total).toBe(0);
+    await late.close();
   });
 
   it('a new copy whose first run is interrupted while it is built is not put in place', async () => {

@@ -9,6 +9,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
 import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
+import { writeTransaction } from '../../src/store/sqlite-connection.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from '../../src/store/sqlite-schema.js';
 import { all, open, sync } from './engines.js';
 
@@ -325,6 +326,32 @@ describe('readers and writers', () => {
     // The failed run released its lock.
     await sync(store, 't', docs(20, 2));
     await store.close();
+  });
+
+  it('a writer waiting for another asks between slices of its wait whether it was interrupted, stops when it was, and restores its wait', async () => {
+    const store = await open(db);
+    await sync(store, 's', docs(5, 1));
+    await store.close();
+    const before = dump(db);
+    const writer = new Database(db);
+    const other = new Database(db);
+    other.exec('BEGIN IMMEDIATE');
+    let asked = 0;
+    try {
+      // Far longer than the test may take: only the interruption, asked for the third time, ends the wait.
+      const write = () => writeTransaction(writer, db, 3_600_000, () => writer.exec("UPDATE meta SET value = 'x' WHERE key = 'created'"), () => ++asked === 3);
+      expect(write).toThrow(/^interrupted while writing the copy/);
+      expect(asked).toBe(3);
+      expect(writer.pragma('busy_timeout', { simple: true })).toBe(3_600_000);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    // Asked again after the work, before COMMIT: undone.
+    expect(() => writeTransaction(writer, db, 1000, () => writer.exec("UPDATE meta SET value = 'x' WHERE key = 'created'"), () => true)).toThrow(/^interrupted/);
+    expect(writer.inTransaction).toBe(false);
+    writer.close();
+    expect(dump(db)).toBe(before);
   });
 
   it('staging a run takes no lock: another sync commits meanwhile', async () => {
