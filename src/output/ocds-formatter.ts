@@ -39,7 +39,7 @@ export class OcdsFormatter implements Formatter {
   constructor(opts: FormatOptions, resume?: FormatterState) {
     this.#rows = resume?.rows ?? 0;
     // A resumed export's warning counts the releases written before the interruption too.
-    this.#unmapped = new Map(Object.entries(resume?.unmapped ?? {}).filter(([, n]) => Number.isSafeInteger(n)));
+    this.#unmapped = new Map(Object.entries(resume?.unmapped ?? {}).filter(([, n]) => Number.isSafeInteger(n) && n > 0));
     this.#prefix = opts.ocidPrefix ?? DEFAULT_OCID_PREFIX;
   }
 
@@ -106,7 +106,9 @@ export class OcdsFormatter implements Formatter {
   #tender(t: TenderFacts): JsonObject {
     const tender: JsonObject = { id: t.id ?? '' };
     if (t.title !== undefined) tender.title = t.title;
-    const status = t.status === undefined ? undefined : OCDS_STATUSES[t.status.toLowerCase()];
+    const code = t.status?.toLowerCase();
+    // Own keys only: a status named __proto__ or constructor is no OCDS code.
+    const status = code !== undefined && Object.hasOwn(OCDS_STATUSES, code) ? OCDS_STATUSES[code] : undefined;
     if (status) tender.status = status;
     else if (t.status !== undefined) this.#unmapped.set(t.status, (this.#unmapped.get(t.status) ?? 0) + 1);
     if (t.valueEur !== undefined) {

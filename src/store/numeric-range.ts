@@ -2,7 +2,8 @@
  * What PostgreSQL's `numeric`, and with it `jsonb`, can hold of a JSON number:
  * at most 131 072 digits before the point, and 16 383 after it as written
  * (trailing zeros and all: `0e-20000` is refused), an exponent of less than
- * 2^30 - 1. Only a RawNumber can be beyond: every double is within.
+ * 2^30 - 1. Only a RawNumber can be beyond: every double is within, and a
+ * literal a double holds exactly (`0e-20000` is 0) is written as the double.
  */
 
 import { holdsRawNumber, RawNumber } from '../model/exact-json.js';

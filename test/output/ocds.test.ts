@@ -77,6 +77,15 @@ describe('ocds', () => {
     expect(resumed.warnings()).toEqual(['OCDS has no tender status for under-review (2), suspended-ish (1): tender.status is left out of those releases']);
   });
 
+  it('a status named as a property of every object (__proto__, constructor) is no OCDS code: left out, and counted', () => {
+    const [a] = hostileTenders();
+    const { text, formatter } = write([[{ ...a!, id: 'P-1', status: '__proto__' }, { ...a!, id: 'P-2', status: 'constructor' }]]);
+    const pkg = JSON.parse(text) as { releases: Release[] };
+    expect(validate(pkg).valid).toBe(true);
+    expect(pkg.releases.map((r) => r.tender.status)).toEqual([undefined, undefined]);
+    expect(formatter.warnings()).toEqual(['OCDS has no tender status for __proto__ (1), constructor (1): tender.status is left out of those releases']);
+  });
+
   it('writes an empty package as valid JSON and says OCDS wants a release', () => {
     const { text, formatter } = write([]);
     expect(JSON.parse(text)).toMatchObject({ version: '1.1', releases: [] });
