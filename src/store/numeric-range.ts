@@ -12,13 +12,18 @@ import { holdsRawNumber, RawNumber } from '../model/exact-json.js';
 const MAX_SCALE = 16_383;
 const MAX_POWER = 131_071;
 const MAX_EXPONENT = 1_073_741_823;
+const SHOWN = 24;
 
-/** The first number literal in `value` (a parsed document) that numeric cannot hold, if any. */
-export function beyondNumeric(value: unknown): string | undefined {
-  if (value instanceof RawNumber) return fitsNumeric(value.text) ? undefined : value.text;
-  if (!holdsRawNumber(value)) return undefined;
-  for (const inner of Object.values(value as object)) {
-    const found = beyondNumeric(inner);
+/**
+ * The first number literal in `value` (parsed JSON) that numeric cannot hold, if any, as a message
+ * shows it (cut at SHOWN characters). A value the CLI built itself (a sync's query), whose
+ * containers parseJson did not mark, is looked into `everywhere`: it is small.
+ */
+export function beyondNumeric(value: unknown, everywhere = false): string | undefined {
+  if (value instanceof RawNumber) return fitsNumeric(value.text) ? undefined : value.text.length > SHOWN ? `${value.text.slice(0, SHOWN)}…` : value.text;
+  if (typeof value !== 'object' || value === null || !(everywhere || holdsRawNumber(value))) return undefined;
+  for (const inner of Object.values(value)) {
+    const found = beyondNumeric(inner, everywhere);
     if (found !== undefined) return found;
   }
   return undefined;

@@ -163,7 +163,7 @@ export class PostgresRun implements SyncRun {
       // Found here, it is named: the server's error would not say which tender (a stage's jsonb is made at commit).
       if (doc.includes('\\') && UNSTORABLE.test(doc)) this.#failed ??= unstorable(id, 'its document holds a NUL character or an unpaired surrogate (\\u0000, \\ud800)');
       const huge = beyondNumeric(tender);
-      if (huge !== undefined) this.#failed ??= unstorable(id, `its document holds a number beyond the range of PostgreSQL's numeric (${cut(huge, 24)})`);
+      if (huge !== undefined) this.#failed ??= unstorable(id, `its document holds a number beyond the range of PostgreSQL's numeric (${huge})`);
       if (indexed(id) === null) this.#failed ??= unstorable(id, `its id is longer than an index holds (${INDEXED_BYTES} bytes)`);
       // One string per row, field by field: arrays of fields mapped and joined cost 70 ms of CPU in 50 000 rows.
       const row =
@@ -606,10 +606,9 @@ async function commits(client: pg.ClientBase): Promise<string> {
 const UNSTORABLE = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f])/i;
 
 function unstorable(id: string, why: string): Error {
-  return new Error(`tender ${JSON.stringify(cut(id, 80))} cannot be stored in PostgreSQL: ${why}; see docs/local-copy-postgres.md`);
+  const name = id.length > 80 ? `${id.slice(0, 80)}…` : id;
+  return new Error(`tender ${JSON.stringify(name)} cannot be stored in PostgreSQL: ${why}; see docs/local-copy-postgres.md`);
 }
-
-const cut = (text: string, length: number) => (text.length > length ? `${text.slice(0, length)}…` : text);
 
 /**
  * Bytes of a key a B-tree index entry of PostgreSQL surely holds: up to 2704 bytes of an entry,

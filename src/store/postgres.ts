@@ -13,6 +13,7 @@ import type { LocalSelection } from '../model/local-selection.js';
 import { snake, sortCounts, stringColumn, timestamp } from './columns.js';
 import { cancelStatement, checkOut, connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
 import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
+import { beyondNumeric } from './numeric-range.js';
 import { PostgresRun } from './postgres-run.js';
 import { migrate, MIGRATIONS, refuseSchema, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
 import { afterCondition, fromWhere, orderBy, orderOf, Params } from './postgres-select.js';
@@ -100,6 +101,9 @@ class PostgresStore implements Store {
   async beginRun(options: RunOptions): Promise<SyncRun> {
     const { sync } = options;
     checkSyncName(sync.name);
+    // The query is kept as jsonb: refused before any request rather than at the commit, in the server's words.
+    const huge = beyondNumeric(sync.query, true);
+    if (huge !== undefined) throw new UsageError(`the query holds a number beyond the range of PostgreSQL's numeric (${huge}): a PostgreSQL copy cannot keep it`);
     if (this.#run) throw new Error('one sync run at a time per store');
     const saved = await this.#syncRow(sync.name);
     if (saved && !options.reset) {

@@ -19,6 +19,12 @@ describe('numbers beyond numeric, without a server', () => {
     expect(beyondNumeric(parseJson('{"a":[1,{"b":1e200000}],"c":2}'))).toBe('1e200000');
     expect(beyondNumeric(parseJson('[[0.5],[1e-20000]]'))).toBe('1e-20000');
     expect(beyondNumeric({ a: 1e308, b: 5e-324 })).toBeUndefined();
+    // A value the CLI built, its containers unmarked, is looked into when asked to.
+    const query = { body: { minValue: (parseJson('[1e200000]') as unknown[])[0] } };
+    expect(beyondNumeric(query)).toBeUndefined();
+    expect(beyondNumeric(query, true)).toBe('1e200000');
+    // As a message shows it.
+    expect(beyondNumeric(parseJson(`[1${'0'.repeat(131_072)}]`))).toBe(`1${'0'.repeat(23)}…`);
   });
 });
 

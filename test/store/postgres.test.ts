@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
+import type { JsonObject } from '../../src/model/exact-json.js';
 import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
 import type { LocalSelection } from '../../src/model/local-selection.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
@@ -676,6 +677,18 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       expect(await store.getSync('s')).toMatchObject({ lastRun: { complete: false } });
       // The failed run released its lock and its connection.
       await sync(store, 's', docs(20, 2));
+      await store.close();
+    });
+
+    it('a query holding a number beyond numeric is refused before its run begins (exit 2), not at the commit', async () => {
+      const url = await server.createDatabase('bigquery');
+      const store = await open(url);
+      // As the command builds it: the number parsed from --filter, in objects of the CLI's own.
+      const query = { org: null, body: { limit: 100, minValue: (parseJson('[1e200000]') as unknown[])[0] } } as JsonObject;
+      const err = await store.beginRun({ sync: { name: 's', query, service: 'http://127.0.0.1:1' }, mode: 'full' }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as Error).message).toBe("the query holds a number beyond the range of PostgreSQL's numeric (1e200000): a PostgreSQL copy cannot keep it");
+      expect(await store.getSync('s')).toBeUndefined();
       await store.close();
     });
 
