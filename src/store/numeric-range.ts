@@ -1,9 +1,9 @@
 /**
  * What PostgreSQL's `numeric`, and with it `jsonb`, can hold of a JSON number:
  * at most 131 072 digits before the point, and 16 383 after it as written
- * (trailing zeros and all: `0e-20000` is refused), an exponent of less than
- * 2^30 - 1. Only a RawNumber can be beyond: every double is within, and a
- * literal a double holds exactly (`0e-20000` is 0) is written as the double.
+ * (trailing zeros count), an exponent of less than 2^30 - 1. Only a RawNumber
+ * can be beyond: every double is within, and a literal a double holds exactly
+ * (`0e-20000`, `1.000…0`) is written as that double.
  */
 
 import { holdsRawNumber, RawNumber } from '../model/exact-json.js';
@@ -20,7 +20,7 @@ const SHOWN = 24;
  * containers parseJson did not mark, is looked into `everywhere`: it is small.
  */
 export function beyondNumeric(value: unknown, everywhere = false): string | undefined {
-  if (value instanceof RawNumber) return fitsNumeric(value.text) ? undefined : value.text.length > SHOWN ? `${value.text.slice(0, SHOWN)}…` : value.text;
+  if (value instanceof RawNumber) return fitsNumeric(value.text) ? undefined : shown(value.text);
   if (typeof value !== 'object' || value === null || !(everywhere || holdsRawNumber(value))) return undefined;
   for (const inner of Object.values(value)) {
     const found = beyondNumeric(inner, everywhere);
@@ -28,6 +28,8 @@ export function beyondNumeric(value: unknown, everywhere = false): string | unde
   }
   return undefined;
 }
+
+const shown = (literal: string) => (literal.length > SHOWN ? `${literal.slice(0, SHOWN)}…` : literal);
 
 /** Whether numeric holds a JSON number literal as written. */
 export function fitsNumeric(literal: string): boolean {
