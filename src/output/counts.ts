@@ -2,6 +2,7 @@ import { sumTotals, type Total } from '../model/total.js';
 import { recordFormats, type Format } from './format-registry.js';
 import { createFormatter, joinChunks, type Chunk } from './formatter.js';
 import { formatTotal } from '../model/numbers.js';
+import { neutralizeForTerminal, sanitizeForTerminal } from './sanitize.js';
 
 /** One partition's count: `capped` when the service stopped counting at its ceiling. */
 export interface CountRow extends Total {
@@ -28,6 +29,8 @@ export interface CountTableOptions {
   color: boolean;
   /** Thousands separators (a terminal); a pipe gets plain numbers, as `count` prints. */
   grouped: boolean;
+  /** The output is a terminal: the other formats neutralise what could drive it, as every output does. */
+  terminal: boolean;
 }
 
 const BAR_MAX = 40;
@@ -43,8 +46,18 @@ export async function renderCounts(by: string, rows: readonly CountRow[], format
   // A dot path (buyer.name) nests as in the documents, so CSV's buyer.name column finds it.
   const record = (row: CountRow) => ({ ...atPath(by, row.json ? row.json.value : row.value), count: row.count, capped: row.capped });
   if (format === 'text' || format === 'table') return countTable(by, rows, table);
-  if (format === 'json') return `${JSON.stringify({ by, ...sumTotals(rows), partitions: rows.map(record) })}\n`;
-  const formatter = await createFormatter(format, { columns: [by, 'count', 'capped'], header: true, headerStyle: 'path', excelSafe: false, color: false });
+  if (format === 'json') {
+    const text = `${JSON.stringify({ by, ...sumTotals(rows), partitions: rows.map(record) })}\n`;
+    return table.terminal ? neutralizeForTerminal(text, true) : text;
+  }
+  const formatter = await createFormatter(format, {
+    columns: [by, 'count', 'capped'],
+    header: true,
+    headerStyle: 'path',
+    excelSafe: false,
+    color: false,
+    terminal: table.terminal,
+  });
   return joinChunks([formatter.page(rows.map(record)), formatter.end()]);
 }
 
@@ -59,7 +72,8 @@ function atPath(path: string, value: unknown): Record<string, unknown> {
 function countTable(by: string, rows: readonly CountRow[], opts: CountTableOptions): string {
   const total = sumTotals(rows);
   const number = opts.grouped ? formatTotal : (t: Total) => `${t.count}${t.capped ? '+' : ''}`;
-  const lines = [...rows.map((row) => [row.value, number(row)]), ['total', number(total)]];
+  // A value is the service's text: cleaned as a table's cells are, wherever the table goes.
+  const lines = [...rows.map((row) => [sanitizeForTerminal(row.value), number(row)]), ['total', number(total)]];
   const labelWidth = Math.max(by.length, ...lines.map(([label]) => label!.length));
   const countWidth = Math.max('count'.length, ...lines.map(([, count]) => count!.length));
   const barWidth = Math.min(BAR_MAX, opts.width - labelWidth - countWidth - 4);
@@ -71,10 +85,10 @@ function countTable(by: string, rows: readonly CountRow[], opts: CountTableOptio
     return opts.color ? `\x1b[36m${text}\x1b[39m` : text;
   };
   const line = (label: string, count: string, extra = '') => `${label.padEnd(labelWidth)}  ${count.padStart(countWidth)}${extra}`.trimEnd();
-  const head = line(by, 'count');
+  const head = line(sanitizeForTerminal(by), 'count');
   return [
     opts.color ? `\x1b[1m${head}\x1b[22m` : head,
-    ...rows.map((row, i) => line(row.value, lines[i]![1]!, bars ? `  ${bar(row.count)}` : '')),
+    ...rows.map((row, i) => line(lines[i]![0]!, lines[i]![1]!, bars ? `  ${bar(row.count)}` : '')),
     line('total', lines.at(-1)![1]!),
   ].join('\n') + '\n';
 }

@@ -64,7 +64,7 @@ export async function runCountBy(
     );
   }
   const { renderCounts } = await import('../output/counts.js');
-  const table = { width: io.stdoutWidth() ?? 80, bars: io.stdoutIsTTY, color: io.colorStdout(), grouped: io.stdoutIsTTY };
+  const table = { width: io.stdoutWidth() ?? 80, bars: io.stdoutIsTTY, color: io.colorStdout(), grouped: io.stdoutIsTTY, terminal: io.stdoutIsTTY };
   await printTo(io.stdout, signal, await renderCounts(by, rows, opts.format, table));
 }
 

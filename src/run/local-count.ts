@@ -33,7 +33,7 @@ export async function runLocalCount(plan: LocalCountPlan, { io, signal }: { io: 
     return printTo(io.stdout, signal, `${text}\n`);
   }
   const { renderCounts } = await import('../output/counts.js');
-  const table = { width: io.stdoutWidth() ?? 80, bars: io.stdoutIsTTY, color: io.colorStdout(), grouped: io.stdoutIsTTY };
+  const table = { width: io.stdoutWidth() ?? 80, bars: io.stdoutIsTTY, color: io.colorStdout(), grouped: io.stdoutIsTTY, terminal: io.stdoutIsTTY };
   await printTo(io.stdout, signal, await renderCounts(plan.by, counts.rows.map(countRow), plan.format, table));
 }
 

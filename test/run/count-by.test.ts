@@ -86,8 +86,25 @@ describe('count --by', () => {
 describe('renderCounts', () => {
   it('leaves bars out when the terminal is too narrow for them, and draws none for zero', async () => {
     const rows = [{ value: 'DEU', count: 0, capped: false }, { value: 'FRA', count: 3, capped: false }];
-    expect(await renderCounts('country', rows, 'table', { width: 18, bars: true, color: false, grouped: true })).toBe('country  count\nDEU          0\nFRA          3\ntotal        3\n');
-    expect(await renderCounts('country', rows, 'text', { width: 30, bars: true, color: false, grouped: true })).toContain(`FRA          3  ${'█'.repeat(14)}`);
+    expect(await renderCounts('country', rows, 'table', { width: 18, bars: true, color: false, grouped: true, terminal: true })).toBe('country  count\nDEU          0\nFRA          3\ntotal        3\n');
+    expect(await renderCounts('country', rows, 'text', { width: 30, bars: true, color: false, grouped: true, terminal: true })).toContain(`FRA          3  ${'█'.repeat(14)}`);
+  });
+
+  it('the service\'s text cannot drive a terminal: the table cleans its values wherever it goes, the other formats on a terminal', async () => {
+    const title = '\x1b[31mURGENT\x1b[0m repair \x1b]0;pwned\x07 of the \u202ebridge\x9b2J';
+    const rows = [{ value: title, json: { value: title }, count: 2, capped: false }];
+    const opts = { width: 80, bars: false, color: false, grouped: false, terminal: true };
+    const shown = String(await renderCounts('title', rows, 'text', opts));
+    expect(shown.split('\n')[1]).toMatch(/^URGENT repair +of the +bridge +2$/);
+    for (const format of ['text', 'table', 'csv', 'tsv', 'ndjson', 'json'] as const) {
+      for (const terminal of format === 'text' || format === 'table' ? [true, false] : [true]) {
+        const text = String(await renderCounts('title', rows, format, { ...opts, terminal }));
+        expect(text, `${format} ${terminal}`).not.toMatch(/[\x1b\x07\x9b\u202e]/);
+      }
+    }
+    // Into a pipe or a file, the record formats keep the service's exact text.
+    expect(JSON.parse(String(await renderCounts('title', rows, 'json', { ...opts, terminal: false }))).partitions[0].title).toBe(title);
+    expect(JSON.parse(String(await renderCounts('title', rows, 'json', opts))).partitions[0].title).toBe(title);
   });
 });
 
