@@ -22,7 +22,7 @@ export interface ChangesPlan {
 export function runChanges(plan: ChangesPlan, deps: Omit<RunDeps, 'client'>): Promise<void> {
   const session = { connection: plan.connection, query: { path: '', body: { ...plan.filter }, noun: 'changes' }, parallel: 1, output: plan.output };
   return runSession(session, { ...deps, client: NO_CLIENT }, (run) =>
-    withLocalCopy(plan.db, plan.filter.sync, async (store) => {
+    withLocalCopy(plan.db, plan.filter.sync, run.signal, async (store) => {
       const out = await run.openOutput();
       const formatter = await run.createFormatter();
       let rows = 0;

@@ -9,9 +9,10 @@ import type { Store } from '../store/store.js';
  * RunError from the store ("run tenders sync first"), nothing created; a
  * sync NAME it does not know is a UsageError listing the syncs it has.
  */
-export async function openLocalCopy(db: StoreTarget, sync: string | undefined): Promise<Store> {
+export async function openLocalCopy(db: StoreTarget, sync: string | undefined, signal?: AbortSignal): Promise<Store> {
   const { location } = db;
-  const store = await openStore(location, { mode: 'read', ...targetOptions(db) });
+  // Ctrl-C ends a read waiting on the server (a table someone locked) at once.
+  const store = await openStore(location, { mode: 'read', ...targetOptions(db), signal });
   try {
     if (sync !== undefined && !(await store.getSync(sync))) {
       const known = (await store.listSyncs()).map((s) => s.name);
@@ -25,8 +26,8 @@ export async function openLocalCopy(db: StoreTarget, sync: string | undefined): 
 }
 
 /** Runs `body` with the copy open for reading, closed however it ends. */
-export async function withLocalCopy<T>(db: StoreTarget, sync: string | undefined, body: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openLocalCopy(db, sync);
+export async function withLocalCopy<T>(db: StoreTarget, sync: string | undefined, signal: AbortSignal, body: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openLocalCopy(db, sync, signal);
   try {
     return await body(store);
   } finally {

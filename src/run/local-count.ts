@@ -27,7 +27,7 @@ export const ABSENT_LABEL = '(none)';
  */
 export async function runLocalCount(plan: LocalCountPlan, { io, signal }: { io: IO; signal: AbortSignal }): Promise<void> {
   if (plan.by !== undefined && plan.format !== 'text') refuseOnTerminal(formatDefinition(plan.format), io.stdoutIsTTY);
-  const counts = await withLocalCopy(plan.db, plan.selection.sync, (store) => store.count(plan.selection, plan.by));
+  const counts = await withLocalCopy(plan.db, plan.selection.sync, signal, (store) => store.count(plan.selection, plan.by));
   if (plan.by === undefined) {
     const text = plan.format === 'json' ? JSON.stringify({ count: counts.total, capped: false }) : String(counts.total);
     return printTo(io.stdout, signal, `${text}\n`);

@@ -14,7 +14,7 @@ import { walkInto } from './walk.js';
  */
 export function runLocalWalk(plan: WalkPlan, local: LocalPlan, deps: Omit<RunDeps, 'client'>): Promise<void> {
   return runSession(plan, { ...deps, client: NO_CLIENT }, (session) =>
-    withLocalCopy(local.db, local.selection.sync, async (store) => {
+    withLocalCopy(local.db, local.selection.sync, session.signal, async (store) => {
       await sayHowOld(session, store, local, plan);
       // No "of N": the store's count keeps tenders a sort leaves out (no deadline under --sort deadline).
       let source: ReturnType<typeof localSource> | undefined;

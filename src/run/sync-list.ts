@@ -14,9 +14,9 @@ import type { SavedQuery } from './watch/state.js';
 
 const LIST_COLUMNS = ['name', 'query', 'service', 'lastRun', 'tenders', 'complete'];
 
-async function withStore<T>(db: StoreTarget, mode: 'read' | 'write', use: (store: Store) => Promise<T>): Promise<T> {
+async function withStore<T>(db: StoreTarget, mode: 'read' | 'write', use: (store: Store) => Promise<T>, signal?: AbortSignal): Promise<T> {
   // Reading here is of the syncs' definitions (a list, whether a copy is there): an older copy too.
-  const store = await openStore(db.location, { mode, definitionsOnly: mode === 'read', ...targetOptions(db) });
+  const store = await openStore(db.location, { mode, definitionsOnly: mode === 'read', ...targetOptions(db), signal });
   try {
     return await use(store);
   } finally {
@@ -26,7 +26,7 @@ async function withStore<T>(db: StoreTarget, mode: 'read' | 'write', use: (store
 
 /** `sync --list`: one row per sync (name, query as flags, service, end of its last run, tenders held, whether that run completed), by name. */
 export async function runSyncList(db: StoreTarget, output: OutputPlan, io: IO, signal: AbortSignal, say: Reporter, fs: FileSystem = nodeFs): Promise<void> {
-  const syncs = await withStore(db, 'read', (store) => store.listSyncs());
+  const syncs = await withStore(db, 'read', (store) => store.listSyncs(), signal);
   if (syncs.length === 0) {
     say.hint(`No syncs in ${withoutPasswords(db.location)}.`);
     return;

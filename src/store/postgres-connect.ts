@@ -144,6 +144,8 @@ export interface Connection {
   identity: string;
   /** A message without the passwords of any URL in it. */
   scrub(message: string): string;
+  /** What a failure is to report: the interruption (the signal's reason) once Ctrl-C cancelled the statements, else `err`. */
+  interrupted(err: unknown): unknown;
 }
 
 const ATTEMPTS = 3;
@@ -156,8 +158,11 @@ const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNRE
 /**
  * A pool of at most `max` connections to the target, checked by one
  * connection first. `create`: make the named schema if it is missing.
+ * `signal` (Ctrl-C) cancels the statement of every connection checked out
+ * then: a read or write waiting on the server (a table someone locked) ends
+ * at once, and fails with the interruption (Connection.interrupted).
  */
-export async function connect(target: Target, max: number, create: boolean, env: LibpqEnv): Promise<Connection> {
+export async function connect(target: Target, max: number, create: boolean, env: LibpqEnv, signal?: AbortSignal): Promise<Connection> {
   // Only a URL's password is taken out: a password's text replaced wherever it stands garbled the
   // server's words (a password "b" made "data***ase") and so gave the password away.
   const scrub = withoutPasswords;
@@ -186,7 +191,41 @@ export async function connect(target: Target, max: number, create: boolean, env:
   const pool = new pg.Pool({ ...base, max, options: `-c search_path=${ident(schema).replace(/\\/g, '\\\\').replace(/ /g, '\\ ')}` });
   // An idle connection the server drops is not this process's failure.
   pool.on('error', () => undefined);
-  return { pool, schema, scrub, identity: `${base.user}@${base.host}:${base.port}/${base.database}/${schema}` };
+  if (signal) cancelOnAbort(pool, base, signal);
+  return {
+    pool,
+    schema,
+    scrub,
+    identity: `${base.user}@${base.host}:${base.port}/${base.database}/${schema}`,
+    interrupted: (err) => (signal?.aborted ? signal.reason : err),
+  };
+}
+
+/**
+ * On `signal`, cancels what every connection of `pool` checked out then is
+ * doing (pg_cancel_backend), from a connection of its own: the pool's may all
+ * be busy waiting.
+ */
+function cancelOnAbort(pool: pg.Pool, config: pg.ClientConfig, signal: AbortSignal): void {
+  const busy = new Set<pg.PoolClient>();
+  pool.on('acquire', (client) => busy.add(client));
+  pool.on('release', (_err, client) => busy.delete(client));
+  pool.on('remove', (client) => busy.delete(client as pg.PoolClient));
+  signal.addEventListener(
+    'abort',
+    () => {
+      const pids = [...busy].map((client) => (client as unknown as { processID: number | null }).processID).filter((pid) => pid !== null);
+      if (pids.length === 0) return;
+      const canceller = new pg.Client({ ...config, connectionTimeoutMillis: 5_000 });
+      canceller.on('error', () => undefined);
+      void canceller
+        .connect()
+        .then(() => canceller.query('SELECT pg_cancel_backend(pid) FROM unnest($1::int[]) AS pid', [pids]))
+        .catch(() => undefined)
+        .finally(() => void canceller.end().catch(() => undefined));
+    },
+    { once: true },
+  );
 }
 
 /** Pool connections given an error listener. */

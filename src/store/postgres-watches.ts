@@ -74,7 +74,7 @@ export class PostgresWatches {
    */
   static async open(url: string, options: Pick<OpenOptions, 'mode' | 'schema' | 'env' | 'busyTimeoutMs' | 'signal'>): Promise<PostgresWatches> {
     const target = parseTarget(url, options.schema);
-    const connection = await connect(target, 2, options.mode === 'write', options.env ?? {});
+    const connection = await connect(target, 2, options.mode === 'write', options.env ?? {}, options.signal);
     try {
       const client = await connection.pool.connect();
       let ready: boolean;
@@ -98,7 +98,7 @@ export class PostgresWatches {
       if ((err as { code?: string }).code === '55P03') {
         throw new RunError(`${target.location}: a sync is making (or upgrading) this copy; try again when it is done`);
       }
-      throw failure(err, target, connection.scrub);
+      throw failure(connection.interrupted(err), target, connection.scrub);
     }
   }
 
@@ -159,7 +159,7 @@ export class PostgresWatches {
   }
 
   #failure(err: unknown): Error {
-    return failure(err, this.target, this.connection.scrub);
+    return failure(this.connection.interrupted(err), this.target, this.connection.scrub);
   }
 }
 

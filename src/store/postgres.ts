@@ -39,7 +39,7 @@ const BATCH = 256;
 
 export async function openPostgresStore(url: string, options: OpenOptions): Promise<Store> {
   const target = parseTarget(url, options.schema);
-  const connection = await connect(target, Math.max(1, options.connections ?? CONNECTIONS), options.mode === 'write', options.env ?? {});
+  const connection = await connect(target, Math.max(1, options.connections ?? CONNECTIONS), options.mode === 'write', options.env ?? {}, options.signal);
   try {
     const client = await connection.pool.connect();
     let version: number;
@@ -51,7 +51,7 @@ export async function openPostgresStore(url: string, options: OpenOptions): Prom
     return new PostgresStore(connection, target, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, version === 0, options.signal);
   } catch (err) {
     await connection.pool.end().catch(() => undefined);
-    throw failure(err, target, connection.scrub);
+    throw failure(connection.interrupted(err), target, connection.scrub);
   }
 }
 
@@ -303,7 +303,7 @@ class PostgresStore implements Store {
   }
 
   #failure(err: unknown): Error {
-    return failure(err, this.target, this.connection.scrub);
+    return failure(this.connection.interrupted(err), this.target, this.connection.scrub);
   }
 
   async #query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = [], selection?: LocalSelection): Promise<pg.QueryResult<R>> {
@@ -345,7 +345,9 @@ class PostgresStore implements Store {
         throw this.#queryError(err, selection);
       });
       for (;;) {
-        const { rows } = await client.query(`FETCH ${BATCH} FROM rows`);
+        const { rows } = await client.query(`FETCH ${BATCH} FROM rows`).catch((err: unknown) => {
+          throw this.#queryError(err, selection);
+        });
         if (rows.length === 0) return;
         yield rows.map((row) => map(row as R));
         if (rows.length < BATCH) return;
@@ -358,6 +360,7 @@ class PostgresStore implements Store {
 
   #queryError(err: unknown, selection: LocalSelection | undefined): Error {
     if (err instanceof UsageError || err instanceof RunError) return err;
+    if (this.signal?.aborted) return this.#failure(err);
     const code = (err as { code?: string }).code ?? '';
     if (selection?.words !== undefined && code === '42601') return ftsError(selection.words, (err as Error).message);
     if (code.startsWith('08') || code === '57P01' || /^E[A-Z]+$/.test(code)) return this.#failure(err);

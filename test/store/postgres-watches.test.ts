@@ -9,7 +9,7 @@ import { parseJson } from '../../src/model/json-parse.js';
 import { lockKey } from '../../src/store/postgres-lock.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/store/postgres-schema.js';
 import { PostgresWatches, type WatchRecord, type WatchTenderRow } from '../../src/store/postgres-watches.js';
-import { postgres, postgresBin, POSTGRES_MISSING, type PostgresServer } from '../support/postgres.js';
+import { postgres, postgresBin, POSTGRES_MISSING, waitForWaiters, type PostgresServer } from '../support/postgres.js';
 
 function psql(url: string, sql: string): string {
   const result = spawnSync(join(postgresBin()!, 'psql'), [url, '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' });
@@ -208,6 +208,29 @@ describe.skipIf(POSTGRES_MISSING)("watches' state in a PostgreSQL copy", () => {
       await sync.end();
     }
     expect(psql(url, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")).toBe('0');
+  });
+
+  it('Ctrl-C while a read of the watches waits on a table someone locked: the interruption thrown at once', async () => {
+    const url = await server.createDatabase('watchread');
+    const writer = await PostgresWatches.open(url, { mode: 'write' });
+    await writer.close();
+    const locker = new pg.Client({ connectionString: url });
+    await locker.connect();
+    await locker.query('BEGIN; LOCK TABLE watches IN ACCESS EXCLUSIVE MODE');
+    const interrupt = new AbortController();
+    const watches = await PostgresWatches.open(url, { mode: 'read', signal: interrupt.signal });
+    try {
+      const reads = [watches.get('w'), watches.list()];
+      for (const read of reads) read.catch(() => undefined);
+      await waitForWaiters(url, 2);
+      const reason = new InterruptedError('SIGINT');
+      interrupt.abort(reason);
+      for (const read of reads) await expect(read).rejects.toBe(reason);
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+      await watches.close();
+    }
   });
 
   it('reading creates nothing; writing upgrades a copy made before watches were kept', async () => {

@@ -7,13 +7,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
 import type { JsonObject } from '../../src/model/exact-json.js';
-import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
+import { EXIT, exitCodeOf, InterruptedError, RunError, UsageError } from '../../src/errors.js';
 import type { LocalSelection } from '../../src/model/local-selection.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
 import { lockKey } from '../../src/store/postgres-lock.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion, type Migration } from '../../src/store/postgres-schema.js';
 import type { Store } from '../../src/store/store.js';
-import { postgres, postgresBin, POSTGRES_MISSING, type PostgresServer } from '../support/postgres.js';
+import { postgres, postgresBin, POSTGRES_MISSING, waitForWaiters, type PostgresServer } from '../support/postgres.js';
 import { all, letters, open, sqliteEngine, sync } from './engines.js';
 
 function docs(size: number, seed: number): Record<string, unknown>[] {
@@ -690,6 +690,30 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       expect((err as Error).message).toBe("the query holds a number beyond the range of PostgreSQL's numeric (1e200000): a PostgreSQL copy cannot keep it");
       expect(await store.getSync('s')).toBeUndefined();
       await store.close();
+    });
+
+    it('Ctrl-C while local reads wait on a table someone locked: each fails with the interruption at once', async () => {
+      const url = await server.createDatabase('lockedread');
+      const writer = await open(url);
+      await sync(writer, 's', docs(20, 1));
+      await writer.close();
+      const locker = new pg.Client({ connectionString: url });
+      await locker.connect();
+      await locker.query('BEGIN; LOCK TABLE tenders IN ACCESS EXCLUSIVE MODE');
+      const interrupt = new AbortController();
+      const store = await open(url, 'read', { signal: interrupt.signal });
+      try {
+        const reads = [store.count({}), all(store.select({ words: 'road' }))];
+        for (const read of reads) read.catch(() => undefined);
+        await waitForWaiters(url, 2);
+        const reason = new InterruptedError('SIGINT');
+        interrupt.abort(reason);
+        for (const read of reads) await expect(read).rejects.toBe(reason);
+      } finally {
+        await locker.query('ROLLBACK');
+        await locker.end();
+        await store.close();
+      }
     });
 
     it('readers see the committed copy while another transaction writes', async () => {

@@ -26,7 +26,7 @@ export async function runCopyWatchList(
   say: Reporter,
   fs: FileSystem = nodeFs,
 ): Promise<void> {
-  const watches = await PostgresWatches.open(db.location, { mode: 'read', ...targetOptions(db) });
+  const watches = await PostgresWatches.open(db.location, { mode: 'read', ...targetOptions(db), signal });
   let rows: Record<string, unknown>[];
   try {
     rows = [];
