@@ -60,10 +60,10 @@ export function stringColumn(path: string): keyof TenderColumns | undefined {
 
 
 /**
- * A selection bound or a date field as the columns hold it: UTC ISO in the years 0001-9999;
- * NULL when it is no date or falls outside them (PostgreSQL's timestamptz has no year 0), in
- * both engines, so that both list, sort and select the same tenders. The document keeps the
- * text as sent.
+ * A selection bound or a date field as the columns hold it: UTC ISO; NULL when it is no date
+ * (readInstant: the years 0001-9999 only, which PostgreSQL's timestamptz holds), in both
+ * engines, so that both list, sort and select the same tenders. The document keeps the text
+ * as sent.
  */
 export function timestamp(value: unknown): string | null {
   if (typeof value !== 'string') return null;
@@ -71,8 +71,6 @@ export function timestamp(value: unknown): string | null {
   if (iso === undefined) {
     const instant = readInstant(value);
     iso = instant === undefined ? null : new Date(instant.ms).toISOString();
-    // Outside 0001-9999 Date#toISOString writes 0000-, -000001- or +010000-.
-    if (iso !== null && !/^(?!0000)\d{4}-/.test(iso)) iso = null;
     if (timestamps.size >= TIMESTAMPS_KEPT) timestamps.clear();
     timestamps.set(value, iso);
   }

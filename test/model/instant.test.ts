@@ -16,8 +16,19 @@ describe('readInstant', () => {
     expect(readInstant('2000-02-29T00:00:00Z')).toBeDefined();
   });
 
+  it('reads no instant outside the years 0001-9999 once in UTC: RFC 3339, iCalendar and PostgreSQL write four-digit years from 0001', () => {
+    for (const text of ['0000-06-01', '0000-12-31T23:59:59Z', '0001-01-01T00:30:00+01:00', '9999-12-31T23:00:00-05:00']) {
+      expect(readInstant(text), text).toBeUndefined();
+    }
+    expect(readInstant('0001-01-01T00:00:00Z')).toEqual({ ms: Date.parse('0001-01-01T00:00:00Z'), dateOnly: false });
+    expect(readInstant('9999-12-31T23:59:59.999Z')).toBeDefined();
+    expect(readInstant('9999-12-31T18:00:00-05:00')).toBeDefined();
+  });
+
   it('is what calendars, feeds, OCDS and Parquet read a deadline with', () => {
     expect(parseInstant('2026-02-30T12:00:00Z')).toBeUndefined();
+    // Not +010000-01-01T04:00:00Z in a calendar's DTSTART, an OCDS endDate or a feed's updated.
+    expect(parseInstant('9999-12-31T23:00:00-05:00')).toBeUndefined();
     expect(parseInstant('2026-02-28T12:00:00Z')?.date.toISOString()).toBe('2026-02-28T12:00:00.000Z');
   });
 });
