@@ -20,6 +20,17 @@ export class Params {
   }
 }
 
+/**
+ * The value at dot path `keys` of a JSON document (`doc`, of json or jsonb: `typeOf` is its
+ * json_typeof), stepping into objects only, as a dot path does everywhere else (--columns,
+ * SQLite's JSON paths): PostgreSQL's #> takes a key of digits as an index into an array.
+ */
+export function objectPath(doc: string, typeOf: 'json_typeof' | 'jsonb_typeof', keys: readonly string[], params: Params): string {
+  const at = (n: number) => `${doc} #> ${params.add(keys.slice(0, n))}::text[]`;
+  const objects = keys.flatMap((key, i) => (i > 0 && /^-?\d+$/.test(key) ? [`${typeOf}(${at(i)}) = 'object'`] : []));
+  return objects.length > 0 ? `CASE WHEN ${objects.join(' AND ')} THEN ${at(keys.length)} END` : `(${at(keys.length)})`;
+}
+
 /** `FROM tenders t ... WHERE ...` of a selection (see sqlite-select.ts fromWhere). */
 export function fromWhere(selection: LocalSelection, sorted: boolean, params: Params): string {
   const where: string[] = ['t.gone_at IS NULL'];

@@ -16,7 +16,7 @@ import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
 import { beyondNumeric } from './numeric-range.js';
 import { PostgresRun } from './postgres-run.js';
 import { migrate, MIGRATIONS, refuseSchema, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
-import { afterCondition, fromWhere, orderBy, orderOf, Params } from './postgres-select.js';
+import { afterCondition, fromWhere, objectPath, orderBy, orderOf, Params } from './postgres-select.js';
 import { checkSyncName, definitionMismatch, dotPathKeys, ftsError } from './rules.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
@@ -167,21 +167,20 @@ class PostgresStore implements Store {
     const column = byPath === undefined ? undefined : stringColumn(byPath);
     // The total and every group from one snapshot: they add up whatever a sync commits meanwhile.
     const { total, rows } = await this.#snapshot(async (query) => {
-      const count = async (value: string | undefined, where: string) => {
+      const count = async (value: ((p: Params) => string) | undefined, where: string) => {
         const p = new Params();
         const sql = fromWhere(selection, false, p);
-        const v = value?.includes('$PATH') ? value.replace('$PATH', p.add(keys)) : value;
-        const q = v === undefined ? `SELECT NULL AS v, count(*) AS n ${sql}` : `SELECT ${v} AS v, count(*) AS n ${sql}${where} GROUP BY 1`;
+        const q = value === undefined ? `SELECT NULL AS v, count(*) AS n ${sql}` : `SELECT ${value(p)} AS v, count(*) AS n ${sql}${where} GROUP BY 1`;
         const result = await query<{ v: string | null; n: string }>(q, p.values, selection);
         return result.rows.map((r) => [r.v, Number(r.n)] as [string | null, number]);
       };
       const all = (await count(undefined, ''))[0]![1];
       if (keys === undefined) return { total: all, rows: [] };
       // A string field's typed column holds its value; the others are read from the document's exact text (json keeps it).
-      const fromDoc = '(t.doc_text::json #> $PATH::text[])::text';
+      const fromDoc = (p: Params) => `(${objectPath('t.doc_text::json', 'json_typeof', keys, p)})::text`;
       const groups = column
         ? [
-            ...(await count(`to_json(t.${snake(column)})::text`, ` AND t.${snake(column)} IS NOT NULL`)),
+            ...(await count(() => `to_json(t.${snake(column)})::text`, ` AND t.${snake(column)} IS NOT NULL`)),
             ...(await count(fromDoc, ` AND t.${snake(column)} IS NULL`)),
           ]
         : await count(fromDoc, '');
@@ -377,7 +376,8 @@ class PostgresStore implements Store {
   }
 
   async #anyHas(keys: string[]): Promise<boolean> {
-    return (await this.#query('SELECT 1 FROM tenders WHERE doc #> $1::text[] IS NOT NULL LIMIT 1', [keys])).rows.length > 0;
+    const p = new Params();
+    return (await this.#query(`SELECT 1 FROM tenders WHERE ${objectPath('doc', 'jsonb_typeof', keys, p)} IS NOT NULL LIMIT 1`, p.values)).rows.length > 0;
   }
 
   /** The field paths of one stored tender, as examples of what --by takes. */

@@ -314,6 +314,8 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       // Dates outside the years 0001-9999 once in UTC, which PostgreSQL's timestamps do not all hold: no date in either engine.
       { id: 'E-5', title: 'Year zero', publicationDate: '0000-06-01', deadline: '0001-01-01T00:30:00+01:00' },
       { id: 'E-6', title: 'Year ten thousand', publicationDate: '9999-12-31T23:00:00-05:00', deadline: '0001-01-01' },
+      // A dot path steps into objects only: a key of digits is a key, never an index into an array.
+      { id: 'E-7', title: 'Arrays and digit keys', newfield: { a: [1, 2, { b: null }] }, o: { '0': 'zero', 1: [5] } },
     ];
     beforeAll(async () => {
       const file = await sqliteEngine.location();
@@ -386,8 +388,13 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
         expect(b).toEqual(a);
         expect(await pgStore.count(selection)).toEqual(await sqlite.count(selection));
       }
-      for (const path of ['buyer.name', 'status', 'estimatedValue', 'procedure', 'buyer.country']) {
+      for (const path of ['buyer.name', 'status', 'estimatedValue', 'procedure', 'buyer.country', 'o.0', 'o.1', 'newfield.a']) {
         expect(await pgStore.count({}, path), path).toEqual(await sqlite.count({}, path));
+      }
+      for (const path of ['newfield.a.0', 'newfield.a.2.b', 'o.1.0']) {
+        const [x, y] = await Promise.all([sqlite.count({}, path).catch((e: unknown) => e), pgStore.count({}, path).catch((e: unknown) => e)]);
+        expect(x, path).toBeInstanceOf(UsageError);
+        expect(y, path).toBeInstanceOf(UsageError);
       }
       for (const bad of ['"open', 'AND', 'road (', 'covid-19', 'a OR', '(a OR b) c', '(a) b', 'x (y)', '* x', 'a:b', 'NEAR(a b, x)']) {
         const [x, y] = await Promise.all([sqlite.count({ words: bad }).catch((e: unknown) => e), pgStore.count({ words: bad }).catch((e: unknown) => e)]);
