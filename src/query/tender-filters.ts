@@ -260,9 +260,15 @@ export function selectsTenders(flags: object): boolean {
 
 /** A request body as the flags that give it: ["-c DEU,FRA", "-s open", "--filter minValue=5"]. */
 export function bodyAsFlags(body: Record<string, unknown>): string[] {
-  return Object.entries(body).map(([key, value]) => {
-    const row = TENDER_FILTERS.find((r) => r.body === key);
-    if (row) return `${row.short ?? row.flag} ${Array.isArray(value) ? value.join(',') : String(value)}`;
-    return `--filter ${key}=${typeof value === 'string' ? value : stringifyExact(value)}`;
+  // In the table's order, then --filter by key: the same words whatever order the body's keys were kept in (jsonb sorts them).
+  const known = TENDER_FILTERS.flatMap((row) => {
+    if (row.body === undefined || !Object.hasOwn(body, row.body)) return [];
+    const value = body[row.body];
+    return [`${row.short ?? row.flag} ${Array.isArray(value) ? value.join(',') : String(value)}`];
   });
+  const others = Object.keys(body)
+    .filter((key) => !TENDER_FILTERS.some((row) => row.body === key))
+    .sort()
+    .map((key) => `--filter ${key}=${typeof body[key] === 'string' ? (body[key] as string) : stringifyExact(body[key])}`);
+  return [...known, ...others];
 }

@@ -75,7 +75,10 @@ describe('the filter table', () => {
 
   it('describes a body as the flags that give it, every --filter value exact', () => {
     const body = tenderBody({ sort: 'deadline', country: ['deu,fra'], status: ['open'], limit: '5', filter: ['n=12345678901234567890', 'q=bridge', 'v={"a":[1]}'] });
-    expect(bodyAsFlags(body)).toEqual(['-n 5', '--sort deadline', '-c DEU,FRA', '-s open', '--filter n=12345678901234567890', '--filter q=bridge', '--filter v={"a":[1]}']);
+    expect(bodyAsFlags(body)).toEqual(['-c DEU,FRA', '-s open', '--sort deadline', '-n 5', '--filter n=12345678901234567890', '--filter q=bridge', '--filter v={"a":[1]}']);
+    // The same words whatever order the keys were kept in (a PostgreSQL copy's jsonb sorts them).
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    expect(bodyAsFlags(reordered)).toEqual(bodyAsFlags(body));
     expect(describeQuery({ org: 'ORG-1', body: savedQueryBody({ order: 'asc' }) })).toBe('--org ORG-1 --order asc');
     expect(describeQuery({ org: null, body: {} })).toBe('(every tender)');
   });
