@@ -146,6 +146,8 @@ export interface Connection {
   scrub(message: string): string;
   /** What a failure is to report: the interruption (the signal's reason) once Ctrl-C cancelled the statements, else `err`. */
   interrupted(err: unknown): unknown;
+  /** Throws the interruption once Ctrl-C came: a statement begun after it would not be cancelled. */
+  check(): void;
 }
 
 const ATTEMPTS = 3;
@@ -188,6 +190,7 @@ export async function connect(target: Target, max: number, create: boolean, env:
   } finally {
     await first.end().catch(() => undefined);
   }
+  signal?.throwIfAborted();
   const pool = new pg.Pool({ ...base, max, options: `-c search_path=${ident(schema).replace(/\\/g, '\\\\').replace(/ /g, '\\ ')}` });
   // An idle connection the server drops is not this process's failure.
   pool.on('error', () => undefined);
@@ -198,6 +201,7 @@ export async function connect(target: Target, max: number, create: boolean, env:
     scrub,
     identity: `${base.user}@${base.host}:${base.port}/${base.database}/${schema}`,
     interrupted: (err) => (signal?.aborted ? signal.reason : err),
+    check: () => signal?.throwIfAborted(),
   };
 }
 

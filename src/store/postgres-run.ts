@@ -137,10 +137,11 @@ export class PostgresRun implements SyncRun {
 
   async known(ids: readonly string[]): Promise<Set<string>> {
     if (!this.#made) return new Set();
-    const { rows } = await this.#ctx.client.query<{ id: string }>(
-      'SELECT id FROM sync_tenders WHERE sync = $1 AND gone_at IS NULL AND id = ANY($2::text[])',
-      [this.#ctx.sync.name, ids],
-    );
+    const { rows } = await this.#ctx.client
+      .query<{ id: string }>('SELECT id FROM sync_tenders WHERE sync = $1 AND gone_at IS NULL AND id = ANY($2::text[])', [this.#ctx.sync.name, ids])
+      .catch((err: unknown) => {
+        throw this.#ctx.fail(err);
+      });
     return new Set(rows.map((r) => r.id));
   }
 

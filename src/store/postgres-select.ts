@@ -27,7 +27,8 @@ export class Params {
  */
 export function objectPath(doc: string, typeOf: 'json_typeof' | 'jsonb_typeof', keys: readonly string[], params: Params): string {
   const at = (n: number) => `${doc} #> ${params.add(keys.slice(0, n))}::text[]`;
-  const objects = keys.flatMap((key, i) => (i > 0 && /^-?\d+$/.test(key) ? [`${typeOf}(${at(i)}) = 'object'`] : []));
+  // What #> reads as an index (strtol's way): spaces first, a sign, digits.
+  const objects = keys.flatMap((key, i) => (i > 0 && /^\s*[+-]?\d+$/.test(key) ? [`${typeOf}(${at(i)}) = 'object'`] : []));
   return objects.length > 0 ? `CASE WHEN ${objects.join(' AND ')} THEN ${at(keys.length)} END` : `(${at(keys.length)})`;
 }
 

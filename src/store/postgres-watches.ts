@@ -133,6 +133,7 @@ export class PostgresWatches {
   async list(): Promise<WatchRecord[]> {
     if (!this.ready) return [];
     try {
+      this.connection.check();
       return (await this.connection.pool.query<WatchRow>('SELECT * FROM watches ORDER BY name')).rows.map(rowRecord);
     } catch (err) {
       throw this.#failure(err);
@@ -143,6 +144,7 @@ export class PostgresWatches {
   async get(name: string): Promise<WatchRecord | undefined> {
     if (!this.ready) return undefined;
     try {
+      this.connection.check();
       const row = (await this.connection.pool.query<WatchRow>('SELECT * FROM watches WHERE name = $1', [name])).rows[0];
       return row && rowRecord(row);
     } catch (err) {
@@ -154,7 +156,8 @@ export class PostgresWatches {
     await this.connection.pool.end().catch(() => undefined);
   }
 
-  #connect(): Promise<pg.PoolClient> {
+  async #connect(): Promise<pg.PoolClient> {
+    this.connection.check();
     return checkOut(this.connection.pool, (err) => this.#failure(err));
   }
 

@@ -297,7 +297,8 @@ class PostgresStore implements Store {
     await this.#pool.end().catch(() => undefined);
   }
 
-  #connect(): Promise<pg.PoolClient> {
+  async #connect(): Promise<pg.PoolClient> {
+    this.connection.check();
     return checkOut(this.#pool, (err) => this.#failure(err));
   }
 
@@ -307,6 +308,7 @@ class PostgresStore implements Store {
 
   async #query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = [], selection?: LocalSelection): Promise<pg.QueryResult<R>> {
     try {
+      this.connection.check();
       return await this.#pool.query<R>(sql, params);
     } catch (err) {
       throw this.#queryError(err, selection);
@@ -320,7 +322,9 @@ class PostgresStore implements Store {
     const client = await this.#connect();
     let broken = false;
     try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY').catch((err: unknown) => {
+        throw this.#queryError(err, undefined);
+      });
       return await work(async <R extends pg.QueryResultRow>(sql: string, params: unknown[], selection?: LocalSelection) => {
         try {
           return await client.query<R>(sql, params);
@@ -339,14 +343,15 @@ class PostgresStore implements Store {
     const client = await this.#connect();
     let broken = false;
     try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      await client.query(`DECLARE rows NO SCROLL CURSOR FOR ${sql}`, params).catch((err: unknown) => {
-        throw this.#queryError(err, selection);
-      });
-      for (;;) {
-        const { rows } = await client.query(`FETCH ${BATCH} FROM rows`).catch((err: unknown) => {
+      const query = (text: string, values?: unknown[]) =>
+        client.query(text, values).catch((err: unknown) => {
           throw this.#queryError(err, selection);
         });
+      await query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await query(`DECLARE rows NO SCROLL CURSOR FOR ${sql}`, params);
+      for (;;) {
+        this.connection.check();
+        const { rows } = await query(`FETCH ${BATCH} FROM rows`);
         if (rows.length === 0) return;
         yield rows.map((row) => map(row as R));
         if (rows.length < BATCH) return;

@@ -391,7 +391,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       for (const path of ['buyer.name', 'status', 'estimatedValue', 'procedure', 'buyer.country', 'o.0', 'o.1', 'newfield.a']) {
         expect(await pgStore.count({}, path), path).toEqual(await sqlite.count({}, path));
       }
-      for (const path of ['newfield.a.0', 'newfield.a.2.b', 'o.1.0']) {
+      for (const path of ['newfield.a.0', 'newfield.a.2.b', 'o.1.0', 'newfield.a.+0', 'newfield.a. 1', 'o.1.-0']) {
         const [x, y] = await Promise.all([sqlite.count({}, path).catch((e: unknown) => e), pgStore.count({}, path).catch((e: unknown) => e)]);
         expect(x, path).toBeInstanceOf(UsageError);
         expect(y, path).toBeInstanceOf(UsageError);
@@ -716,9 +716,36 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
         const reason = new InterruptedError('SIGINT');
         interrupt.abort(reason);
         for (const read of reads) await expect(read).rejects.toBe(reason);
+        // A read begun after Ctrl-C is not sent (nothing would cancel it), the lock still held.
+        await expect(store.count({ statuses: ['open'] })).rejects.toBe(reason);
+        await expect(all(store.select({}))).rejects.toBe(reason);
       } finally {
         await locker.query('ROLLBACK');
         await locker.end();
+        await store.close();
+      }
+    });
+
+    it('Ctrl-C while --new-only asks which tenders the sync holds, behind a lock: the interruption, not the server\'s words', async () => {
+      const url = await server.createDatabase('lockedknown');
+      const interrupt = new AbortController();
+      const store = await open(url, 'write', { signal: interrupt.signal });
+      await sync(store, 's', docs(20, 1));
+      const locker = new pg.Client({ connectionString: url });
+      await locker.connect();
+      const run = await store.beginRun({ sync: { name: 's', query: {}, service: 'http://127.0.0.1:1' }, mode: 'new-only' });
+      await locker.query('BEGIN; LOCK TABLE sync_tenders IN ACCESS EXCLUSIVE MODE');
+      try {
+        const known = run.known(['x']);
+        known.catch(() => undefined);
+        await waitForWaiters(url, 1);
+        const reason = new InterruptedError('SIGINT');
+        interrupt.abort(reason);
+        await expect(known).rejects.toBe(reason);
+      } finally {
+        await locker.query('ROLLBACK');
+        await locker.end();
+        await run.abort();
         await store.close();
       }
     });

@@ -132,14 +132,14 @@ export function endConnectionsAfterRequests(n: number, url: string): { onSpawn: 
   return { onSpawn, requestsThen: () => then };
 }
 
-/** Waits until `n` connections named tenders wait for a lock another holds (asked from a connection of its own: its view is fresh). */
+/** Waits until `n` connections of tenders (a run's named with its pid) wait for a lock another holds (asked from a connection of its own: its view is fresh). */
 export async function waitForWaiters(url: string, n: number): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
     for (;;) {
       const { rows } = await admin.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'tenders' AND wait_event_type = 'Lock'",
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'tenders%' AND wait_event_type = 'Lock'",
       );
       if (rows[0]!.n >= n) return;
       await admin.query('SELECT pg_sleep(0.02)');
