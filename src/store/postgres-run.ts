@@ -604,7 +604,7 @@ async function commits(client: pg.ClientBase): Promise<string> {
 }
 
 /** In JSON text: a NUL character or an unpaired surrogate (JSON.stringify escapes both), which jsonb cannot hold. */
-const UNSTORABLE = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f])/i;
+export const UNSTORABLE = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f])/i;
 
 function unstorable(id: string, why: string): Error {
   const name = id.length > 80 ? `${id.slice(0, 80)}…` : id;

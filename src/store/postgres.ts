@@ -8,13 +8,13 @@ import type pg from 'pg';
 import { parseJson } from '../model/json-parse.js';
 import { NoCopyError, RunError, UsageError } from '../errors.js';
 import { queryKey } from '../model/query-key.js';
-import type { JsonObject } from '../model/exact-json.js';
+import { stringifyExact, type JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { snake, sortCounts, stringColumn, timestamp } from './columns.js';
 import { cancelStatement, checkOut, connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
 import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
 import { beyondNumeric } from './numeric-range.js';
-import { PostgresRun } from './postgres-run.js';
+import { PostgresRun, UNSTORABLE } from './postgres-run.js';
 import { migrate, MIGRATIONS, refuseSchema, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
 import { afterCondition, fromWhere, objectPath, orderBy, orderOf, Params } from './postgres-select.js';
 import { checkSyncName, definitionMismatch, dotPathKeys, ftsError } from './rules.js';
@@ -104,6 +104,9 @@ class PostgresStore implements Store {
     // The query is kept as jsonb: refused before any request rather than at the commit, in the server's words.
     const huge = beyondNumeric(sync.query, true);
     if (huge !== undefined) throw new UsageError(`the query holds a number beyond the range of PostgreSQL's numeric (${huge}): a PostgreSQL copy cannot keep it`);
+    if (UNSTORABLE.test(stringifyExact(sync.query))) {
+      throw new UsageError('the query holds a NUL character or an unpaired surrogate (\\u0000, \\ud800): a PostgreSQL copy cannot keep it');
+    }
     if (this.#run) throw new Error('one sync run at a time per store');
     const saved = await this.#syncRow(sync.name);
     if (saved && !options.reset) {

@@ -687,7 +687,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       await store.close();
     });
 
-    it('a query holding a number beyond numeric is refused before its run begins (exit 2), not at the commit', async () => {
+    it('a query holding what jsonb cannot (a number beyond numeric, a NUL) is refused before its run begins (exit 2), not at the commit', async () => {
       const url = await server.createDatabase('bigquery');
       const store = await open(url);
       // As the command builds it: the number parsed from --filter, in objects of the CLI's own.
@@ -696,6 +696,11 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       expect(err).toBeInstanceOf(UsageError);
       expect((err as Error).message).toBe("the query holds a number beyond the range of PostgreSQL's numeric (1e200000): a PostgreSQL copy cannot keep it");
       expect(await store.getSync('s')).toBeUndefined();
+      for (const text of ['zz\u0000', 'a\ud800b']) {
+        const refused = await store.beginRun({ sync: { name: 's', query: { org: null, body: { q: text } }, service: 'http://127.0.0.1:1' }, mode: 'full' }).catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(UsageError);
+        expect((refused as Error).message).toMatch(/^the query holds a NUL character or an unpaired surrogate .*: a PostgreSQL copy cannot keep it$/);
+      }
       await store.close();
     });
 
