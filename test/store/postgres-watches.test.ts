@@ -9,7 +9,7 @@ import { parseJson } from '../../src/model/json-parse.js';
 import { lockKey } from '../../src/store/postgres-lock.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/store/postgres-schema.js';
 import { PostgresWatches, type WatchRecord, type WatchTenderRow } from '../../src/store/postgres-watches.js';
-import { postgres, postgresBin, POSTGRES_MISSING, waitForWaiters, type PostgresServer } from '../support/postgres.js';
+import { postgres, postgresBin, POSTGRES_MISSING, waitForWaiters, whileLocked, type PostgresServer } from '../support/postgres.js';
 
 function psql(url: string, sql: string): string {
   const result = spawnSync(join(postgresBin()!, 'psql'), [url, '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' });
@@ -194,13 +194,7 @@ describe.skipIf(POSTGRES_MISSING)("watches' state in a PostgreSQL copy", () => {
     try {
       const opening = PostgresWatches.open(url, { mode: 'write', signal: interrupt.signal });
       opening.catch(() => undefined);
-      for (;;) {
-        const { rows } = await sync.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'tenders' AND wait_event_type = 'Lock'",
-        );
-        if (rows[0]!.n > 0) break;
-        await sync.query('SELECT pg_sleep(0.02)');
-      }
+      await waitForWaiters(url, 1);
       const reason = new InterruptedError('SIGINT');
       interrupt.abort(reason);
       await expect(opening).rejects.toBe(reason);
@@ -214,21 +208,18 @@ describe.skipIf(POSTGRES_MISSING)("watches' state in a PostgreSQL copy", () => {
     const url = await server.createDatabase('watchread');
     const writer = await PostgresWatches.open(url, { mode: 'write' });
     await writer.close();
-    const locker = new pg.Client({ connectionString: url });
-    await locker.connect();
-    await locker.query('BEGIN; LOCK TABLE watches IN ACCESS EXCLUSIVE MODE');
     const interrupt = new AbortController();
     const watches = await PostgresWatches.open(url, { mode: 'read', signal: interrupt.signal });
     try {
-      const reads = [watches.get('w'), watches.list()];
-      for (const read of reads) read.catch(() => undefined);
-      await waitForWaiters(url, 2);
-      const reason = new InterruptedError('SIGINT');
-      interrupt.abort(reason);
-      for (const read of reads) await expect(read).rejects.toBe(reason);
+      await whileLocked(url, 'watches', async () => {
+        const reads = [watches.get('w'), watches.list()];
+        for (const read of reads) read.catch(() => undefined);
+        await waitForWaiters(url, 2);
+        const reason = new InterruptedError('SIGINT');
+        interrupt.abort(reason);
+        for (const read of reads) await expect(read).rejects.toBe(reason);
+      });
     } finally {
-      await locker.query('ROLLBACK');
-      await locker.end();
       await watches.close();
     }
   });

@@ -13,7 +13,7 @@ import { Store as Sandbox } from '../../src/sandbox/store.js';
 import { lockKey } from '../../src/store/postgres-lock.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion, type Migration } from '../../src/store/postgres-schema.js';
 import type { Store } from '../../src/store/store.js';
-import { postgres, postgresBin, POSTGRES_MISSING, waitForWaiters, type PostgresServer } from '../support/postgres.js';
+import { postgres, postgresBin, POSTGRES_MISSING, waitForWaiters, whileLocked, type PostgresServer } from '../support/postgres.js';
 import { all, letters, open, sqliteEngine, sync } from './engines.js';
 
 function docs(size: number, seed: number): Record<string, unknown>[] {
@@ -513,14 +513,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
         const committing = run.commit({ complete: true, pages: 1, requests: 1 });
         committing.catch(() => undefined);
         // Its connection waits for the commit lock (asked without blocking this process, which sends the commit).
-        for (;;) {
-          const { rows } = await other.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE $1 AND wait_event_type = 'Lock'",
-            [`tenders ${process.pid} %`],
-          );
-          if (rows[0]!.n === 1) break;
-          await other.query('SELECT pg_sleep(0.02)');
-        }
+        await waitForWaiters(url, 1);
         const reason = new Error('interrupted by SIGINT');
         interrupt.abort(reason);
         await expect(committing).rejects.toBe(reason);
@@ -709,24 +702,21 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       const writer = await open(url);
       await sync(writer, 's', docs(20, 1));
       await writer.close();
-      const locker = new pg.Client({ connectionString: url });
-      await locker.connect();
-      await locker.query('BEGIN; LOCK TABLE tenders IN ACCESS EXCLUSIVE MODE');
       const interrupt = new AbortController();
       const store = await open(url, 'read', { signal: interrupt.signal });
       try {
-        const reads = [store.count({}), all(store.select({ words: 'road' }))];
-        for (const read of reads) read.catch(() => undefined);
-        await waitForWaiters(url, 2);
-        const reason = new InterruptedError('SIGINT');
-        interrupt.abort(reason);
-        for (const read of reads) await expect(read).rejects.toBe(reason);
-        // A read begun after Ctrl-C is not sent (nothing would cancel it), the lock still held.
-        await expect(store.count({ statuses: ['open'] })).rejects.toBe(reason);
-        await expect(all(store.select({}))).rejects.toBe(reason);
+        await whileLocked(url, 'tenders', async () => {
+          const reads = [store.count({}), all(store.select({ words: 'road' }))];
+          for (const read of reads) read.catch(() => undefined);
+          await waitForWaiters(url, 2);
+          const reason = new InterruptedError('SIGINT');
+          interrupt.abort(reason);
+          for (const read of reads) await expect(read).rejects.toBe(reason);
+          // A read begun after Ctrl-C is not sent (nothing would cancel it), the lock still held.
+          await expect(store.count({ statuses: ['open'] })).rejects.toBe(reason);
+          await expect(all(store.select({}))).rejects.toBe(reason);
+        });
       } finally {
-        await locker.query('ROLLBACK');
-        await locker.end();
         await store.close();
       }
     });
@@ -736,20 +726,17 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       const interrupt = new AbortController();
       const store = await open(url, 'write', { signal: interrupt.signal });
       await sync(store, 's', docs(20, 1));
-      const locker = new pg.Client({ connectionString: url });
-      await locker.connect();
       const run = await store.beginRun({ sync: { name: 's', query: {}, service: 'http://127.0.0.1:1' }, mode: 'new-only' });
-      await locker.query('BEGIN; LOCK TABLE sync_tenders IN ACCESS EXCLUSIVE MODE');
       try {
-        const known = run.known(['x']);
-        known.catch(() => undefined);
-        await waitForWaiters(url, 1);
-        const reason = new InterruptedError('SIGINT');
-        interrupt.abort(reason);
-        await expect(known).rejects.toBe(reason);
+        await whileLocked(url, 'sync_tenders', async () => {
+          const known = run.known(['x']);
+          known.catch(() => undefined);
+          await waitForWaiters(url, 1);
+          const reason = new InterruptedError('SIGINT');
+          interrupt.abort(reason);
+          await expect(known).rejects.toBe(reason);
+        });
       } finally {
-        await locker.query('ROLLBACK');
-        await locker.end();
         await run.abort();
         await store.close();
       }

@@ -148,3 +148,16 @@ export async function waitForWaiters(url: string, n: number): Promise<void> {
     await admin.end();
   }
 }
+
+/** Runs `body` while another connection holds `table` locked (ACCESS EXCLUSIVE), as a tool may; the lock goes however `body` ends. */
+export async function whileLocked<T>(url: string, table: string, body: () => Promise<T>): Promise<T> {
+  const locker = new pg.Client({ connectionString: url });
+  await locker.connect();
+  try {
+    await locker.query(`BEGIN; LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+    return await body();
+  } finally {
+    await locker.query('ROLLBACK').catch(() => undefined);
+    await locker.end();
+  }
+}
