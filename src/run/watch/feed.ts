@@ -24,7 +24,7 @@ const HEAD_END = /^ {2}<generator version="[^"]*">tenders<\/generator>\n/m;
  * `size` kept, written atomically once the run commits.
  */
 export class RollingFeed {
-  /** The run's entries, newest last; fewer than twice `size` are held. */
+  /** The run's first `size` entries, in the order the run reports its changes (new, changed, gone): they share its time. */
   readonly #added: FeedEntry[] = [];
   readonly #serialize = (tender: Record<string, unknown>) => neutralizeForTerminal(stringifyJson(tender), true);
   /** Entries written by the last commit (for the receipt). */
@@ -54,18 +54,17 @@ export class RollingFeed {
   }
 
   add(changes: readonly WatchChange[], watch: WatchFeedInfo, now: Date): void {
-    for (const change of changes) {
+    // A run of more changes than the feed holds keeps its first ones, as stdout and -f atom list them: the new tenders first.
+    for (const change of changes.slice(0, this.size - this.#added.length)) {
       const entry = atomEntry(changeEntry(change, watch, now, this.#serialize(change.tender)));
       this.#added.push({ id: ENTRY.exec(entry)![1]!, xml: entry });
-      // Trimmed in batches: at most twice the size held, and no shift per change.
-      if (this.#added.length >= 2 * this.size) this.#added.splice(0, this.#added.length - this.size);
     }
   }
 
   /** Writes FILE when the run added entries (or FILE is not there yet, so a reader can subscribe); else leaves it. */
   async commit(now: Date): Promise<void> {
     if (this.#added.length === 0 && this.existed) return;
-    const fresh = this.#added.slice(-this.size).reverse();
+    const fresh = this.#added;
     const ids = new Set(fresh.map((e) => e.id));
     // An entry delivered again (a run whose state did not move) replaces its earlier copy.
     const entries = [...fresh, ...this.kept.filter((e) => !ids.has(e.id))].slice(0, this.size);

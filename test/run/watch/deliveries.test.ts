@@ -70,22 +70,33 @@ describe('a rolling feed', () => {
     const parsed = readAtomWithPython(xml);
     expect(parsed.feed).toMatchObject({ id: 'urn:tenders:watch:deu-open', title: 'tenders watch deu-open' });
     const titles = parsed.entries.map((e) => e.title);
-    expect(titles[2]).toBe(`New: ${HOSTILE_TITLE.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd')}`);
+    // A run's entries in the order it reports its changes (as stdout and -f atom list them): new first.
+    expect(titles[0]).toBe(`New: ${HOSTILE_TITLE.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd')}`);
     expect(titles[1]).toBe('Changed (deadline, estimatedValue.amount): No deadline, no value');
-    expect(parsed.entries[2]!.id).toBe('urn:tenders:watch:deu-open:2026-11-24T04:00:00.000Z:new:T-1');
-    expect(JSON.parse(parsed.entries[2]!.content).title).toBe(HOSTILE_TITLE);
+    expect(parsed.entries[0]!.id).toBe('urn:tenders:watch:deu-open:2026-11-24T04:00:00.000Z:new:T-1');
+    expect(JSON.parse(parsed.entries[0]!.content).title).toBe(HOSTILE_TITLE);
 
     // The same changes again (a run whose webhook failed), and one more: each id once.
     const again = await RollingFeed.open(file, 'deu-open', 200, nodeFs);
     again.add([...hostile(), { change: 'new', changedFields: [], tender: { id: 'T-9', title: 'Nine' } }], watch, now);
     await again.commit(now);
     const ids = readAtomWithPython(await readFile(file, 'utf8')).entries.map((e) => e.id.split(':').slice(-2).join(' '));
-    expect(ids).toEqual(['new T-9', 'gone T-3', 'changed T-2', 'new T-1']);
+    expect(ids).toEqual(['new T-1', 'changed T-2', 'gone T-3', 'new T-9']);
 
+    // A later run's entries go in front; the feed keeps its newest `size`.
     const small = await RollingFeed.open(file, 'deu-open', 2, nodeFs);
     small.add([{ change: 'gone', changedFields: [], tender: { id: 'T-9' } }], { ...watch, since: '2026-11-25T04:00:00.000Z' }, now);
     await small.commit(now);
-    expect(readAtomWithPython(await readFile(file, 'utf8')).entries.map((e) => e.id.split(':').slice(-2).join(' '))).toEqual(['gone T-9', 'new T-9']);
+    expect(readAtomWithPython(await readFile(file, 'utf8')).entries.map((e) => e.id.split(':').slice(-2).join(' '))).toEqual(['gone T-9', 'new T-1']);
+  });
+
+  it('a run of more changes than the feed holds keeps its first ones: the new tenders, not the gone', async () => {
+    const file = join(testDir(), 'busy.atom');
+    const feed = await RollingFeed.open(file, 'deu-open', 2, nodeFs);
+    feed.add(hostile().slice(0, 1), watch, now);
+    feed.add(hostile().slice(1), watch, now);
+    await feed.commit(now);
+    expect(readAtomWithPython(await readFile(file, 'utf8')).entries.map((e) => e.id.split(':').slice(-2).join(' '))).toEqual(['new T-1', 'changed T-2']);
   });
 
   it('refuses what it did not write, and takes an empty file as a feed to make', async () => {
