@@ -221,6 +221,24 @@ describe('watch against the sandbox', () => {
     expect((await watch(['w'])).stdout).toBe('');
   });
 
+  it('a state whose gone tender has a damaged title is exit 1 naming the file and --reset, not an unexpected error', async () => {
+    await watch(['w', ...QUERY]);
+    const file = join(dir, 'w.watch');
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    // A tender the service no longer has (an id of its own), its title cut mid-string.
+    const fields = lines[2]!.split('\t');
+    fields[0] = '"T-NOT-THERE"';
+    fields[2] = '"Road works';
+    lines[2] = fields.join('\t');
+    await writeFile(file, lines.join('\n'));
+    const r = await watch(['w']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `tenders: the watch state ${file} has a damaged line: the title or deadline of a tender it held is not JSON: run the same command with --reset to record a new baseline (changes since its last run are then not reported)\n`,
+    );
+    expect((await watch(['w', '--reset'])).code).toBe(0);
+  });
+
   it('a second run of the same watch while one runs: exit 1 at once, naming the holder', async () => {
     await watch(['w', ...QUERY, '-n', '10']);
     sb.setFaults({ latencyMs: 50 });

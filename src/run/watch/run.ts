@@ -17,7 +17,7 @@ import { Deliveries } from './deliveries.js';
 import { ChangeOutput } from './output.js';
 import { describeQuery, newestFirst, sameQuery } from './query.js';
 import { StateWriter } from './state-writer.js';
-import { rangePieces, readHeader, type LoadedState, type SavedQuery, type StateHeader } from './state.js';
+import { rangePieces, readHeader, StateError, type LoadedState, type SavedQuery, type StateHeader } from './state.js';
 
 /**
  * Runs a watch: under its lock, walks its query, prints what is new, changed
@@ -260,6 +260,16 @@ async function settle(
   let goneLines: Buffer[] = [];
   let pieces: Buffer[] = [];
   let last = -1;
+  // A gone tender's title and deadline are read only now (loading checks a line's shape, not its JSON).
+  const reportGone = async (lines: Buffer[]) => {
+    let changes: WatchChange[];
+    try {
+      changes = diff.gone(lines);
+    } catch (err) {
+      throw new StateError(file, 'has a damaged line: the title or deadline of a tender it held is not JSON', { cause: err });
+    }
+    await report(changes);
+  };
   const endGone = () => {
     if (pieces.length) goneLines.push(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces));
     pieces = [];
@@ -271,14 +281,14 @@ async function settle(
     else pieces.push(piece);
     last = r;
     if (goneLines.length >= 100) {
-      await report(diff.gone(goneLines));
+      await reportGone(goneLines);
       goneLines = [];
     }
     await writer.flush();
     if (signal.aborted) throw signal.reason;
   }
   endGone();
-  await report(diff.gone(goneLines));
+  await reportGone(goneLines);
 }
 
 /** The previous state's tender lines, byte for byte, into the next state. */
