@@ -29,18 +29,21 @@ export class IcsFormatter implements Formatter {
   #leftOut: number;
   readonly #reminders: readonly number[];
   readonly #stamp = utcStamp(new Date());
+  /** Rows are a watch's changes: a gone tender's event is cancelled. */
+  readonly #watch: boolean;
 
   constructor(opts: FormatOptions, resume?: FormatterState) {
     this.#rows = resume?.rows ?? 0;
     this.#leftOut = resume?.leftOut ?? 0;
     this.#reminders = opts.reminders ?? DEFAULT_REMINDERS;
+    this.#watch = opts.watch !== undefined;
   }
 
   page(items: readonly Record<string, unknown>[]): string {
     if (items.length === 0) return '';
     let out = this.#rows === 0 ? calendarHead() : '';
     for (const item of items) {
-      const event = this.#event(tenderFacts(item));
+      const event = this.#event(tenderFacts(item), this.#watch && item.change === 'gone');
       if (event) out += event;
       else this.#leftOut++;
     }
@@ -62,7 +65,11 @@ export class IcsFormatter implements Formatter {
     return [`${formatCount(n)} ${n === 1 ? 'tender has' : 'tenders have'} no deadline (or none a calendar can read) and ${n === 1 ? 'is' : 'are'} not in the calendar.`];
   }
 
-  #event(t: TenderFacts): string | undefined {
+  /**
+   * A tender's event; `gone` (a watch's tender the service no longer lists): STATUS:CANCELLED, under the
+   * same UID, without reminders, so that a calendar that had its event shows it cancelled, not due.
+   */
+  #event(t: TenderFacts, gone: boolean): string | undefined {
     const deadline = parseInstant(t.deadline);
     if (!deadline || t.id === undefined) return undefined;
     const title = t.title ?? t.id;
@@ -77,6 +84,7 @@ export class IcsFormatter implements Formatter {
       contentLine('TRANSP:TRANSPARENT');
     const link = webLink(t.url);
     if (link) out += contentLine(`URL:${link}`);
+    if (gone) return out + contentLine('STATUS:CANCELLED') + contentLine('END:VEVENT');
     for (const minutes of this.#reminders) {
       out +=
         contentLine('BEGIN:VALARM') +

@@ -47,6 +47,24 @@ describe('ics', () => {
     expect(formatter.hints()).toEqual(['1 tender has no deadline (or none a calendar can read) and is not in the calendar.']);
   });
 
+  it("in a watch's calendar, a gone tender's event is cancelled, under its UID and without reminders; new and changed ones are due", () => {
+    const watch = { name: 'w', since: '2026-11-24T04:00:00.000Z' };
+    const [t1, , t3] = hostileTenders();
+    const rows = [
+      { ...t1!, change: 'new', changedFields: '' },
+      { id: 'T-3', title: 'Closed early', deadline: t3!.deadline, change: 'gone', changedFields: '' },
+    ];
+    const { text } = write({ ...base, watch }, [rows]);
+    checkLines(text);
+    const { events } = readIcsWithPython(text);
+    expect(events.map((e) => [e.UID, e.STATUS ?? null, (e.ALARMS as string[]).length])).toEqual([
+      ['T-1@tenders.invalid', null, 2],
+      ['T-3@tenders.invalid', 'CANCELLED', 0],
+    ]);
+    // An export of tenders has no changes: a field named change is data, not a cancellation.
+    expect(write(base, [rows]).text).not.toContain('STATUS:CANCELLED');
+  });
+
   it('keeps UIDs stable across runs and writes the reminders asked for, or none', () => {
     const a = write({ ...base, reminders: [120, 15] }).text;
     const b = write({ ...base, reminders: [] }).text;
