@@ -3,13 +3,13 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InterruptedError, RunError, UsageError } from '../../src/errors.js';
+import { RunError, UsageError } from '../../src/errors.js';
 import { openStore } from '../../src/store/open.js';
 import { parseJson } from '../../src/model/json-parse.js';
 import { lockKey } from '../../src/store/postgres-lock.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/store/postgres-schema.js';
 import { PostgresWatches, type WatchRecord, type WatchTenderRow } from '../../src/store/postgres-watches.js';
-import { postgres, postgresBin, POSTGRES_MISSING, waitForWaiters, whileLocked, type PostgresServer } from '../support/postgres.js';
+import { postgres, postgresBin, POSTGRES_MISSING, interruptWhileWaiting, whileLocked, type PostgresServer } from '../support/postgres.js';
 
 function psql(url: string, sql: string): string {
   const result = spawnSync(join(postgresBin()!, 'psql'), [url, '-X', '-At', '-v', 'ON_ERROR_STOP=1', '-c', sql], { encoding: 'utf8' });
@@ -192,12 +192,7 @@ describe.skipIf(POSTGRES_MISSING)("watches' state in a PostgreSQL copy", () => {
     await sync.query('SELECT pg_advisory_lock($1::bigint)', [lockKey('public', 'migrate')]);
     const interrupt = new AbortController();
     try {
-      const opening = PostgresWatches.open(url, { mode: 'write', signal: interrupt.signal });
-      opening.catch(() => undefined);
-      await waitForWaiters(url, 1);
-      const reason = new InterruptedError('SIGINT');
-      interrupt.abort(reason);
-      await expect(opening).rejects.toBe(reason);
+      await interruptWhileWaiting(url, interrupt, [PostgresWatches.open(url, { mode: 'write', signal: interrupt.signal })]);
     } finally {
       await sync.end();
     }
@@ -212,12 +207,7 @@ describe.skipIf(POSTGRES_MISSING)("watches' state in a PostgreSQL copy", () => {
     const watches = await PostgresWatches.open(url, { mode: 'read', signal: interrupt.signal });
     try {
       await whileLocked(url, 'watches', async () => {
-        const reads = [watches.get('w'), watches.list()];
-        for (const read of reads) read.catch(() => undefined);
-        await waitForWaiters(url, 2);
-        const reason = new InterruptedError('SIGINT');
-        interrupt.abort(reason);
-        for (const read of reads) await expect(read).rejects.toBe(reason);
+        await interruptWhileWaiting(url, interrupt, [watches.get('w'), watches.list()]);
       });
     } finally {
       await watches.close();

@@ -7,13 +7,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
 import type { JsonObject } from '../../src/model/exact-json.js';
-import { EXIT, exitCodeOf, InterruptedError, RunError, UsageError } from '../../src/errors.js';
+import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
 import type { LocalSelection } from '../../src/model/local-selection.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
 import { lockKey } from '../../src/store/postgres-lock.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion, type Migration } from '../../src/store/postgres-schema.js';
 import type { Store } from '../../src/store/store.js';
-import { postgres, postgresBin, POSTGRES_MISSING, waitForWaiters, whileLocked, type PostgresServer } from '../support/postgres.js';
+import { postgres, postgresBin, POSTGRES_MISSING, interruptWhileWaiting, whileLocked, type PostgresServer } from '../support/postgres.js';
 import { all, letters, open, sqliteEngine, sync } from './engines.js';
 
 function docs(size: number, seed: number): Record<string, unknown>[] {
@@ -510,13 +510,8 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       try {
         const run = await store.beginRun({ sync: { name: 'second', query: {}, service: 'http://127.0.0.1:1' }, mode: 'full' });
         await run.add(docs(50, 2));
-        const committing = run.commit({ complete: true, pages: 1, requests: 1 });
-        committing.catch(() => undefined);
         // Its connection waits for the commit lock (asked without blocking this process, which sends the commit).
-        await waitForWaiters(url, 1);
-        const reason = new Error('interrupted by SIGINT');
-        interrupt.abort(reason);
-        await expect(committing).rejects.toBe(reason);
+        await interruptWhileWaiting(url, interrupt, [run.commit({ complete: true, pages: 1, requests: 1 })]);
       } finally {
         await other.end();
       }
@@ -706,12 +701,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       const store = await open(url, 'read', { signal: interrupt.signal });
       try {
         await whileLocked(url, 'tenders', async () => {
-          const reads = [store.count({}), all(store.select({ words: 'road' }))];
-          for (const read of reads) read.catch(() => undefined);
-          await waitForWaiters(url, 2);
-          const reason = new InterruptedError('SIGINT');
-          interrupt.abort(reason);
-          for (const read of reads) await expect(read).rejects.toBe(reason);
+          const reason = await interruptWhileWaiting(url, interrupt, [store.count({}), all(store.select({ words: 'road' }))]);
           // A read begun after Ctrl-C is not sent (nothing would cancel it), the lock still held.
           await expect(store.count({ statuses: ['open'] })).rejects.toBe(reason);
           await expect(all(store.select({}))).rejects.toBe(reason);
@@ -729,12 +719,7 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       const run = await store.beginRun({ sync: { name: 's', query: {}, service: 'http://127.0.0.1:1' }, mode: 'new-only' });
       try {
         await whileLocked(url, 'sync_tenders', async () => {
-          const known = run.known(['x']);
-          known.catch(() => undefined);
-          await waitForWaiters(url, 1);
-          const reason = new InterruptedError('SIGINT');
-          interrupt.abort(reason);
-          await expect(known).rejects.toBe(reason);
+          await interruptWhileWaiting(url, interrupt, [run.known(['x'])]);
         });
       } finally {
         await run.abort();

@@ -4,6 +4,8 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { expect } from 'vitest';
+import { InterruptedError } from '../../src/errors.js';
 import { postgresBin, startCluster, stopCluster } from '../../scripts/postgres-cluster.js';
 import { onStderr } from './child-stderr.js';
 import { whenDir } from './dir-events.js';
@@ -133,7 +135,7 @@ export function endConnectionsAfterRequests(n: number, url: string): { onSpawn: 
 }
 
 /** Waits until `n` connections of tenders (a run's named with its pid) wait for a lock another holds (asked from a connection of its own: its view is fresh). */
-export async function waitForWaiters(url: string, n: number): Promise<void> {
+async function waitForWaiters(url: string, n: number): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
@@ -160,4 +162,17 @@ export async function whileLocked<T>(url: string, table: string, body: () => Pro
     await locker.query('ROLLBACK').catch(() => undefined);
     await locker.end();
   }
+}
+
+/**
+ * Ctrl-C while `waits` wait on the server: once as many tenders connections wait for a lock another
+ * holds, `interrupt` aborts, and each must fail with the interruption itself. Resolves to it.
+ */
+export async function interruptWhileWaiting(url: string, interrupt: AbortController, waits: Promise<unknown>[]): Promise<InterruptedError> {
+  for (const wait of waits) wait.catch(() => undefined);
+  await waitForWaiters(url, waits.length);
+  const reason = new InterruptedError('SIGINT');
+  interrupt.abort(reason);
+  for (const wait of waits) await expect(wait).rejects.toBe(reason);
+  return reason;
 }
