@@ -25,6 +25,16 @@ export interface LocalSelection {
   /** Estimated value bounds in EUR, inclusive; a tender without value is left out when either is set. */
   minValueEur?: number;
   maxValueEur?: number;
+  /**
+   * CPV code prefixes (model/cpv.ts cpvPrefix: digits, no check digit, trailing
+   * zeros dropped, at least two digits): a tender matches when any of its codes
+   * (model/cpv.ts tenderCpvCodes) starts with any of them.
+   */
+  cpv?: string[];
+  /** Buyer ids (`buyer.id`), as typed: a tender matches when its buyer's id is one of them. */
+  buyerIds?: string[];
+  /** Full-text words over the buyer's name alone (same syntax as `words`); every word required. */
+  buyerName?: string;
   /** Only the tenders of this sync. */
   sync?: string;
   /** The service's sort rules (service-spec 3.2): default publicationDate; order defaults per field; ties by id. */
