@@ -73,7 +73,7 @@ export function registerChanges(program: Command, ctx: CommandContext): void {
       // them as listed); the other formats write every field, in this order.
       output: {
         ...output,
-        columns: output.columns ?? (output.format === 'table' ? undefined : [...CHANGE_FIELDS]),
+        columns: output.columns ?? (traitsOf(output.format).forPeople ? undefined : [...CHANGE_FIELDS]),
         defaultColumns: CHANGE_COLUMNS,
         allDefaults: true,
       },

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { countFormats, type CountFormat } from '../output/counts.js';
+import { countFormat, countFormats, type CountFormat } from '../output/counts.js';
 import { TENDERS, endpointPath } from '../query/endpoints.js';
 import { tenderBody, type TenderFilterFlags } from '../query/tender-body.js';
 import { createReporter } from '../output/reporter.js';
@@ -85,9 +85,10 @@ export function registerCount(program: Command, ctx: CommandContext): void {
     const { format } = flags;
     const by = flags.by === undefined ? undefined : dimension(flags.by);
     if (!by) {
-      if (format !== 'text' && format !== 'json') throw new UsageError(`count --format ${format} is for one count per part: add --by country or --by status`);
+      const { total } = countFormat(format);
+      if (!total) throw new UsageError(`count --format ${format} is for one count per part: add --by country or --by status`);
       const { runCount, countRequest } = await import('../run/count.js');
-      return withClient(ctx, connection, (deps) => runCount(query, format === 'json', deps), () => [countRequest(query.path, query.body)]);
+      return withClient(ctx, connection, (deps) => runCount(query, total, deps), () => [countRequest(query.path, query.body)]);
     }
     const everyCountry = by === 'country' && query.body[DIMENSIONS.country] === undefined;
     const partitions = everyCountry ? partitionBy({ ...query.body, [DIMENSIONS.country]: EVERY_VALUE.country }, by) : partitionBy(query.body, by);
@@ -109,7 +110,7 @@ async function countLocal(command: Command, flags: CountFlags, ctx: CommandConte
   const { localQuery } = await import('./local-plan.js');
   const { selection, db } = localQuery(command, ctx.io, new Date());
   const { format, by } = flags;
-  if (!by && format !== 'text' && format !== 'json') throw new UsageError(`count --format ${format} is for one count per value: add --by FIELD`);
+  if (!by && !countFormat(format).total) throw new UsageError(`count --format ${format} is for one count per value: add --by FIELD`);
   const { runLocalCount } = await import('../run/local-count.js');
   await runLocalCount({ db, selection, by, format }, { io: ctx.io, signal: ctx.signal });
 }

@@ -1,5 +1,6 @@
 import { sumTotals, type Total } from '../model/total.js';
-import { recordFormats, type Format } from './format-registry.js';
+import type { FormatTraits } from './format-definition.js';
+import { recordFormats, traitsOf, type Format } from './format-registry.js';
 import { createFormatter, joinChunks, type Chunk } from './formatter.js';
 import { formatTotal } from '../model/numbers.js';
 import { neutralizeForTerminal, sanitizeForTerminal } from './sanitize.js';
@@ -12,13 +13,44 @@ export interface CountRow extends Total {
   json?: { value: unknown };
 }
 
-/** `text` is the table (count's default format); the others are the registry's formats that write any records. */
+/** `text` is count's default format; the others are the registry's formats that write any records. */
 export type CountFormat = 'text' | Format;
 
-/** count's --format choices: `text` and `json` are its own (one count, or the sum and its parts); the rest write a row per part. */
+/** One of count's --format choices: how it writes one total, and count --by's parts. */
+export interface CountFormatDefinition {
+  readonly name: CountFormat;
+  /** One total (no --by) as this format writes it; absent: the format writes a row per part, so it needs --by. */
+  readonly total?: (total: Total) => string;
+  /** --by's parts: the table with their sum (for people), one JSON document with their sum, or a row each by a registry format's formatter. */
+  readonly parts: 'table' | 'document' | { rows: Format };
+  /** As the registry's: bytes no terminal can show are refused on one. */
+  readonly traits: Pick<FormatTraits, 'binary'>;
+}
+
+/** count's own `text`: a number (N+ when capped), and the table. */
+const TEXT: CountFormatDefinition = { name: 'text', total: (t) => `${t.count}${t.capped ? '+' : ''}`, parts: 'table', traits: { binary: false } };
+
+/** count's own `json`, in the place of the registry's (an array of rows): one object, the count or the sum and its parts. */
+const JSON_COUNT: CountFormatDefinition = { name: 'json', total: (t) => JSON.stringify({ count: t.count, capped: t.capped }), parts: 'document', traits: { binary: false } };
+
+/** count's formats in help's order: its `text`, then the registry's formats that write any records, its own `json` among them. */
+function countFormatList(): CountFormatDefinition[] {
+  const own = new Map([[JSON_COUNT.name, JSON_COUNT]]);
+  const fromRegistry = (name: Format): CountFormatDefinition => {
+    const traits = traitsOf(name);
+    return { name, parts: traits.forPeople ? 'table' : { rows: name }, traits };
+  };
+  return [TEXT, ...recordFormats().map((name) => own.get(name) ?? fromRegistry(name))];
+}
+
+export function countFormat(name: CountFormat): CountFormatDefinition {
+  return countFormatList().find((d) => d.name === name)!;
+}
+
+/** count's --format choices: every one, and those that need --by (a row per part). */
 export function countFormats(): { all: CountFormat[]; byOnly: CountFormat[] } {
-  const records = recordFormats();
-  return { all: ['text', ...records], byOnly: records.filter((name) => name !== 'json') };
+  const list = countFormatList();
+  return { all: list.map((d) => d.name), byOnly: list.filter((d) => !d.total).map((d) => d.name) };
 }
 
 export interface CountTableOptions {
@@ -45,12 +77,13 @@ const EIGHTHS = ['', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
 export async function renderCounts(by: string, rows: readonly CountRow[], format: CountFormat, table: CountTableOptions): Promise<Chunk> {
   // A dot path (buyer.name) nests as in the documents, so CSV's buyer.name column finds it.
   const record = (row: CountRow) => ({ ...atPath(by, row.json ? row.json.value : row.value), count: row.count, capped: row.capped });
-  if (format === 'text' || format === 'table') return countTable(by, rows, table);
-  if (format === 'json') {
+  const { parts } = countFormat(format);
+  if (parts === 'table') return countTable(by, rows, table);
+  if (parts === 'document') {
     const text = `${JSON.stringify({ by, ...sumTotals(rows), partitions: rows.map(record) })}\n`;
     return table.terminal ? neutralizeForTerminal(text, true) : text;
   }
-  const formatter = await createFormatter(format, {
+  const formatter = await createFormatter(parts.rows, {
     columns: [by, 'count', 'capped'],
     header: true,
     headerStyle: 'path',

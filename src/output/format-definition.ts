@@ -31,6 +31,12 @@ export interface FormatTraits {
   terminal: 'json' | 'text' | 'crlf-text' | 'self' | 'none';
   /** Writes any records (count --by's partitions, a watch list), not only tenders. */
   anyRecords: boolean;
+  /**
+   * Made for a person to read (the table), not for a program: its columns fit
+   * the terminal, and what a person is told beside it (the copy's age) or
+   * drawn in it (count's bars) goes with it alone.
+   */
+  forPeople: boolean;
 }
 
 /** Builds a format's formatter; loaded only when the format is chosen (start-up time matters). */

@@ -52,7 +52,7 @@ export function formatOfFile(file: string): Format | undefined {
 }
 
 /** A binary format cannot go to a terminal: a usage error (exit 2), said before any request. */
-export function refuseOnTerminal(definition: Pick<FormatDefinition, 'name' | 'traits'>, terminal: boolean): void {
+export function refuseOnTerminal(definition: { name: string; traits: Pick<FormatTraits, 'binary'> }, terminal: boolean): void {
   if (terminal && definition.traits.binary) {
     throw new UsageError(`--format ${definition.name} writes binary data, which a terminal cannot show: write it to a file with -o FILE, or into a pipe`);
   }

@@ -68,7 +68,7 @@ export class ParquetFormatter implements Formatter {
   end(): Chunk {
     this.#columns ??= this.#decide([]);
     const head = this.#held > 0 ? this.#flush() : '';
-    this.#open().finish();
+    void this.#open().finish(); // a ByteWriter's finish is synchronous: the promise its type allows is a file writer's
     const tail = this.#take();
     return head === '' ? tail : concat(head as Uint8Array, tail);
   }

@@ -21,7 +21,6 @@ const CONTROL_PAST_JSON = new RegExp(`[${CONTROL.replace('\\u0000-\\u001f', '')}
  * feedparser reads U+009B as cp1252's "›"), the noncharacters U+FFFE and
  * U+FFFF, and lone surrogates (no UTF-8 holds them).
  */
-// eslint-disable-next-line no-control-regex
 const ILLEGAL_IN_DOCUMENTS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };

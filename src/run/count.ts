@@ -3,8 +3,8 @@ import type { Client } from '../api/client.js';
 import { BadResponseError } from '../api/errors.js';
 import { readPage } from '../api/page.js';
 import { sumTotals, type Total } from '../model/total.js';
-import type { CountFormat, CountRow } from '../output/counts.js';
-import { formatDefinition, refuseOnTerminal } from '../output/format-registry.js';
+import { countFormat, renderCounts, type CountFormat, type CountRow } from '../output/counts.js';
+import { refuseOnTerminal } from '../output/format-registry.js';
 import type { Reporter } from '../output/reporter.js';
 import { printTo } from '../output/sink.js';
 import { DIMENSIONS, splitBy, type Dimension, type Partition } from './partition.js';
@@ -12,11 +12,10 @@ import type { FirstRequest } from '../model/request.js';
 import { stringifyExact } from '../model/exact-json.js';
 import type { QueryPlan, RunDeps } from './plan.js';
 
-/** Prints the number of matches the first page reports (`page.total`). */
-export async function runCount(query: QueryPlan, json: boolean, { io, client, signal }: RunDeps): Promise<void> {
+/** Prints the number of matches the first page reports (`page.total`), as a count format writes one total. */
+export async function runCount(query: QueryPlan, write: (total: Total) => string, { io, client, signal }: RunDeps): Promise<void> {
   const total = await countOf(client, query.path, query.body, signal);
-  const text = json ? JSON.stringify({ count: total.count, capped: total.capped }) : `${total.count}${total.capped ? '+' : ''}`;
-  await printTo(io.stdout, signal, `${text}\n`);
+  await printTo(io.stdout, signal, `${write(total)}\n`);
 }
 
 /**
@@ -35,7 +34,7 @@ export async function runCountBy(
   { io, client, signal }: RunDeps,
   say: Reporter,
 ): Promise<void> {
-  if (opts.format !== 'text') refuseOnTerminal(formatDefinition(opts.format), io.stdoutIsTTY);
+  refuseOnTerminal(countFormat(opts.format), io.stdoutIsTTY);
   const requests = new AbortController();
   setMaxListeners(opts.parallel + 1, requests.signal); // one request per slot listens: not a leak
   const onAbort = () => requests.abort(signal.reason);
@@ -63,7 +62,6 @@ export async function runCountBy(
         `(N+): the service stops counting at 10,000 and splitting by ${others.join(' and ')} did not bring every part under it`,
     );
   }
-  const { renderCounts } = await import('../output/counts.js');
   const table = { width: io.stdoutWidth() ?? 80, bars: io.stdoutIsTTY, color: io.colorStdout(), grouped: io.stdoutIsTTY, terminal: io.stdoutIsTTY };
   await printTo(io.stdout, signal, await renderCounts(by, rows, opts.format, table));
 }

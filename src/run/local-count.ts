@@ -1,8 +1,8 @@
 import type { IO } from '../io.js';
 import { stringifyExact } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
-import type { CountFormat, CountRow } from '../output/counts.js';
-import { formatDefinition, refuseOnTerminal } from '../output/format-registry.js';
+import { countFormat, renderCounts, type CountFormat, type CountRow } from '../output/counts.js';
+import { refuseOnTerminal } from '../output/format-registry.js';
 import { printTo } from '../output/sink.js';
 import type { LocalCount } from '../store/store.js';
 import type { StoreTarget } from '../store/location.js';
@@ -26,13 +26,11 @@ export const ABSENT_LABEL = '(none)';
  * per value of `by` (most frequent first) and their sum.
  */
 export async function runLocalCount(plan: LocalCountPlan, { io, signal }: { io: IO; signal: AbortSignal }): Promise<void> {
-  if (plan.by !== undefined && plan.format !== 'text') refuseOnTerminal(formatDefinition(plan.format), io.stdoutIsTTY);
+  const format = countFormat(plan.format);
+  refuseOnTerminal(format, io.stdoutIsTTY);
   const counts = await withLocalCopy(plan.db, plan.selection.sync, signal, (store) => store.count(plan.selection, plan.by));
-  if (plan.by === undefined) {
-    const text = plan.format === 'json' ? JSON.stringify({ count: counts.total, capped: false }) : String(counts.total);
-    return printTo(io.stdout, signal, `${text}\n`);
-  }
-  const { renderCounts } = await import('../output/counts.js');
+  // Without --by the format is one that writes a total (the command checked).
+  if (plan.by === undefined) return printTo(io.stdout, signal, `${format.total!({ count: counts.total, capped: false })}\n`);
   const table = { width: io.stdoutWidth() ?? 80, bars: io.stdoutIsTTY, color: io.colorStdout(), grouped: io.stdoutIsTTY, terminal: io.stdoutIsTTY };
   await printTo(io.stdout, signal, await renderCounts(plan.by, counts.rows.map(countRow), plan.format, table));
 }

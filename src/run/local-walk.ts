@@ -1,4 +1,5 @@
 import { formatAge, formatCounted } from '../model/numbers.js';
+import { traitsOf } from '../output/format-registry.js';
 import type { Store } from '../store/store.js';
 import { withLocalCopy } from './local-copy.js';
 import { localSource, NO_CLIENT, type LocalPlan } from './local-source.js';
@@ -41,7 +42,7 @@ async function sayLeftOut(session: Session, store: Store, local: LocalPlan, rows
 
 /** A table for a person on a terminal says how old the copy is: stderr, so never in the data. */
 async function sayHowOld(session: Session, store: Store, local: LocalPlan, plan: WalkPlan): Promise<void> {
-  if (!session.io.stderrIsTTY || plan.output.format !== 'table') return;
+  if (!session.io.stderrIsTTY || !traitsOf(plan.output.format).forPeople) return;
   const { lastComplete } = await store.status(local.selection.sync);
   if (lastComplete) session.say.hint(`Local copy${local.selection.sync ? ` of ${local.selection.sync}` : ''}, synced ${formatAge(Date.now() - Date.parse(lastComplete))} ago.`);
 }

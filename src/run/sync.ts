@@ -52,7 +52,13 @@ export async function syncFirstRequests(plan: SyncPlan): Promise<FirstRequest[]>
       if (err instanceof NoCopyError) return undefined;
       throw err;
     });
-    saved = await store?.getSync(plan.name).finally(() => store.close());
+    if (store) {
+      try {
+        saved = await store.getSync(plan.name);
+      } finally {
+        await store.close();
+      }
+    }
   }
   return firstRequests(queryPlan(plan, chooseQuery(plan, saved)), undefined, plan.parallel);
 }

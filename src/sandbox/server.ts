@@ -266,7 +266,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     await done(r);
   };
 
-  const server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const t = performance.timeOrigin + performance.now();
     const path = (req.url ?? '/').split('?')[0]!;
     inFlight++;
@@ -310,6 +310,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         idleWaiters = [];
       }
     }
+  };
+  // handle answers every failure itself; one in the answering ends that connection, not the sandbox.
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
   });
   server.keepAliveTimeout = 10_000;
 

@@ -77,6 +77,16 @@ describe('count --by', () => {
     expect(r.client.requests).toHaveLength(2);
   });
 
+  it('-f table --by is the table of the default format, on a terminal and into a pipe', async () => {
+    const argv = ['count', '-c', 'DEU,ITA', '--by', 'country'];
+    for (const opts of [{}, { stdoutTTY: true, columns: 50, env: { NO_COLOR: '1' } }]) {
+      const table = await run([...argv, '-f', 'table'], opts);
+      expect(table.code).toBe(0);
+      expect(table.stdout).toBe((await run(argv, opts)).stdout);
+      expect(table.stdout).toMatch(/^country +count\n/);
+    }
+  });
+
   it('keeps plain count as it was', async () => {
     expect((await run(['count', '-c', 'ITA'])).stdout).toBe('10000+\n');
     expect((await run(['count', '-c', 'ITA', '-f', 'json'])).stdout).toBe('{"count":10000,"capped":true}\n');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
 import { InterruptedError, RunError } from '../../src/errors.js';
-import { FakeClient, pagedTenders, type Responder } from '../support/fake-client.js';
+import { type FakeClient, pagedTenders, type Responder } from '../support/fake-client.js';
 import type { MemoryIOOptions } from '../support/io.js';
 import { runInProcess } from '../support/run.js';
 import { TenderSet } from '../support/tender-set.js';

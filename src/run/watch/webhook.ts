@@ -81,7 +81,6 @@ function describeChange({ change, changedFields, tender }: WatchChange): string 
 
 /** On one line, without control characters or Slack's angle brackets. */
 function plain(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f\s]+/g, ' ').replace(/</g, '‹').replace(/>/g, '›').trim();
 }
 
