@@ -24,7 +24,7 @@ import { buildCli } from './build-cli.js';
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 /** Packages loaded from dist/vendor/NAME.cjs, when a module that imports them is evaluated. */
-const VENDOR = ['undici', 'ora', 'cli-table3', 'string-width', 'hyparquet-writer', 'pg', 'pgpass', 'pg-copy-streams', 'smol-toml'];
+const VENDOR = ['undici', 'ora', 'cli-table3', 'string-width', 'hyparquet-writer', 'pg', 'pgpass', 'pg-copy-streams'];
 /**
  * What a vendor file holds, when not the whole package. undici's index.js loads all of undici
  * (fetch, WebSocket, the mock agents, caches, and with its cookies Node's own copy of undici):

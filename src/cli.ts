@@ -30,8 +30,8 @@ async function buildProgram(ctx: CommandContext, commands: (root: Command) => re
     });
   // Root options first, so they are accepted after a subcommand too.
   addGlobalFlags(program);
-  program.hook('preAction', async (_root, action) => {
-    await applySettings(program, action, io);
+  program.hook('preAction', (_root, action) => {
+    applySettings(program, action, io);
     io.colorMode = action.optsWithGlobals<{ color: ColorMode }>().color;
   });
   program.addHelpText(

@@ -5,6 +5,7 @@ import type { Env, IO } from '../io.js';
 import { maskedPasswords } from '../model/redact.js';
 import { chosenSetting, SETTING_KEYS, type Settings } from '../model/settings.js';
 import { createReporter } from '../output/reporter.js';
+import { parseSettings } from '../run/settings-file.js';
 import { isPostgresLocation } from '../store/store.js';
 import type { GlobalFlags } from './flags.js';
 
@@ -17,12 +18,16 @@ import type { GlobalFlags } from './flags.js';
 /** Commands that run whatever the file says: the one that mends it, and help. */
 const UNSETTLED = new Set(['config', 'help', 'completion']);
 
-/** The config file's settings, or undefined when there is none (read only when it exists; parsed by a module loaded then). */
-export async function loadSettings(env: Env): Promise<Settings | undefined> {
+/**
+ * The config file's settings, or undefined when there is none. The parser is
+ * part of the start-up bundle, not of run.cjs: loading that (and a vendor
+ * file before it) for a file of ten lines would cost a dry run four times the
+ * parse (docs/settings.md, "Cost"); V8 compiles it only when a file is there.
+ */
+export function loadSettings(env: Env): Settings | undefined {
   const file = configPath(env);
   const text = file === undefined ? undefined : readConfigText(file);
-  if (text === undefined) return undefined;
-  return (await import('../run/settings-file.js')).parseSettings(text, file!);
+  return text === undefined ? undefined : parseSettings(text, file!);
 }
 
 /** The profile --profile or TENDERS_PROFILE picks, and which of them did. */
@@ -47,10 +52,10 @@ export function chosenProfile(settings: Settings | undefined, choice: { name: st
  * the top level's) becomes the value of its flag where the command line gave
  * none and no environment variable of it is set. --verbose says each one used.
  */
-export async function applySettings(root: Command, action: Command, io: IO): Promise<void> {
+export function applySettings(root: Command, action: Command, io: IO): void {
   if (UNSETTLED.has(topCommand(action).name())) return;
   const choice = profileChoice(root, io.env);
-  const settings = await loadSettings(io.env);
+  const settings = loadSettings(io.env);
   const profile = chosenProfile(settings, choice, io.env);
   if (!settings) return;
   const globals = action.optsWithGlobals<GlobalFlags>();

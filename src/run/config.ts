@@ -131,9 +131,13 @@ const table = (target: ConfigTarget) => (target.profile === undefined ? undefine
 
 /** The edited text, parsed: it must say KEY is `value` in the table, or nothing is written. */
 function checkEdit(text: string, target: ConfigTarget, key: string, value: SettingValue | undefined): void {
-  const settings = parseSettings(text, target.file);
-  const values = target.profile === undefined ? settings.top : settings.profiles[target.profile];
-  if (values?.[key] !== value) {
-    throw new UsageError(`${target.file} sets ${key} in a way 'tenders config' does not edit (a dotted key or an inline table): change it with 'tenders config edit'`);
+  const refusal = new UsageError(`${target.file} sets ${key} in a way 'tenders config' does not edit (a dotted key or an inline table): change it with 'tenders config edit'`);
+  let settings: Settings;
+  try {
+    settings = parseSettings(text, target.file);
+  } catch {
+    throw refusal; // the file was read before the edit: the edit is what went wrong
   }
+  const values = target.profile === undefined ? settings.top : settings.profiles[target.profile];
+  if (values?.[key] !== value) throw refusal;
 }

@@ -7,8 +7,7 @@ import { closeMatches } from '../output/close-match.js';
 /**
  * The config file's text → its settings, checked: a file that is not TOML is
  * exit 2 at its line and column; an unknown key names the closest known one;
- * a value of the wrong type names its key and the rule. Loaded only when a
- * config file exists (it brings the TOML parser).
+ * a value of the wrong type names its key and the rule.
  */
 export function parseSettings(text: string, file: string): Settings {
   let doc: Record<string, unknown>;
