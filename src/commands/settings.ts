@@ -24,7 +24,7 @@ const UNSETTLED = new Set(['config', 'help', 'completion']);
  * file before it) for a file of ten lines would cost a dry run four times the
  * parse (docs/settings.md, "Cost"); V8 compiles it only when a file is there.
  */
-export function loadSettings(env: Env): Settings | undefined {
+function loadSettings(env: Env): Settings | undefined {
   const file = configPath(env);
   const text = file === undefined ? undefined : readConfigText(file);
   return text === undefined ? undefined : parseSettings(text, file!);
@@ -38,7 +38,7 @@ export function profileChoice(root: Command, env: Env): { name: string; by: stri
 }
 
 /** The profile of `choice` in `settings`; one the file does not have is exit 2 naming the file and the profiles it has. */
-export function chosenProfile(settings: Settings | undefined, choice: { name: string; by: string } | undefined, env: Env): string | undefined {
+function chosenProfile(settings: Settings | undefined, choice: { name: string; by: string } | undefined, env: Env): string | undefined {
   if (choice === undefined) return undefined;
   if (settings === undefined) throw new UsageError(`${choice.by} ${choice.name}: there is no config file (${configPath(env) ?? 'set HOME or TENDERS_CONFIG'})`);
   if (Object.hasOwn(settings.profiles, choice.name)) return choice.name;
