@@ -93,8 +93,10 @@ describe('a saved sync or watch runs from its name', () => {
     expect((await tenders(['sync', 'w'], env)).code).toBe(0);
   });
 
-  it('watch: the saved service; none saved and none given is exit 2', async () => {
+  it('watch: the saved service; none saved and none given is exit 2; a SQLite db in the file is the syncs\', not the watch\'s', async () => {
+    writeConfig(`db = "${join(testDir(), 'copy.db')}"\n`);
     expect((await tenders(['watch', 'w', '-c', 'DEU'], { TENDERS_BASE_URL: 'http://service.test' })).code).toBe(0);
+    expect(statSync(join(testDir(), 'state', 'w.watch')).isFile()).toBe(true);
     const dry = await tenders(['watch', 'w', '--dry-run']);
     expect(firstLine(dry.stdout)).toBe('POST http://service.test/api/v1/tenders/search');
     expect((await tenders(['watch', 'w'])).code).toBe(0);
