@@ -64,10 +64,15 @@ export function applySettings(root: Command, action: Command, io: IO): void {
     // The global flags are the root's; --db is the command's own, where it has one.
     const owner = key.key === 'db' ? action : root;
     if (!owner.options.some((option) => option.attributeName() === key.option)) continue;
-    if (!(owner.getOptionValueSource(key.option) ?? 'default').startsWith('default')) continue;
-    if (key.variables.some((name) => io.env[name])) continue;
     const chosen = chosenSetting(settings, profile, key.key);
     if (chosen === undefined) continue;
+    // What beats the file is said too: a setting that seems ignored is the question --verbose answers.
+    const variable = key.variables.find((name) => io.env[name]);
+    const given = !(owner.getOptionValueSource(key.option) ?? 'default').startsWith('default');
+    if (given || variable) {
+      say.debug(`--${key.key}: ${given ? 'the flag' : variable}, before ${chosen.from}`);
+      continue;
+    }
     // A watch keeps its state in a PostgreSQL copy only: a SQLite db is the syncs', as TENDERS_DB naming one is.
     if (key.key === 'db' && topCommand(action).name() === 'watch' && !isPostgresLocation(String(chosen.value))) continue;
     owner.setOptionValueWithSource(key.option, typeof chosen.value === 'number' ? String(chosen.value) : chosen.value, 'config');

@@ -32,10 +32,12 @@ describe('settings in a run', () => {
     expect(firstLine((await dry([], { TENDERS_PROFILE: 'p' })).stdout)).toBe('POST http://profile.test/api/v1/tenders/search');
     const env = await dry(['--profile', 'p'], { TENDERS_BASE_URL: 'http://env.test', NO_COLOR: '1' });
     expect(firstLine(env.stdout)).toBe('POST http://env.test/api/v1/tenders/search');
-    expect(env.stderr).not.toMatch(/--base-url|--color/);
+    expect(env.stderr).toContain(`* --base-url: TENDERS_BASE_URL, before [profile.p] of ${file()}\n`);
+    expect(env.stderr).toContain(`* --color: NO_COLOR, before ${file()}\n`);
     const flag = await dry(['--profile', 'p', '--base-url', 'http://flag.test', '--retries', '3'], { TENDERS_BASE_URL: 'http://env.test' });
     expect(firstLine(flag.stdout)).toBe('POST http://flag.test/api/v1/tenders/search');
-    expect(flag.stderr).not.toContain('--retries');
+    expect(flag.stderr).toContain(`* --retries: the flag, before ${file()}\n`);
+    expect(flag.stderr).not.toContain('--retries 1');
   });
 
   it('a setting is used: retries = 0 makes the first 503 final; no file, no settings', async () => {

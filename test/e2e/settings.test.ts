@@ -113,10 +113,10 @@ describe('the config file', () => {
     expect(firstLine((await dry([], { TENDERS_PROFILE: 'p' })).stdout)).toBe('POST http://profile.test/api/v1/tenders/search');
     const env = await dry(['--profile', 'p'], { TENDERS_BASE_URL: 'http://env.test' });
     expect(firstLine(env.stdout)).toBe('POST http://env.test/api/v1/tenders/search');
-    expect(env.stderr).not.toContain('--base-url');
+    expect(env.stderr).toContain(`* --base-url: TENDERS_BASE_URL, before [profile.p] of ${configFile()}\n`);
     const flag = await dry(['--profile', 'p', '--base-url', 'http://flag.test', '--timeout', '5'], { TENDERS_BASE_URL: 'http://env.test' });
     expect(firstLine(flag.stdout)).toBe('POST http://flag.test/api/v1/tenders/search');
-    expect(flag.stderr).not.toContain('--timeout');
+    expect(flag.stderr).toContain(`* --timeout: the flag, before ${configFile()}\n`);
   });
 
   it('a setting takes effect: retries = 0 from a profile makes the first 503 final', async () => {

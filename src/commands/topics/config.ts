@@ -26,7 +26,7 @@ ${items(width, SETTING_KEYS.map((k) => [k.key, `${k.rule}${k.variables.length ? 
 ${prose(
   width,
   `Precedence: flag > environment variable > profile > top level > built-in default. --verbose says each
-  setting a run took from the file, and where. A saved sync or watch uses the service it saved: the file's
+  setting a run took from the file, and where, and each the flag or a variable beat. A saved sync or watch uses the service it saved: the file's
   base-url gives way to it, while a --base-url or TENDERS_BASE_URL naming another service is exit 2 unless --reset.`,
   `tenders config list|get KEY|set KEY VALUE|unset KEY|path|edit, with --profile NAME for a profile's table.
   set and unset edit the file's text (comments and order stay) and write it atomically; a new file is mode 600 in a
