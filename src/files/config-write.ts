@@ -23,7 +23,7 @@ async function linkTarget(file: string, fs: FileSystem): Promise<string> {
 }
 
 /** The config file's directory, made private when it has to be made. */
-export async function makeConfigDir(file: string, fs: FileSystem = nodeFs): Promise<void> {
+async function makeConfigDir(file: string, fs: FileSystem = nodeFs): Promise<void> {
   try {
     await fs.mkdir(dirname(file), { recursive: true, mode: 0o700 });
   } catch (err) {

@@ -39,7 +39,8 @@ function wholeNumber(min: number, max: number) {
   };
 }
 
-const text = {
+/** A setting the file holds as a string takes the typed text as it is. */
+const asText = {
   fromText: (value: string) => value,
 };
 
@@ -50,7 +51,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     variables: ['TENDERS_BASE_URL'],
     rule: "the service's http:// or https:// URL, in quotes",
     check: (value) => (typeof value === 'string' && /^https?:\/\/./i.test(value.trim()) && URL.canParse(value.trim()) ? value : undefined),
-    ...text,
+    ...asText,
   },
   {
     key: 'db',
@@ -58,7 +59,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     variables: ['TENDERS_DB'],
     rule: 'the local copy, in quotes: a SQLite file or a postgres:// URL',
     check: (value) => (typeof value === 'string' && value.trim() !== '' ? value : undefined),
-    ...text,
+    ...asText,
   },
   {
     key: 'rate',
@@ -78,7 +79,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     variables: ['NO_COLOR', 'FORCE_COLOR'],
     rule: '"auto", "always" or "never"',
     check: (value) => (value === 'auto' || value === 'always' || value === 'never' ? value : undefined),
-    ...text,
+    ...asText,
   },
   {
     key: 'pager',
@@ -97,7 +98,7 @@ export function settingKey(name: string): SettingKey | undefined {
 }
 
 /** Where a value came from, as --verbose says it. */
-export interface ChosenSetting {
+interface ChosenSetting {
   value: SettingValue;
   from: string;
 }

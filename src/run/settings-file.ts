@@ -42,7 +42,7 @@ function checkTable(table: Record<string, unknown>, file: string, where: string)
 }
 
 /** One setting's value as the file may hold it; `at` prefixes the message of a bad one. */
-export function checkSetting(key: string, value: unknown, at: string): SettingValue {
+function checkSetting(key: string, value: unknown, at: string): SettingValue {
   const known = settingKey(key);
   if (!known) throw unknownKey(key, at);
   const checked = known.check(value);
