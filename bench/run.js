@@ -54,6 +54,7 @@ const TARGETS = {
   rssMb200k: { below: 150 },
   startupNode: { max: 1.6 },
   startupCommand: { max: 1.3 }, // a real command: tenders --dry-run search -c DEU
+  configStartupMs: { max: 5 }, // the same with a config file (docs/settings.md) minus without, in ms
   parallelSpeedup: { min: 4 },
   rssParallel: { max: 1.3 },
   watchExport: { max: 1.3 },
@@ -161,16 +162,28 @@ async function measureRss(url) {
 }
 
 async function measureStartup() {
-  const startup = { version: [], command: [], node: [] };
+  const startup = { version: [], command: [], config: [], node: [] };
   // A real command, which parses its flags and prints its request, but sends none.
   const command = [cli, '--dry-run', 'search', '-c', 'DEU'];
-  for (let i = 0; i < STARTUP_RUNS; i++) {
-    startup.version.push(await timed(node, [cli, '--version'], {}));
-    startup.command.push(await timed(node, command, { TENDERS_BASE_URL: 'http://127.0.0.1:9' }));
-    startup.node.push(await timed(node, ['-e', '0'], {}));
+  // Without a config file (not the bench user's own), and with one as a user keeps it: a profile picked.
+  const dir = mkdtempSync(join(tmpdir(), 'tenders-bench-config-'));
+  const config = join(dir, 'config.toml');
+  writeFileSync(config, '# tenders\nbase-url = "http://127.0.0.1:9"\ntimeout = 60000\n\n[profile.work]\nretries = 3\nrate = 2\ncolor = "never"\n');
+  try {
+    for (let i = 0; i < STARTUP_RUNS; i++) {
+      startup.version.push(await timed(node, [cli, '--version'], {}));
+      startup.command.push(await timed(node, command, { TENDERS_BASE_URL: 'http://127.0.0.1:9', TENDERS_CONFIG: join(dir, 'none.toml') }));
+      startup.config.push(await timed(node, command, { TENDERS_CONFIG: config, TENDERS_PROFILE: 'work' }));
+      startup.node.push(await timed(node, ['-e', '0'], {}));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
   return startup;
 }
+
+/** What reading and parsing the config file adds to a start, in ms. */
+const configCost = (start) => (start?.config === undefined ? null : (start.config - start.command) * 1000);
 
 /**
  * The latency case: `export --parallel 8` against `--parallel 1`, alternating; first a
@@ -517,6 +530,7 @@ async function main() {
       rssMb200k: rssBig ?? null,
       startupNode: ratio(startup?.version, startup?.node),
       startupCommand: ratio(startup?.command, startup?.node),
+      configStartupMs: configCost(startup),
       parallelSpeedup: ratio(lat?.single, lat?.parallel),
       rssParallel: ratio(latRss?.parallel, latRss?.single),
       watchExport: ratio(w?.watch, w?.export),
@@ -561,14 +575,14 @@ async function startupBench() {
   say(`tenders bench --startup: ${STARTUP_RUNS} alternating runs of each (load average ${load()})`);
   const runs = { startupSeconds: await measureStartup() };
   const start = Object.fromEntries(Object.entries(runs.startupSeconds).map(([name, v]) => [name, median(v)]));
-  const ratios = { startupNode: start.version / start.node, startupCommand: start.command / start.node };
+  const ratios = { startupNode: start.version / start.node, startupCommand: start.command / start.node, configStartupMs: configCost(start) };
   const results = {
     date: new Date().toISOString(),
     machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: loadavg() },
     settings: { startupOnly, startupRuns: STARTUP_RUNS },
     medians: { startupSeconds: start },
     ratios,
-    targets: { startupNode: TARGETS.startupNode, startupCommand: TARGETS.startupCommand },
+    targets: { startupNode: TARGETS.startupNode, startupCommand: TARGETS.startupCommand, configStartupMs: TARGETS.configStartupMs },
     pass: Object.fromEntries(Object.entries(ratios).map(([key, value]) => [key, passes(value, TARGETS[key])])),
     runs,
   };
@@ -576,6 +590,8 @@ async function startupBench() {
   for (const [name, key, of] of [['tenders --version / node -e 0', 'startupNode', 'version'], ['tenders --dry-run search -c DEU / node -e 0', 'startupCommand', 'command']]) {
     console.log(`${name.padEnd(44)} ${`${ms(start[of])} / ${ms(start.node)}`.padEnd(22)} ${ratios[key].toFixed(2)}  ${targetText(TARGETS[key])}  ${results.pass[key] ? 'PASS' : 'FAIL'}`);
   }
+  const config = `${ms(start.config)} - ${ms(start.command)}`;
+  console.log(`${'the config file: with / without, ms'.padEnd(44)} ${config.padEnd(22)} ${ratios.configStartupMs.toFixed(1)}  ${targetText(TARGETS.configStartupMs)}  ${results.pass.configStartupMs ? 'PASS' : 'FAIL'}`);
   console.log(`load average ${load()} at the end; ${process.version}, ${cpus().length} × ${cpus()[0]?.model}`);
   const name = `${results.date.replace(/[:.]/g, '-')}-startup.json`;
   mkdirSync(join(root, 'bench/results'), { recursive: true });
@@ -605,6 +621,7 @@ function report(r) {
     [`ndjson peak RSS ${big / 1000}k, MB`, exported && (() => `${rss[big].toFixed(1)} MB`), 'rssMb200k'],
     ['tenders --version / node -e 0', start && (() => `${(start.version * 1000).toFixed(1)} ms / ${(start.node * 1000).toFixed(1)} ms`), 'startupNode'],
     ['tenders --dry-run search -c DEU / node -e 0', start && (() => `${(start.command * 1000).toFixed(1)} ms / ${(start.node * 1000).toFixed(1)} ms`), 'startupCommand'],
+    ['the config file: with / without, ms', start?.config !== undefined && (() => `${(start.config * 1000).toFixed(1)} ms - ${(start.command * 1000).toFixed(1)} ms`), 'configStartupMs'],
     [`--parallel 1 / ${latency.parallel}, ${latency.ms} ms away`, lat && (() => `${sec(lat.single)} / ${sec(lat.parallel)}`), 'parallelSpeedup'],
     [`peak RSS --parallel ${latency.parallel} / 1`, latRss && (() => `${latRss.parallel.toFixed(1)} MB / ${latRss.single.toFixed(1)} MB`), 'rssParallel'],
     ['watch (full run) / ndjson export', w && (() => `${sec(w.watch)} / ${sec(w.export)}`), 'watchExport'],

@@ -4,6 +4,7 @@ import type { CommandContext } from './commands/context.js';
 import { addGlobalFlags, describeOption, examples } from './commands/flags.js';
 import { finishHelp, HELP_TOPICS } from './commands/help.js';
 import { COMMANDS, commandsFor, type CommandEntry } from './commands/registry.js';
+import { applySettings } from './commands/settings.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf } from './errors.js';
 import { createIO, processInvocation, processIO, type ColorMode, type IO } from './io.js';
 import { releaseHeldLocksSync } from './files/held-locks.js';
@@ -30,6 +31,7 @@ async function buildProgram(ctx: CommandContext, commands: (root: Command) => re
   // Root options first, so they are accepted after a subcommand too.
   addGlobalFlags(program);
   program.hook('preAction', (_root, action) => {
+    applySettings(program, action, io);
     io.colorMode = action.optsWithGlobals<{ color: ColorMode }>().color;
   });
   program.addHelpText(

@@ -11,6 +11,10 @@ export interface EnvironmentVariable {
 
 export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   { names: ['TENDERS_BASE_URL'], description: "the service's base URL when --base-url is not given, e.g. https://tenders.example.org" },
+  { names: ['TENDERS_CONFIG'], description: 'the config file, whose settings are the defaults of the global flags (default $XDG_CONFIG_HOME/tenders/config.toml; tenders help config)' },
+  { names: ['TENDERS_PROFILE'], description: 'the [profile.NAME] of the config file to take defaults from when --profile is not given' },
+  { names: ['XDG_CONFIG_HOME'], description: 'the base of the default config file (default ~/.config)' },
+  { names: ['VISUAL', 'EDITOR'], description: 'the editor tenders config edit opens (default vi)' },
   { names: ['HTTP_PROXY', 'http_proxy'], description: 'the proxy for http:// services (and for https:// ones without HTTPS_PROXY); USER:PASSWORD@ in it is sent as Proxy-Authorization' },
   { names: ['HTTPS_PROXY', 'https_proxy'], description: 'the proxy for https:// services (a CONNECT tunnel)' },
   { names: ['NO_PROXY', 'no_proxy'], description: 'hosts (and domain suffixes, optionally with :port) reached without a proxy, comma-separated' },
@@ -31,7 +35,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   { names: ['PGPASSFILE'], description: 'with a postgres:// copy: the password file read when no password is given (default ~/.pgpass, mode 0600)' },
   { names: ['XDG_DATA_HOME'], description: 'the base of the default local copy (default ~/.local/share)' },
   { names: ['TMPDIR'], description: "where a watch kept in a postgres:// copy writes its work files while it runs (default /tmp)" },
-  { names: ['HOME'], description: 'the home directory, for ~/.local/state and ~/.local/share when the XDG variables are not set' },
+  { names: ['HOME'], description: 'the home directory, for ~/.config, ~/.local/state and ~/.local/share when the XDG variables are not set' },
   { names: ['NO_COLOR'], description: 'set and not empty: no colour (--color always still colours)' },
   { names: ['FORCE_COLOR'], description: 'colour even when not on a terminal; 0 or false: never (--color wins over both)' },
   { names: ['TERM'], description: 'dumb: no colour, no spinner, no pager' },

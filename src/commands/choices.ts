@@ -1,4 +1,4 @@
-import type { Command, Option } from 'commander';
+import type { Argument, Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 
 /**
@@ -12,12 +12,12 @@ export function foldChoiceCase(cmd: Command, path: readonly string[] = [cmd.name
     if (option.argChoices && !OPEN.has(option)) option.argParser(choiceParser(option.argChoices, option.long ?? option.flags, help));
   }
   for (const argument of cmd.registeredArguments) {
-    if (argument.argChoices) argument.argParser(choiceParser(argument.argChoices, `${cmd.name()} ${argument.name().toUpperCase()}`, help));
+    if (argument.argChoices && !OPEN.has(argument)) argument.argParser(choiceParser(argument.argChoices, `${cmd.name()} ${argument.name().toUpperCase()}`, help));
   }
   for (const sub of cmd.commands) foldChoiceCase(sub, [...path, sub.name()]);
 }
 
-const OPEN = new WeakSet<Option>();
+const OPEN = new WeakSet<Option | Argument>();
 
 /**
  * Choices shown in help and offered by completion that do not limit the
@@ -28,6 +28,13 @@ export function openChoices(option: Option, choices: readonly string[], parse: (
   option.argChoices = [...choices];
   OPEN.add(option);
   return option.argParser(parse);
+}
+
+/** The same for an argument (config get KEY), checked by the command itself. */
+export function openArgumentChoices(argument: Argument, choices: readonly string[]): Argument {
+  argument.argChoices = [...choices];
+  OPEN.add(argument);
+  return argument;
 }
 
 function choiceParser(choices: readonly string[], what: string, help: string): (value: string) => string {

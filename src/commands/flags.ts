@@ -132,6 +132,7 @@ export function addOutputFlags(cmd: Command, defaultFormat: string, { max = true
 
 export interface GlobalFlags {
   baseUrl?: string;
+  profile?: string;
   timeout: string;
   retries: string;
   maxWait: string;
@@ -147,6 +148,7 @@ export interface GlobalFlags {
 export function addGlobalFlags(cmd: Command): void {
   cmd
     .option('--base-url <url>', 'service base URL (or set TENDERS_BASE_URL)')
+    .option('--profile <name>', 'take the defaults of [profile.NAME] in the config file (env TENDERS_PROFILE; tenders help config)')
     .addOption(described(new Option('--timeout <ms>', 'time limit of each request attempt, to the last byte, in milliseconds').default('30000'), '30000'))
     .addOption(described(new Option('--retries <n>', 'retries of a failed request (429, 5xx, timeouts, connection errors)').default('5'), '5'))
     .addOption(described(new Option('--max-wait <seconds>', 'stop instead of waiting out a longer Retry-After').default('120'), '120'))

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ENVIRONMENT } from '../environment.js';
+import { configTopic } from './topics/config.js';
 import { exitCodesTopic } from './topics/exit-codes.js';
 import { filesTopic } from './topics/files.js';
 import { formatsTopic } from './topics/formats.js';
@@ -31,6 +32,8 @@ export function manPage(program: Command, version: string): string {
     ...options(program, help),
     '.SH FORMATS',
     ...preformatted(formatsTopic.text(72)),
+    '.SH CONFIGURATION',
+    ...preformatted(configTopic.text(72)),
     '.SH ENVIRONMENT',
     ...ENVIRONMENT.flatMap((variable) => ['.TP', `.B ${text(variable.names.join(', '))}`, text(variable.description)]),
     '.SH "EXIT STATUS"',

@@ -24,6 +24,7 @@ import {
   type TenderFilterFlags,
 } from './flags.js';
 import { connectionPlan, parseParallel, receiptPlan } from './plans.js';
+import { savedServiceFirst } from './settings.js';
 
 export interface SyncFlags extends TenderFilterFlags, OutputFlags {
   org?: string;
@@ -84,7 +85,10 @@ export function registerSync(program: Command, ctx: CommandContext): Command {
         forget: (say) => runSyncForget(db, parseSavedName('sync', name!), say, ctx.fs),
       });
     }
-    const plan = syncPlan(name, flags, globals, ctx.io, ctx.argv);
+    const settled = await savedServiceFirst(command, globals, ctx.io, `sync ${name}`, async () =>
+      name === undefined ? undefined : (await import('../run/sync.js')).savedSyncService(storeTarget(flags.db, ctx.io.env), parseSavedName('sync', name)),
+    );
+    const plan = syncPlan(name, flags, settled, ctx.io, ctx.argv);
     const { runSync, syncFirstRequests } = await import('../run/sync.js');
     await withClient(ctx, plan.connection, (deps) => runSync(plan, deps), () => syncFirstRequests(plan));
   });

@@ -26,6 +26,7 @@ import {
   type TenderFilterFlags,
 } from './flags.js';
 import { connectionPlan, interactiveFormat, outputFile, outputPlan, parseParallel, receiptPlan } from './plans.js';
+import { savedServiceFirst } from './settings.js';
 
 export interface WatchFlags extends TenderFilterFlags, OutputFlags {
   org?: string;
@@ -111,7 +112,12 @@ export function registerWatch(program: Command, ctx: CommandContext): Command {
         forget: (say) => runWatchForget(dir!, forgotten!, say, ctx.fs),
       });
     }
-    const plan = watchPlan(name, flags, globals, ctx.io, ctx.argv);
+    const settled = await savedServiceFirst(command, globals, ctx.io, `watch ${name}`, async () =>
+      name === undefined
+        ? undefined
+        : (await import('../run/watch/run.js')).savedWatchService({ name: parseWatchName(name), ...statePlace(flags.db, ctx.io.env), reset: Boolean(flags.reset) }),
+    );
+    const plan = watchPlan(name, flags, settled, ctx.io, ctx.argv);
     const { runWatch, watchFirstRequests } = await import('../run/watch/run.js');
     // Not through a pager: the changes come at the end of a walk, which a spinner shows meanwhile.
     await withClient(ctx, plan.connection, (deps) => runWatch(plan, deps), () => watchFirstRequests(plan));

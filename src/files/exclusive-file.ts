@@ -84,13 +84,15 @@ export async function readRegular(path: string, fs: FileSystem = nodeFs): Promis
 export async function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
-  opts: { fs?: FileSystem; sync?: boolean } = {},
+  opts: { fs?: FileSystem; sync?: boolean; mode?: number } = {},
 ): Promise<void> {
   const fs = opts.fs ?? nodeFs;
   const tmp = `${path}.tmp`;
   let handle: FileHandle | undefined;
   try {
     handle = await createExclusive(tmp, fs);
+    // `mode`: a new file's; the file replaced, if any, gives its own.
+    if (opts.mode !== undefined) await handle.chmod(opts.mode);
     await keepMode(handle, path, fs);
     await handle.writeFile(data);
     if (opts.sync) await handle.sync();

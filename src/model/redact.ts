@@ -19,3 +19,8 @@ const PASSWORD_PARAMETERS = /([?&])password=[^&#\s]*(?:&password=[^&#\s]*)*(&?)/
 function dropParameters(_: string, before: string, after: string): string {
   return after ? before : '';
 }
+
+/** A text with the passwords of the URLs in it shown as `***` (`postgres://alice:***@host`): a setting as `tenders config` prints it. */
+export function maskedPasswords(text: string): string {
+  return text.replace(/(:\/\/[^\s:/?#]*?):[^\s/?#]*@/g, '$1:***@').replace(/([?&]password=)[^&#\s]*/gi, '$1***');
+}

@@ -4,7 +4,7 @@ import { formatCount, formatCounted } from '../model/numbers.js';
 import { withoutCredentials } from '../model/redact.js';
 import type { FirstRequest } from '../model/request.js';
 import { tenderId } from '../store/columns.js';
-import { targetOptions } from '../store/location.js';
+import { targetOptions, type StoreTarget } from '../store/location.js';
 import { openStore } from '../store/open.js';
 import type { RunCounts, RunReceipt, SyncInfo, SyncRun } from '../store/store.js';
 import type { QueryPlan, RunDeps, SyncPlan } from './plan.js';
@@ -44,23 +44,24 @@ const EVERY_TENDER: SavedQuery = { org: null, body: {} };
 
 /** The requests a run of the sync starts with (--dry-run): its query, the saved one unless given, split as --parallel splits it. */
 export async function syncFirstRequests(plan: SyncPlan): Promise<FirstRequest[]> {
-  let saved: SyncInfo | undefined;
-  if (!plan.query) {
-    const store = await openStore(plan.db.location, { mode: 'read', definitionsOnly: true, ...targetOptions(plan.db) }).catch((err: unknown) => {
-      // No copy yet: the first run walks every tender. Any other failure (a server down, a refused login)
-      // is the dry run's: the saved query it would walk is not known.
-      if (err instanceof NoCopyError) return undefined;
-      throw err;
-    });
-    if (store) {
-      try {
-        saved = await store.getSync(plan.name);
-      } finally {
-        await store.close();
-      }
-    }
-  }
+  const saved = plan.query ? undefined : await savedSync(plan.db, plan.name);
   return firstRequests(queryPlan(plan, chooseQuery(plan, saved)), undefined, plan.parallel);
+}
+
+/** The service sync NAME copies, for a run that names none (commands/settings.ts); undefined before its first run. */
+export async function savedSyncService(db: StoreTarget, name: string): Promise<string | undefined> {
+  return (await savedSync(db, name))?.service;
+}
+
+/** Sync NAME as the copy holds it, read without the write lock. */
+async function savedSync(db: StoreTarget, name: string): Promise<SyncInfo | undefined> {
+  const store = await openStore(db.location, { mode: 'read', definitionsOnly: true, ...targetOptions(db) }).catch((err: unknown) => {
+    // No copy yet: the first run walks every tender. Any other failure (a server down, a refused login)
+    // is the caller's: what the sync saved is not known.
+    if (err instanceof NoCopyError) return undefined;
+    throw err;
+  });
+  return store?.getSync(name).finally(() => store.close());
 }
 
 /** What a sync's query asks of the service: its path and the body of every page. */
@@ -93,7 +94,7 @@ function chooseQuery(plan: SyncPlan, saved: SyncInfo | undefined): SavedQuery {
     if (saved.service !== service(plan)) {
       throw new UsageError(
         `sync ${plan.name} copies ${saved.service}, not ${service(plan)}: ` +
-          'use --base-url (or TENDERS_BASE_URL) to reach the saved service, or add --reset to copy the new one',
+          'leave --base-url and TENDERS_BASE_URL out to reach the saved service, or add --reset to copy the new one',
       );
     }
   }

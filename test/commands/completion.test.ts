@@ -25,8 +25,11 @@ async function script(shell: string): Promise<string> {
 
 /** What is offered after the words typed, the same for each shell: [words, expected]. */
 const CASES: [string[], string[]][] = [
-  [['tenders', ''], ['search', 'export', 'count', 'fields', 'orgs', 'watch', 'sync', 'changes', 'completion', 'help']],
+  [['tenders', ''], ['search', 'export', 'count', 'fields', 'orgs', 'watch', 'sync', 'changes', 'config', 'completion', 'help']],
   [['tenders', 'o'], ['orgs']],
+  [['tenders', 'config', ''], ['list', 'get', 'set', 'unset', 'path', 'edit', 'help']],
+  [['tenders', 'config', 'set', ''], ['base-url', 'db', 'rate', 'retries', 'timeout', 'max-wait', 'color', 'pager']],
+  [['tenders', 'config', 'get', 'max'], ['max-wait']],
   [['tenders', 'orgs', ''], ['search', 'tenders', 'fields', 'help']],
   [['tenders', 'search', '--f'], ['--filter', '--format']],
   [['tenders', 'search', '--format', ''], ['table', 'csv', 'ndjson', 'json', 'tsv', 'ics', 'atom', 'ocds', 'parquet']],

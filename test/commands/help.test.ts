@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../../src/environment.js';
+import { SETTING_KEYS } from '../../src/model/settings.js';
 import { LIBPQ_VARIABLES } from '../../src/store/location.js';
 import { pagedTenders } from '../support/fake-client.js';
 import { runInProcess } from '../support/run.js';
@@ -17,7 +18,7 @@ describe('help', () => {
     }
     const root = await run(['help']);
     expect(root.stdout).toMatch(/^Usage: tenders \[options\] \[command\]\n/);
-    expect(root.stdout).toMatch(/\n {2}tenders help TOPIC {7}environment, exit-codes, files, formats\n/);
+    expect(root.stdout).toMatch(/\n {2}tenders help TOPIC {7}config, environment, exit-codes, files, formats\n/);
   });
 
   it('a help topic or command that does not exist is a usage error naming the choices', async () => {
@@ -98,7 +99,8 @@ describe('tenders help environment', () => {
     }
     expect([...read].filter((name) => !listed.has(name))).toEqual([]);
     // Reads through a variable, each checked by the names it can take:
-    expect(dynamic.sort()).toEqual(['src/api/proxy.ts', 'src/query/endpoints.ts', 'src/store/location.ts']);
+    expect(dynamic.sort()).toEqual(['src/api/proxy.ts', 'src/commands/settings.ts', 'src/query/endpoints.ts', 'src/store/location.ts']);
+    expect(SETTING_KEYS.flatMap((key) => key.variables).filter((name) => !listed.has(name))).toEqual([]);
     expect(LIBPQ_VARIABLES.filter((name) => !listed.has(name))).toEqual([]);
     const proxyNames = [...readFileSync(join(__dirname, '../../src/api/proxy.ts'), 'utf8').matchAll(/'((?:https?|no)_proxy|(?:HTTPS?|NO)_PROXY)'/g)].map((m) => m[1]!);
     expect(proxyNames.length).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cliEnv, runCli } from '../support/cli.js';
@@ -103,6 +103,15 @@ describe('start-up loads only what the command needs', () => {
     }
     expect(readFileSync(file, 'utf8')).toBe('POST http://127.0.0.1:9/api/v1/tenders/search\n{\n  "buyerCountries": [\n    "DEU"\n  ]\n}\n');
     expect(builtins.filter((m) => ['stream', 'net', 'tty'].includes(m))).toEqual([]);
+  });
+
+  it('a config file is read at start-up from cli.cjs alone: the TOML parser is in it, not in run.cjs or a vendor file', () => {
+    const file = join(testDir(), 'home', '.config', 'tenders', 'config.toml');
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, '# the office\ntimeout = 60000\n\n[profile.work]\nrate = 2\n');
+    const { files, builtins } = loaded(['--dry-run', 'search', '-c', 'DEU']);
+    expect(files).toEqual(['cli.cjs']);
+    expect(builtins.filter((m) => UNUSED.includes(m))).toEqual([]);
   });
 
   it('the root help builds every command; completion loads its model when it runs', () => {

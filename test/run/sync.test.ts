@@ -223,7 +223,7 @@ describe('sync runs in-process', () => {
     const r = await sync(['w'], respond, elsewhere);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      'tenders: sync w copies http://service.test, not https://other.test: use --base-url (or TENDERS_BASE_URL) to reach the saved service, or add --reset to copy the new one\n',
+      'tenders: sync w copies http://service.test, not https://other.test: leave --base-url and TENDERS_BASE_URL out to reach the saved service, or add --reset to copy the new one\n',
     );
     expect(r.client.requests).toEqual([]);
     expect((await sync(['w', '--reset'], respond, elsewhere)).code).toBe(0);

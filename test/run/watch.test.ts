@@ -450,7 +450,7 @@ describe('watch: saved queries', () => {
     const other = await watch(['w', '--base-url', 'http://other:8790'], set.respond);
     expect(other).toMatchObject({ code: 2, stdout: '' });
     expect(other.stderr).toBe(
-      'tenders: watch w follows the service at http://service.test, not http://other:8790: use that base URL, or add --reset to follow this service from a new baseline\n',
+      'tenders: watch w follows the service at http://service.test, not http://other:8790: leave --base-url and TENDERS_BASE_URL out to use that service, or add --reset to follow this one from a new baseline\n',
     );
     expect(other.client.requests).toHaveLength(0);
     const dry = await watch(['w', '--dry-run'], set.respond, { env: { TENDERS_BASE_URL: 'http://other:8790' } });

@@ -65,9 +65,10 @@ export function testSignal(): AbortSignal | undefined {
 /**
  * The variables that keep a spawned CLI inside this test's directory: its
  * watch state (TENDERS_STATE_DIR) and home (HOME, for ~/.local/state, a
- * pager's history). Neither is made until something writes there.
+ * pager's history, ~/.config/tenders/config.toml). Neither is made until
+ * something writes there; no config file of the machine's is read.
  */
 export function testEnv(): Record<string, string | undefined> {
   const dir = testDir();
-  return { TENDERS_STATE_DIR: join(dir, 'state'), HOME: join(dir, 'home'), XDG_STATE_HOME: undefined };
+  return { TENDERS_STATE_DIR: join(dir, 'state'), HOME: join(dir, 'home'), XDG_STATE_HOME: undefined, XDG_CONFIG_HOME: undefined, TENDERS_CONFIG: undefined, TENDERS_PROFILE: undefined };
 }

@@ -87,7 +87,7 @@ export async function openPostgresPlace(plan: WatchPlan, db: StoreTarget, sessio
 }
 
 /** The saved header of the plan's watch in its copy (or in the file it would move in), without its lock: for --dry-run. */
-export async function savedHeader(plan: WatchPlan, db: StoreTarget, fs: FileSystem): Promise<StateHeader | undefined> {
+export async function savedHeader(plan: Pick<WatchPlan, 'name' | 'dir'>, db: StoreTarget, fs: FileSystem): Promise<StateHeader | undefined> {
   const watches = await PostgresWatches.open(db.location, { mode: 'read', ...targetOptions(db) });
   try {
     const record = await watches.get(plan.name);

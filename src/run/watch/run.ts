@@ -53,15 +53,27 @@ const EVERY_TENDER: SavedQuery = { org: null, body: {} };
 
 /** The requests a run of the watch starts with (--dry-run): its query, the saved one unless given, split as --parallel splits it. */
 export async function watchFirstRequests(plan: WatchPlan): Promise<FirstRequest[]> {
-  const saved = plan.db
-    ? import('./postgres-place.js').then(({ savedHeader }) => savedHeader(plan, plan.db!, nodeFs))
-    : readHeader(watchFiles(plan.dir!, plan.name).state);
-  const header = await saved.catch((err: unknown) => {
-    if (plan.reset) return undefined;
-    throw err;
-  });
+  const header = await savedWatch(plan);
   checkService(plan, header);
   return firstRequests(queryPlan(plan, chooseQuery(plan, header)), undefined, plan.parallel);
+}
+
+/** The service watch NAME follows, for a run that names none (commands/settings.ts); undefined before its first run. */
+export async function savedWatchService(where: SavedWatch): Promise<string | undefined> {
+  return (await savedWatch(where))?.baseUrl;
+}
+
+type SavedWatch = Pick<WatchPlan, 'name' | 'dir' | 'db' | 'reset'>;
+
+/** The header of watch NAME's state, read without its lock; a damaged one is what --reset is for. */
+function savedWatch(where: SavedWatch): Promise<StateHeader | undefined> {
+  const saved = where.db
+    ? import('./postgres-place.js').then(({ savedHeader }) => savedHeader(where, where.db!, nodeFs))
+    : readHeader(watchFiles(where.dir!, where.name).state);
+  return saved.catch((err: unknown) => {
+    if (where.reset) return undefined;
+    throw err;
+  });
 }
 
 /** What a watch's query asks of the service: its path and the body of every page. */
@@ -80,7 +92,7 @@ function checkService(plan: WatchPlan, header: StateHeader | undefined): void {
   if (saved === undefined || plan.reset || saved === current) return;
   throw new UsageError(
     `watch ${plan.name} follows the service at ${saved}, not ${current}: ` +
-      'use that base URL, or add --reset to follow this service from a new baseline',
+      'leave --base-url and TENDERS_BASE_URL out to use that service, or add --reset to follow this one from a new baseline',
   );
 }
 
