@@ -61,7 +61,12 @@ async function savedSync(db: StoreTarget, name: string): Promise<SyncInfo | unde
     if (err instanceof NoCopyError) return undefined;
     throw err;
   });
-  return store?.getSync(name).finally(() => store.close());
+  if (!store) return undefined;
+  try {
+    return await store.getSync(name);
+  } finally {
+    await store.close();
+  }
 }
 
 /** What a sync's query asks of the service: its path and the body of every page. */
