@@ -56,6 +56,10 @@ export interface FormatChoice {
   allDefaults?: boolean;
   /** Table: the field the results are sorted by, kept longest after the first column. */
   sortColumn?: string;
+  /** Table: the fields the query filters by (a range, several values), kept before the text is cut further. */
+  filterColumns?: readonly string[];
+  /** Table on a terminal: a change's old and new value, shown under its row as a word diff, never cut (tenders changes). */
+  diff?: { old: string; new: string };
   header: boolean;
   /** CSV and table: dot-path headers as paths or snake_case. */
   headerStyle: HeaderStyle;

@@ -34,7 +34,7 @@ describe('help', () => {
 
   it('--status help names open, the status the spec has, and says others are passed through', async () => {
     const r = await run(['search', '--help']);
-    expect(r.stdout.replace(/\s+/g, ' ')).toContain('tender statuses: open is the one the spec names, others are sent as given, lower-cased');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain("tender statuses: open is the one the service's API documents; others (closed, awarded, ...) are sent as given, lower-cased");
     const sent = await run(['search', '-s', 'Open,AWARDED']);
     expect(sent.client.requests[0]!.body.statuses).toEqual(['open', 'awarded']);
   });
