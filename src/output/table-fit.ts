@@ -56,9 +56,20 @@ export function fitColumns(columns: readonly ColumnMeasure[], total: number | un
   const sum = (widths: readonly number[]) => shown.reduce((s, i) => s + widths[i]!, 0);
   const text = () => shown.filter((i) => columns[i]!.cut !== undefined && !columns[i]!.cutLast && !columns[i]!.keep);
 
+  // A column cut last counts whole while the columns that go for it rank below every text column (a watch's changed fields
+  // outlive the publication date and the value, not the buyer or the title).
+  const cutFloor = floor;
+  const textRank = Math.min(...columns.filter((c) => c.cut !== undefined && !c.cutLast).map((c) => c.priority));
+  let lastWhole = columns.some((c) => c.cutLast);
+  if (lastWhole) floor = columns.map((c, i) => (c.cutLast ? natural[i]! : cutFloor[i]!));
   while (shown.length > 1 && sum(floor) > room()) {
     const lowest = lowestOf(columns, shown, (c) => !c.required);
     const column = lowest < 0 ? undefined : columns[shown[lowest]!]!;
+    if (lastWhole && (!column || column.priority >= textRank)) {
+      lastWhole = false;
+      floor = floor.map((width, i) => (columns[i]!.cutLast ? cutFloor[i]! : width));
+      continue;
+    }
     if (!column || column.keep || column.cutLast) {
       // Before a kept column goes, the text gives way to its squeezed width (only as much as needed)...
       const trial = [...floor];

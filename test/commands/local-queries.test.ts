@@ -81,6 +81,11 @@ describe('search --local and export --local', () => {
     const third = await run(['search', '--local', '-n', '20', '--db', db, '--cursor', /--cursor (L1\.\S+)/.exec(second.stderr)![1]!], { stderrTTY: true });
     expect(ndjsonIds(third.stdout)).toEqual(truth.slice(40, 60));
     expect(third.stderr).not.toContain('Next page');
+    // One tender is "1", not "1–1", and singular.
+    const one = await run(['search', '--local', '-n', '1', '--db', db], { stderrTTY: true });
+    expect(one.stderr).toContain('Showing 1 tender.\n');
+    const sixth = await run(['search', '--local', '-n', '1', '--db', db, '--cursor', /--cursor (L1\.\S+)/.exec(one.stderr)![1]!, '--shown', '5'], { stderrTTY: true });
+    expect(sixth.stderr).toContain('Showing tender 6.\n');
   });
 
   it('a next page of a query with relative dates, run later as printed, continues after the last tender shown', async () => {

@@ -31,6 +31,13 @@ describe('fitting columns to a width', () => {
     expect(fitColumns(columns, 7 + 30 + 10 + 4).widths).toEqual([7, 30, 10]);
   });
 
+  it('drops the columns ranked below every text column before it cuts a cutLast column; not the title or the buyer', () => {
+    const columns = [fixed(7, 100), { ...text(52, 99, 14), cutLast: true }, fixed(9, 8), fixed(10, 4), text(60, 7, 20)];
+    expect(fitColumns(columns, 100)).toEqual({ shown: [0, 1, 2, 4], widths: [7, 52, 9, 26], hidden: [3] });
+    // Narrower, the title stays (squeezed) and the fields are cut.
+    expect(fitColumns(columns, 60)).toEqual({ shown: [0, 1, 2, 4], widths: [7, 28, 9, 10], hidden: [3] });
+  });
+
   it('squeezes the text below its usual floor before dropping a column the query filters or sorts by, and drops the others first', () => {
     // id, published, deadline, buyer (≥ 12), value (kept: filtered by), title (≥ 20), status, country.
     const columns = [fixed(9, 8), fixed(10, 4), fixed(16, 6), text(30, 5, 12), { ...fixed(11, 3), keep: true }, text(60, 7, 20), fixed(6, 2), fixed(3, 1, 7)];
