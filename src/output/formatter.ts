@@ -1,4 +1,4 @@
-import type { WatchFeedInfo } from './atom-formatter.js';
+import type { FeedSource, WatchFeedInfo } from './atom-formatter.js';
 import { formatDefinition, type Format } from './format-registry.js';
 import type { HeaderStyle } from './header-style.js';
 import type { ColumnSpec } from '../model/column-spec.js';
@@ -79,6 +79,8 @@ export interface FormatOptions extends FormatChoice {
   terminal?: boolean;
   /** Rows are a watch's changes (atom: an entry per change, ids stable per change). */
   watch?: WatchFeedInfo;
+  /** Atom: the service and query a search's or export's feed is of, for its id. */
+  feedSource?: FeedSource;
 }
 
 /**
