@@ -21,4 +21,9 @@ export function wrapWords(text: string, width: number, indent = ''): string[] {
   return lines;
 }
 
+/** A message for stderr: whole where the width is 0 (not a terminal: one line for cron and logs), else broken between words. */
+export function brokenAt(line: string, width: number): string {
+  return width > 0 ? wrapWords(line, width).join('\n') : line;
+}
+
 const visible = (text: string): number => [...stripVTControlCharacters(text)].length;

@@ -22,8 +22,10 @@ describe('help', () => {
 
   it('a help topic or command that does not exist is a usage error naming the choices', async () => {
     const r = await run(['help', 'orgs', 'serch']);
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: "tenders: no help for 'tenders orgs serch': choose one of search, tenders, fields\n" });
-    expect((await run(['help', 'nope'])).stderr).toMatch(/: choose one of search, export, count, fields, orgs, watch, .*environment, exit-codes, files, formats\n$/);
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: "tenders: no help for 'tenders orgs serch' (Did you mean search?): choose one of search, tenders, fields\n" });
+    expect((await run(['help', 'nope'])).stderr).toMatch(/'tenders nope': choose one of search, export, count, fields, orgs, watch, .*environment, exit-codes, files, formats\n$/);
+    // A topic mistyped is offered as commands and flags are.
+    expect((await run(['help', 'formts'])).stderr).toMatch(/^tenders: no help for 'tenders formts' \(Did you mean formats\?\): choose one of /);
   });
 
   it('tenders orgs --help has a description and examples', async () => {

@@ -363,7 +363,7 @@ describe('changes', () => {
     // What cannot be shown at this width is refused with the width it needs, never hidden.
     const narrow = await run(['changes', '--db', db, '--columns', 'at,sync,id,kind,field'], { ...tty, columns: 30 });
     expect(narrow.code).toBe(1);
-    expect(narrow.stderr).toMatch(/^tenders: --columns at,sync,id,kind,field need \d+ columns at their narrowest and the terminal has 30: name fewer columns/);
+    expect(narrow.stderr.replace(/\n/g, ' ')).toMatch(/^tenders: --columns at,sync,id,kind,field need \d+ columns at their narrowest and the terminal has 30: name fewer columns/);
   });
 
   it('shows new, changed (field, old → new) and gone once each, oldest first, as NDJSON into a pipe', async () => {
