@@ -277,8 +277,9 @@ describe.skipIf(!hasScript)('watch in a terminal', () => {
     const fields = (row: string) => row.slice(header.indexOf('changedFields'), header.indexOf('id ')).trim();
     const titleWidth = stringWidth(header.slice(header.indexOf('title')).padEnd(Math.max(...rows.map((row) => stringWidth(row))) - header.indexOf('title')));
     const cut = rows.filter((row) => fields(row).endsWith('…'));
+    // Cut only once the title has given what it can (10 columns); at 120 that is for a long list only.
     if (cut.length > 0) expect(titleWidth).toBeLessThanOrEqual(10);
-    if (cols === 120) expect(cut).toEqual([]);
+    if (cols === 120) for (const row of cut) expect(fields(row).length).toBeGreaterThan(40);
     for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(cols);
   });
 
