@@ -4,7 +4,7 @@ import { tenderCpvCodes } from '../model/cpv.js';
 import { stringifyJson } from '../model/exact-json.js';
 import { VERSION } from '../version.js';
 import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
-import { compilePaths, project } from './paths.js';
+import { compilePaths, project, valueAt } from './paths.js';
 import { neutralizeForTerminal, replaceIllegalChars } from './sanitize.js';
 import { parseInstant, tenderFacts, valueText } from './tender-facts.js';
 import { webLink } from './web-link.js';
@@ -168,8 +168,9 @@ function countdown(deadline: Date, now: Date): string {
 
 /** "deadline → 2026-03-27 12:00 UTC": a changed field as it is now (a watch keeps hashes of the old values, not the values). */
 function changedLine(fields: readonly string[], tender: Record<string, unknown>): string {
-  const now = fields.map((path) => {
-    const value = path.split('.').reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), tender);
+  const paths = compilePaths(fields);
+  const now = fields.map((path, i) => {
+    const value = valueAt(tender, paths[i]!);
     const instant = typeof value === 'string' ? parseInstant(value) : undefined;
     const text = instant ? dayAndTime(instant) : value === undefined || value === null ? '(none)' : typeof value === 'object' ? stringifyJson(value) : String(value);
     return `${path} → ${text}`;

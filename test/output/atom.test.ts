@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { atomEntry, AtomFormatter, atomFoot, atomHead, escapeXml } from '../../src/output/atom-formatter.js';
+import { atomEntry, AtomFormatter, atomFoot, atomHead, changeEntry, escapeXml, watchFeed } from '../../src/output/atom-formatter.js';
 import type { FormatOptions } from '../../src/output/formatter.js';
 import { HOSTILE_TITLE, hostileTenders } from '../support/hostile-tenders.js';
 import { readAtomWithPython, xmllintErrors } from '../support/readers.js';
@@ -71,6 +71,22 @@ describe('atom', () => {
     );
     expect(entry.content).not.toContain('{');
     expect(JSON.parse(entry.json)).toEqual(tender);
+  });
+
+  it("a watch's entry says what changed, each field with its value now; a gone one links the notice the watch kept", () => {
+    const watch = { name: 'deu', since: '2026-03-19T00:00:00.000Z' };
+    const now = new Date('2026-03-20T12:00:00Z');
+    const tender = { id: 'T-9', title: 'Neubau', deadline: '2026-04-01T12:00:00Z', estimatedValue: { amountEur: 5 }, buyer: { name: 'Köln', country: 'DEU' } };
+    const changed = changeEntry({ change: 'changed', changedFields: ['deadline', 'estimatedValue.amountEur'], tender }, watch, now, '{}');
+    expect(changed.content).toBe(
+      '<ul><li>Changed: deadline → 2026-04-01 12:00 UTC; estimatedValue.amountEur → 5</li><li>Buyer: Köln (DEU)</li><li>Deadline: 2026-04-01 12:00 UTC (in 12 days)</li><li>Estimated value: 5 EUR</li></ul>',
+    );
+    const gone = changeEntry({ change: 'gone', changedFields: [], tender: { id: 'T-8', title: 'Alt', url: 'https://tenders.example.org/notices/T-8' } }, watch, now, '{}');
+    expect(gone.link).toBe('https://tenders.example.org/notices/T-8');
+    expect(gone.content).toMatch(/^<ul><li>No longer listed by the service/);
+    const xml = atomHead(watchFeed('deu', now)) + atomEntry(changed) + atomEntry(gone) + atomFoot();
+    expect(xmllintErrors(xml)).toBe('');
+    expect(readAtomWithPython(xml).entries[1]!.link).toBe('https://tenders.example.org/notices/T-8');
   });
 
   it("a feed's id derives from its query and its service: two searches do not share one, paging does not change it", () => {
