@@ -10,6 +10,7 @@ import { createIO, processInvocation, processIO, type ColorMode, type IO } from 
 import { releaseHeldLocksSync } from './files/held-locks.js';
 import { escapeControls } from './output/sanitize.js';
 import { OutputClosedError } from './output/sink.js';
+import { brokenAt } from './output/wrap.js';
 import { VERSION } from './version.js';
 
 /**
@@ -176,8 +177,9 @@ function report(io: IO, err: unknown, verbose: boolean): number {
     if (err.code === 'commander.help') io.stderr.write('tenders: missing command: choose one of those above\n');
     return EXIT.usage;
   }
-  // Messages carry text from the service (its error message, a body excerpt): spelled out, one line.
-  const say = (line: string) => io.stderr.write(`tenders: ${escapeControls(line)}\n`);
+  // Messages carry text from the service (its error message, a body excerpt): spelled out, one line (on a terminal, broken
+  // between words at its width rather than wherever the terminal would cut a word).
+  const say = (line: string) => io.stderr.write(`${brokenAt(`tenders: ${escapeControls(line)}`, io.stderrWidth())}\n`);
   const code = exitCodeOf(err);
   if (err instanceof InterruptedError || err instanceof UsageError || err instanceof RunError) say(err.message);
   else say(`unexpected error: ${(err as Error)?.message ?? String(err)}${verbose ? '' : ' (run with --verbose for details)'}`);

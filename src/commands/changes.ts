@@ -15,8 +15,9 @@ export const CHANGE_FIELDS = ['at', 'sync', 'id', 'kind', 'field', 'old', 'new']
 
 /**
  * What an 80-column terminal shows of a change: the kind and the field are
- * never cut; the values (prose-like, any length) give way first, then the
- * sync's name goes, then the time.
+ * never cut; the sync's name goes first, then the time. The values are not
+ * table columns there: they go under the row as a word diff, whole
+ * (FormatChoice.diff); the table of a file or a pipe has them as columns.
  */
 export const CHANGE_COLUMNS: readonly ColumnSpec[] = [
   { path: 'at', header: 'at', priority: 4 },
@@ -69,13 +70,14 @@ export function registerChanges(program: Command, ctx: CommandContext): void {
       db,
       filter,
       connection: localConnectionPlan(globals, db.location),
-      // A table fits CHANGE_COLUMNS to the terminal, values giving way first, whatever the first changes hold (--columns would rank
-      // them as listed); the other formats write every field, in this order.
+      // A table fits CHANGE_COLUMNS to the terminal whatever the first changes hold, old and new under each row (--columns would
+      // rank them as listed); the other formats write every field, in this order.
       output: {
         ...output,
         columns: output.columns ?? (traitsOf(output.format).forPeople ? undefined : [...CHANGE_FIELDS]),
         defaultColumns: CHANGE_COLUMNS,
         allDefaults: true,
+        diff: { old: 'old', new: 'new' },
       },
     };
     const { runChanges } = await import('../run/changes.js');

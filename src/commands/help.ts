@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { closeMatches } from '../output/close-match.js';
 import { escapeControls } from '../output/sanitize.js';
 import { printTo } from '../output/sink.js';
+import { brokenAt } from '../output/wrap.js';
 import type { CommandContext } from './context.js';
 
 import { HELP_TOPICS as TOPICS } from './topics/index.js';
@@ -23,7 +25,8 @@ function finish(cmd: Command, path: string[], ctx: Pick<CommandContext, 'io' | '
   const name = path.join(' ');
   // One line, with commander's "(Did you mean ...?)" on it, and where to read more.
   cmd.configureOutput({
-    outputError: (message, write) => write(`tenders: ${escapeControls(message.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' '))} (see '${name} --help')\n`),
+    outputError: (message, write) =>
+      write(`${brokenAt(`tenders: ${escapeControls(message.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' '))} (see '${name} --help')`, ctx.io.stderrWidth())}\n`),
   });
   const subcommands = [...cmd.commands];
   if (subcommands.length > 0) {
@@ -51,7 +54,10 @@ function helpOf(cmd: Command, words: readonly string[], name: string): Command {
     if (!next) {
       const choices = target.commands.map((sub) => sub.name()).filter((sub) => sub !== 'help');
       if (target.parent === null) choices.push(...HELP_TOPICS);
-      throw new UsageError(`no help for '${[name, ...words.slice(0, i + 1)].join(' ')}': choose one of ${choices.join(', ')}`);
+      // "Did you mean", as commander says it of a mistyped command or flag.
+      const guesses = closeMatches(word, choices);
+      const guess = guesses.length ? ` (Did you mean ${guesses.join(' or ')}?)` : '';
+      throw new UsageError(`no help for '${[name, ...words.slice(0, i + 1)].join(' ')}'${guess}: choose one of ${choices.join(', ')}`);
     }
     target = next;
   }

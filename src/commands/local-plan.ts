@@ -4,6 +4,7 @@ import type { IO } from '../io.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { PAGE_SIZE_DEFAULT, type Endpoint } from '../query/endpoints.js';
 import { decodeLocalCursor } from '../query/local-cursor.js';
+import { filteredColumns } from '../query/tender-filters.js';
 import { localSelection } from '../query/tender-selection.js';
 import { parseLimit } from '../query/validate.js';
 import type { LocalPlan } from '../run/local-source.js';
@@ -79,7 +80,7 @@ export function localWalkPlan(
     resumable: false,
     parallel: 1,
     receipt: paged.receipt !== undefined ? receiptPlan(paged.receipt, line) : undefined,
-    output: { ...output, defaultColumns: endpoint.columns, sortColumn: sortColumn(selection) },
+    output: { ...output, defaultColumns: endpoint.columns, sortColumn: sortColumn(selection), filterColumns: filteredColumns(flags) },
   };
   return { plan, local: { db, selection, pageSize, after } };
 }

@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import { parseSortPaths, type SortPaths } from '../query/sort-paths.js';
 import type { Format } from '../output/format-registry.js';
 import { endpointPath, PAGE_SIZE_MAX, type Endpoint } from '../query/endpoints.js';
+import { filteredColumns } from '../query/tender-filters.js';
 import { firstRequests } from '../run/partition.js';
 import type { RunDeps, WalkPlan } from '../run/plan.js';
 import { ResultOrder } from '../run/sort-order.js';
@@ -156,7 +157,12 @@ export function walkPlan<F>(
     parallel,
     sortPaths,
     receipt: flags.receipt !== undefined ? receiptPlan(flags.receipt, line) : undefined,
-    output: { ...outputPlan(flags, defaultFormat), defaultColumns: spec.endpoint.columns, sortColumn: sortedBy(spec.endpoint, body, sortPaths) },
+    output: {
+      ...outputPlan(flags, defaultFormat),
+      defaultColumns: spec.endpoint.columns,
+      sortColumn: sortedBy(spec.endpoint, body, sortPaths),
+      filterColumns: filteredColumns(flags),
+    },
   };
 }
 

@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../model/canonical-json.js';
+import { tenderCpvCodes } from '../model/cpv.js';
 import { stringifyJson } from '../model/exact-json.js';
 import { VERSION } from '../version.js';
 import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
-import { compilePaths, project } from './paths.js';
+import { compilePaths, project, valueAt } from './paths.js';
 import { neutralizeForTerminal, replaceIllegalChars } from './sanitize.js';
 import { parseInstant, tenderFacts, valueText } from './tender-facts.js';
 import { webLink } from './web-link.js';
@@ -24,22 +27,52 @@ export interface AtomEntry {
   updated: Date;
   published?: Date;
   summary?: string;
-  /** Shown as text: the tender's JSON. */
+  /** What a reader shows: a short list for a person (HTML; see entryContent). */
   content?: string;
+  /** The tender's JSON, for programs: an extension element (JSON_ELEMENT). */
+  json?: string;
   /** The notice on the service's site (rel="alternate"): an http(s) URL (web-link.ts), else none. */
   link?: string;
 }
 
-/** The feed of a search or export when nothing more specific names it. */
-export const DEFAULT_FEED = { id: 'urn:tenders:feed:search', title: 'Tenders' };
+/** Where a search's or an export's feed comes from: the service (or the local copy) and the query asked. */
+export interface FeedSource {
+  /** The service's base URL, or the copy's location (file: or postgres: URL; only its hash is written). */
+  service: string;
+  path: string;
+  body: Record<string, unknown>;
+}
+
+/** The namespace of the element that carries a tender's JSON in an entry. */
+export const JSON_NAMESPACE = 'urn:tenders:atom:1';
+
+/** Fields of a request body that page through results rather than choose them: a feed of the same query keeps its id without them. */
+const PAGING = ['limit', 'cursor'];
+
+/**
+ * A search's or an export's feed: its id is a hash of the service and the
+ * query (paging aside), so two feeds of different queries or services never
+ * share one, and the same query keeps its id run after run.
+ */
+export function searchFeed(source: FeedSource | undefined, updated: Date): AtomFeed {
+  if (!source) return { id: 'urn:tenders:feed:search', title: 'Tenders', updated };
+  const body = Object.fromEntries(Object.entries(source.body).filter(([key]) => !PAGING.includes(key)));
+  const hash = createHash('sha256').update(canonicalJson({ service: source.service, path: source.path, body })).digest('hex').slice(0, 32);
+  const url = new URL(source.service);
+  const from = url.protocol === 'http:' || url.protocol === 'https:' ? url.host : 'the local copy';
+  return { id: `urn:tenders:feed:${hash}`, title: `Tenders from ${from}`, updated };
+}
 
 /**
  * An Atom feed of tenders: the head, an entry per tender as pages arrive,
  * the foot. An entry's id is `urn:tenders:<tender id>` (percent-encoded), so
  * a reader recognises a tender it has already shown; its `updated` is the
  * publication date (the run's time when there is none); its summary says
- * buyer, deadline and value; its content is the tender as JSON (type
- * "text": RFC 4287 would want any other non-XML type in Base64).
+ * buyer, deadline and value; its content lists them for a person (buyer,
+ * country, deadline with a countdown, value in EUR, CPV codes) as HTML; the
+ * tender's JSON travels in an element of its own namespace (JSON_NAMESPACE),
+ * text, as RFC 4287 would want a JSON <content> in Base64. The feed's id
+ * derives from the query and the service (searchFeed).
  */
 export class AtomFormatter implements Formatter {
   #rows: number;
@@ -51,7 +84,7 @@ export class AtomFormatter implements Formatter {
   constructor(opts: FormatOptions, resume?: FormatterState) {
     this.#rows = resume?.rows ?? 0;
     this.#watch = opts.watch;
-    this.#feed = opts.watch ? (updated) => watchFeed(opts.watch!.name, updated) : (updated) => ({ ...DEFAULT_FEED, updated });
+    this.#feed = opts.watch ? (updated) => watchFeed(opts.watch!.name, updated) : (updated) => searchFeed(opts.feedSource, updated);
     const paths = opts.columns && compilePaths(opts.columns);
     // DEL and C1 controls as JSON escapes: the JSON parses to the exact text, and no reader mangles them.
     const json = (item: Record<string, unknown>) => neutralizeForTerminal(stringifyJson(item), true);
@@ -84,8 +117,8 @@ export class AtomFormatter implements Formatter {
   }
 }
 
-/** An entry per tender: updated at its publication (else `now`), its summary buyer, deadline and value. */
-function tenderEntry(item: Record<string, unknown>, now: Date, content: string): AtomEntry {
+/** An entry per tender: updated at its publication (else `now`), its summary buyer, deadline and value, its content those for a person. */
+function tenderEntry(item: Record<string, unknown>, now: Date, json: string, changed?: string): AtomEntry {
   const t = tenderFacts(item);
   const published = parseInstant(t.publicationDate)?.date;
   const deadline = parseInstant(t.deadline);
@@ -94,15 +127,55 @@ function tenderEntry(item: Record<string, unknown>, now: Date, content: string):
     `Deadline: ${deadline ? t.deadline : 'none'}`,
     t.valueEur !== undefined && `Estimated value: ${valueText(t.valueEur)}`,
   ];
+  const cpv = tenderCpvCodes(item);
+  const lines = [
+    changed,
+    t.buyerName ? `Buyer: ${t.buyerName}${t.country ? ` (${t.country})` : ''}` : t.country && `Country: ${t.country}`,
+    `Deadline: ${deadline ? `${dayAndTime(deadline)} (${countdown(deadline.date, now)})` : 'none'}`,
+    t.valueEur !== undefined && `Estimated value: ${valueText(t.valueEur)}`,
+    cpv.length > 0 && `CPV: ${cpv.join(', ')}`,
+  ];
   return {
     id: tenderEntryId(t.id ?? ''),
     title: t.title ?? t.id ?? '(untitled)',
     updated: published ?? now,
     published,
     summary: summary.filter(Boolean).join('; '),
-    content,
+    content: entryContent(lines.filter((line): line is string => typeof line === 'string' && line !== '')),
+    json,
     link: webLink(t.url),
   };
+}
+
+/** Lines for a person as the HTML a reader renders: a list, every value escaped. */
+function entryContent(lines: readonly string[]): string {
+  return `<ul>${lines.map((line) => `<li>${escapeXml(line)}</li>`).join('')}</ul>`;
+}
+
+/** "2026-04-01 12:00 UTC", or the day alone for a date without a time. */
+function dayAndTime({ date, dateOnly }: { date: Date; dateOnly: boolean }): string {
+  const iso = date.toISOString();
+  return dateOnly ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/** "in 12 days", "in 5 hours", "passed 3 days ago": the deadline from the feed's time. */
+function countdown(deadline: Date, now: Date): string {
+  const ms = deadline.getTime() - now.getTime();
+  const hours = Math.floor(Math.abs(ms) / 3_600_000);
+  const span = hours >= 48 ? `${Math.floor(hours / 24)} days` : hours >= 1 ? `${hours} hour${hours === 1 ? '' : 's'}` : 'less than an hour';
+  return ms >= 0 ? `in ${span}` : `passed ${span} ago`;
+}
+
+/** "deadline → 2026-03-27 12:00 UTC": a changed field as it is now (a watch keeps hashes of the old values, not the values). */
+function changedLine(fields: readonly string[], tender: Record<string, unknown>): string {
+  const paths = compilePaths(fields);
+  const now = fields.map((path, i) => {
+    const value = valueAt(tender, paths[i]!);
+    const instant = typeof value === 'string' ? parseInstant(value) : undefined;
+    const text = instant ? dayAndTime(instant) : value === undefined || value === null ? '(none)' : typeof value === 'object' ? stringifyJson(value) : String(value);
+    return `${path} → ${text}`;
+  });
+  return `Changed: ${now.join('; ')}`;
 }
 
 /** Which watch's changes a feed holds, and since when (the previous run's time: the same change keeps its id). */
@@ -125,10 +198,13 @@ const CHANGE_TITLES: Readonly<Record<string, string>> = { new: 'New', changed: '
  * An entry per change of a watch: id `urn:tenders:watch:NAME:SINCE:CHANGE:ID`
  * (the same change, reported again after a failed delivery, keeps its id),
  * updated at the run, its title the change and the tender's title, its
- * content the tender.
+ * content what changed and the tender's facts, its JSON the tender; a gone
+ * tender links to its last known notice (the state keeps its URL).
  */
-export function changeEntry(item: ChangeItem, watch: WatchFeedInfo, now: Date, content: string): AtomEntry {
-  const base = tenderEntry(item.tender, now, content);
+export function changeEntry(item: ChangeItem, watch: WatchFeedInfo, now: Date, json: string): AtomEntry {
+  const kinds: Readonly<Record<string, string>> = { new: 'New tender', gone: 'No longer listed by the service (the link is its last known notice)' };
+  const changed = item.change === 'changed' ? changedLine(item.changedFields, item.tender) : kinds[item.change];
+  const base = tenderEntry(item.tender, now, json, changed);
   const id = String(item.tender.id ?? '');
   const kind = CHANGE_TITLES[item.change] ?? item.change;
   const fields = item.changedFields.length > 0 ? ` (${item.changedFields.join(', ')})` : '';
@@ -173,7 +249,8 @@ export function atomEntry(entry: AtomEntry): string {
     (entry.published ? `    <published>${rfc3339(entry.published)}</published>\n` : '') +
     (entry.link ? `    <link rel="alternate" href="${escapeAttribute(entry.link)}"/>\n` : '') +
     (entry.summary ? `    <summary type="text">${escapeXml(entry.summary)}</summary>\n` : '') +
-    (entry.content !== undefined ? `    <content type="text">${escapeXml(entry.content)}</content>\n` : '') +
+    (entry.content !== undefined ? `    <content type="html">${escapeXml(entry.content)}</content>\n` : '') +
+    (entry.json !== undefined ? `    <tenders:json xmlns:tenders="${JSON_NAMESPACE}">${escapeXml(entry.json)}</tenders:json>\n` : '') +
     '  </entry>\n'
   );
 }

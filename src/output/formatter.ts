@@ -1,4 +1,4 @@
-import type { WatchFeedInfo } from './atom-formatter.js';
+import type { FeedSource, WatchFeedInfo } from './atom-formatter.js';
 import { formatDefinition, type Format } from './format-registry.js';
 import type { HeaderStyle } from './header-style.js';
 import type { ColumnSpec } from '../model/column-spec.js';
@@ -56,6 +56,10 @@ export interface FormatChoice {
   allDefaults?: boolean;
   /** Table: the field the results are sorted by, kept longest after the first column. */
   sortColumn?: string;
+  /** Table: the fields the query filters by (a range, several values), kept before the text is cut further. */
+  filterColumns?: readonly string[];
+  /** Table on a terminal: a change's old and new value, shown under its row as a word diff, never cut (tenders changes). */
+  diff?: { old: string; new: string };
   header: boolean;
   /** CSV and table: dot-path headers as paths or snake_case. */
   headerStyle: HeaderStyle;
@@ -75,6 +79,8 @@ export interface FormatOptions extends FormatChoice {
   terminal?: boolean;
   /** Rows are a watch's changes (atom: an entry per change, ids stable per change). */
   watch?: WatchFeedInfo;
+  /** Atom: the service and query a search's or export's feed is of, for its id. */
+  feedSource?: FeedSource;
 }
 
 /**

@@ -4,7 +4,9 @@ import type { FormatOptions, Formatter, FormatterState } from './formatter.js';
 import { compilePaths, valueAt } from './paths.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { wrapWords } from './wrap.js';
-import { cellFor, tableColumns } from './table-columns.js';
+import { RunError } from '../errors.js';
+import { cellFor, tableColumns, type DateMode } from './table-columns.js';
+import { diffLines, type DiffShown } from './table-diff.js';
 import { fitColumns, GAP } from './table-fit.js';
 
 // Borderless, like `gh` and `kubectl`: pages rendered one after another read as one table.
@@ -20,6 +22,8 @@ interface TableLayout {
   columns: string[];
   widths: number[];
   right: boolean[];
+  /** Instants compacted on a terminal, per column (a resumed file table has none). */
+  dates?: (DateMode | undefined)[];
 }
 
 /**
@@ -35,6 +39,9 @@ export class TableFormatter implements Formatter {
   #rows = 0;
   /** Per shown column: money, in whole units on a terminal. */
   #amounts: boolean[] = [];
+  /** A change's values shown under its row (a terminal, opts.diff): which of them. */
+  #diff: DiffShown | undefined;
+  #diffPaths: string[][] = [];
 
   constructor(
     private readonly opts: FormatOptions,
@@ -61,16 +68,23 @@ export class TableFormatter implements Formatter {
       style: { 'padding-left': 0, 'padding-right': 0, head: [], border: [] },
     });
     for (const item of items) {
-      table.push(this.#paths.map((path, i) => this.#cell(valueAt(item, path), this.#amounts[i])));
+      table.push(this.#paths.map((path, i) => this.#cell(valueAt(item, path), this.#amounts[i], layout.dates?.[i])));
     }
     this.#rows += items.length;
-    return (
-      table
-        .toString()
-        .split('\n')
-        .map((line) => line.trimEnd())
-        .join('\n') + '\n'
-    );
+    const lines = table
+      .toString()
+      .split('\n')
+      .map((line) => line.trimEnd());
+    if (!this.#diff) return lines.join('\n') + '\n';
+    // Each row (one line: cells never wrap) followed by what changed in it.
+    const rows = lines.slice(lines.length - items.length);
+    const out = lines.slice(0, lines.length - items.length);
+    for (const [i, item] of items.entries()) {
+      out.push(rows[i]!);
+      const [oldValue, newValue] = this.#diffPaths.map((path) => valueAt(item, path));
+      if (oldValue !== undefined || newValue !== undefined) out.push(...diffLines(oldValue, newValue, this.#diff, this.opts.width!, this.opts.color));
+    }
+    return out.join('\n') + '\n';
   }
 
   end(): string {
@@ -86,41 +100,64 @@ export class TableFormatter implements Formatter {
   hints(): string[] {
     if (this.#hidden.length === 0) return [];
     const n = this.#hidden.length;
-    const remedy = this.opts.columns ? 'fewer --columns' : '--columns';
-    const note = `${n} column${n === 1 ? '' : 's'} hidden at ${this.opts.width} columns: ${this.#hidden.join(', ')}; widen the terminal or use ${remedy}`;
+    // Never a column named in --columns: those are all shown, or refused (#settle).
+    const note = `${n} column${n === 1 ? '' : 's'} hidden at ${this.opts.width} columns: ${this.#hidden.join(', ')}; widen the terminal or use --columns`;
     // Broken at spaces, not wherever the terminal would cut a word.
     return this.opts.width ? wrapWords(note, this.opts.width) : [note];
   }
 
   /** Chooses and fits the columns to the first page; returns the header. */
   #settle(items: readonly Record<string, unknown>[]): string[] {
-    const columns = tableColumns(items, {
+    const terminal = Boolean(this.opts.terminal);
+    const { diff, width } = this.opts;
+    let columns = tableColumns(items, {
       columns: this.opts.columns,
       defaults: this.opts.defaultColumns,
       allDefaults: this.opts.allDefaults,
       sortColumn: this.opts.sortColumn,
+      filterColumns: this.opts.filterColumns,
       headerStyle: this.opts.headerStyle,
+      compactDates: terminal,
     });
+    if (diff && terminal && width !== undefined) {
+      // On a terminal a change's values leave the table for the lines under its row, where nothing cuts them.
+      const shown = { old: columns.some((c) => c.path === diff.old), new: columns.some((c) => c.path === diff.new) };
+      if (shown.old || shown.new) {
+        this.#diff = shown;
+        this.#diffPaths = compilePaths([diff.old, diff.new]);
+      }
+      columns = columns.filter((c) => c.path !== diff.old && c.path !== diff.new);
+    }
     const paths = compilePaths(columns.map((c) => c.path));
     const fit = fitColumns(
       columns.map((column, i) => ({
         header: stringWidth(column.header),
-        data: Math.max(column.width ?? 0, ...items.map((item) => stringWidth(this.#cell(valueAt(item, paths[i]!), column.amount)))),
+        data: Math.max(column.width ?? 0, ...items.map((item) => stringWidth(this.#cell(valueAt(item, paths[i]!), column.amount, column.dates)))),
         cut: column.cut,
         cutLast: column.cutLast,
         priority: column.priority,
+        keep: column.keep,
+        required: column.required,
       })),
-      this.opts.width,
+      width,
     );
+    if (fit.overflow !== undefined) {
+      // Every column asked for is shown, or none: a table wider than the screen would wrap into a mess.
+      throw new RunError(
+        `--columns ${this.opts.columns!.join(',')} need ${fit.overflow} columns at their narrowest and the terminal has ${width}: ` +
+          'name fewer columns, widen the terminal, or write them to a file or a pipe (-o FILE, -f table | less -S)',
+      );
+    }
     const shown = fit.shown.map((i) => columns[i]!);
     this.#hidden = fit.hidden.map((i) => columns[i]!.path);
     this.#amounts = shown.map((c) => Boolean(c.amount));
-    this.#setLayout({ columns: shown.map((c) => c.path), widths: fit.widths, right: shown.map((c) => c.numeric) });
+    const dates = shown.map((c) => c.dates);
+    this.#setLayout({ columns: shown.map((c) => c.path), widths: fit.widths, right: shown.map((c) => c.numeric), ...(dates.some(Boolean) ? { dates } : {}) });
     return shown.map((c) => sanitizeForTerminal(c.header));
   }
 
-  #cell(value: unknown, amount: boolean | undefined): string {
-    return sanitizeForTerminal(cellFor(value, amount, Boolean(this.opts.terminal)));
+  #cell(value: unknown, amount: boolean | undefined, dates: DateMode | undefined): string {
+    return sanitizeForTerminal(cellFor(value, amount, Boolean(this.opts.terminal), dates));
   }
 
   #setLayout(layout: TableLayout): void {

@@ -50,6 +50,8 @@ export interface TenderFilter {
   selection?: keyof LocalSelection;
   /** A value to show in advice and docs. */
   example: string;
+  /** The tender field it selects on: a table keeps that column in view (filteredColumns). */
+  column?: string;
 }
 
 const list = (raw: RawValue): string[] => (Array.isArray(raw) ? raw : [raw]);
@@ -81,13 +83,14 @@ const TABLE = [
     partition: true,
     selection: 'countries',
     example: 'DEU,FRA,ITA',
+    column: 'buyer.country',
   },
   {
     key: 'status',
     flag: '--status',
     short: '-s',
     value: '<values>',
-    help: `tender statuses: ${KNOWN_STATUSES.join(', ')} is the one the spec names, others are sent as given, lower-cased (repeatable, comma-separated)`,
+    help: `tender statuses: ${KNOWN_STATUSES.join(', ')} is the one the service's API documents; others (closed, awarded, ...) are sent as given, lower-cased (repeatable, comma-separated)`,
     repeatable: true,
     scope: 'both',
     parse: (raw: RawValue) => parseStatuses(list(raw)),
@@ -95,6 +98,7 @@ const TABLE = [
     partition: true,
     selection: 'statuses',
     example: 'open,closed',
+    column: 'status',
   },
   {
     key: 'sort',
@@ -164,6 +168,7 @@ const TABLE = [
     parse: date('--since', 'start'),
     selection: 'publishedSince',
     example: '7d',
+    column: 'publicationDate',
   },
   {
     key: 'until',
@@ -174,6 +179,7 @@ const TABLE = [
     parse: date('--until', 'end'),
     selection: 'publishedUntil',
     example: '2026-03-31',
+    column: 'publicationDate',
   },
   {
     key: 'deadlineAfter',
@@ -184,6 +190,7 @@ const TABLE = [
     parse: date('--deadline-after', 'start'),
     selection: 'deadlineAfter',
     example: 'now',
+    column: 'deadline',
   },
   {
     key: 'deadlineBefore',
@@ -194,6 +201,7 @@ const TABLE = [
     parse: date('--deadline-before', 'end'),
     selection: 'deadlineBefore',
     example: '+14d',
+    column: 'deadline',
   },
   {
     key: 'minValue',
@@ -204,6 +212,7 @@ const TABLE = [
     parse: (raw: RawValue) => parseEur('--min-value', one(raw)),
     selection: 'minValueEur',
     example: '1e6',
+    column: 'estimatedValue.amountEur',
   },
   {
     key: 'maxValue',
@@ -214,6 +223,7 @@ const TABLE = [
     parse: (raw: RawValue) => parseEur('--max-value', one(raw)),
     selection: 'maxValueEur',
     example: '5e6',
+    column: 'estimatedValue.amountEur',
   },
   {
     key: 'sync',
@@ -251,6 +261,19 @@ export function givenValue(flags: object, row: TenderFilter): RawValue | undefin
   const raw = (flags as Record<string, unknown>)[row.key];
   if (typeof raw === 'string') return raw;
   return Array.isArray(raw) && raw.length > 0 ? (raw as string[]) : undefined;
+}
+
+/**
+ * The fields the flags filter on, for a table to keep in view: a range
+ * (--min-value, --deadline-before) or several values; not one value of a list
+ * (--country DEU), which every row would repeat.
+ */
+export function filteredColumns(flags: object): string[] {
+  return TENDER_FILTERS.flatMap((row) => {
+    const value = row.column === undefined ? undefined : givenValue(flags, row);
+    if (value === undefined || (row.repeatable && list(value).flatMap((v) => v.split(',')).length === 1)) return [];
+    return [row.column!];
+  });
 }
 
 /** Whether the flags choose tenders (a filter or a sort), as the first run of a saved query must; paging does not count. */

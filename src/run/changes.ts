@@ -33,7 +33,7 @@ export function runChanges(plan: ChangesPlan, deps: Omit<RunDeps, 'client'>): Pr
       }
       await out.write(formatter.end());
       await run.commit();
-      // A table that left old and new out at this width says so.
+      // A table that left a column out at this width says so.
       sayAfterOutput(formatter, run.say);
       if (rows === 0) run.say.hint('No changes recorded for this selection.');
       run.summary([`${rows} changes`]);

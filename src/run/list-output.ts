@@ -20,8 +20,12 @@ export async function writeList(
   const target = await resolveTarget(output.file, false, fs);
   const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, fs });
   try {
+    const { rows: shape, fixedColumns } = traitsOf(output.format);
     const formatter = await createFormatter(output.format, {
-      columns: output.columns ?? (traitsOf(output.format).rows === 'columns' ? columns : undefined),
+      // A format of fixed columns takes these; a table takes them as its defaults, so a narrow terminal hides some (--columns it never hides).
+      columns: output.columns ?? (shape === 'columns' && fixedColumns ? columns : undefined),
+      defaultColumns: columns.map((path, i) => ({ path, priority: columns.length - i })),
+      allDefaults: true,
       header: output.header,
       headerStyle: output.headerStyle,
       excelSafe: output.excelSafe,

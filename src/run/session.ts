@@ -168,7 +168,9 @@ export class Session {
     const out = this.#out;
     if (!output || !out) throw new Error('the output is not open');
     const { format: _format, file: _file, resume: _resume, ...options } = output;
-    return { ...options, ...displayOptions(this.deps.io, this.target?.kind === 'stdout'), terminal: out.terminal };
+    const { connection, query } = this.plan;
+    const feedSource = { service: connection.baseUrl.href, path: query.path, body: query.body };
+    return { ...options, ...displayOptions(this.deps.io, this.target?.kind === 'stdout'), terminal: out.terminal, feedSource };
   }
 
   /** The formatter of the plan's format for this output (a resumed one goes on from `resume`). */

@@ -197,7 +197,9 @@ class WalkState {
   /** `6–10 `, or '' when the start is not known. */
   get #range(): string {
     const before = this.#before;
-    return before === undefined ? '' : `${formatCount(before + 1)}–${formatCount(before + this.rows)} `;
+    if (before === undefined) return '';
+    // One row is "1", not "1–1".
+    return this.rows === 1 ? `${formatCount(before + 1)} ` : `${formatCount(before + 1)}–${formatCount(before + this.rows)} `;
   }
 
   /**
@@ -221,8 +223,12 @@ class WalkState {
     if (plan.hints) {
       const before = this.#before;
       const range = this.#range;
+      const one = noun.replace(/s$/, '');
       if (this.rows === 0) say.hint(`No ${noun} match.`);
-      else if (total && plan.cursor === undefined) say.hint(`Showing ${range}of ${formatTotal(total)} ${total.count === 1 && !total.capped ? noun.replace(/s$/, '') : noun}.`);
+      else if (total && plan.cursor === undefined) {
+        const alone = total.count === 1 && !total.capped;
+        say.hint(alone && this.rows === 1 ? `Showing 1 ${one}.` : `Showing ${range}of ${formatTotal(total)} ${alone ? one : noun}.`);
+      } else if (range && this.rows === 1) say.hint(before === 0 ? `Showing 1 ${one}.` : `Showing ${one} ${range.trim()}.`);
       else if (range) say.hint(`Showing ${range}${noun}.`);
       else say.hint(`Showing ${formatCounted(this.rows, noun)}.`);
       // After --max too, unless it ended inside a page (the next cursor would skip the rest of that page).

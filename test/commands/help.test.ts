@@ -23,8 +23,10 @@ describe('help', () => {
 
   it('a help topic or command that does not exist is a usage error naming the choices', async () => {
     const r = await run(['help', 'orgs', 'serch']);
-    expect(r).toMatchObject({ code: 2, stdout: '', stderr: "tenders: no help for 'tenders orgs serch': choose one of search, tenders, fields\n" });
-    expect((await run(['help', 'nope'])).stderr).toMatch(/: choose one of search, export, count, fields, orgs, watch, .*environment, exit-codes, files, formats\n$/);
+    expect(r).toMatchObject({ code: 2, stdout: '', stderr: "tenders: no help for 'tenders orgs serch' (Did you mean search?): choose one of search, tenders, fields\n" });
+    expect((await run(['help', 'nope'])).stderr).toMatch(/'tenders nope': choose one of search, export, count, fields, orgs, watch, .*environment, exit-codes, files, formats\n$/);
+    // A topic mistyped is offered as commands and flags are.
+    expect((await run(['help', 'formts'])).stderr).toMatch(/^tenders: no help for 'tenders formts' \(Did you mean formats\?\): choose one of /);
   });
 
   it('tenders orgs --help has a description and examples', async () => {
@@ -35,7 +37,7 @@ describe('help', () => {
 
   it('--status help names open, the status the spec has, and says others are passed through', async () => {
     const r = await run(['search', '--help']);
-    expect(r.stdout.replace(/\s+/g, ' ')).toContain('tender statuses: open is the one the spec names, others are sent as given, lower-cased');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain("tender statuses: open is the one the service's API documents; others (closed, awarded, ...) are sent as given, lower-cased");
     const sent = await run(['search', '-s', 'Open,AWARDED']);
     expect(sent.client.requests[0]!.body.statuses).toEqual(['open', 'awarded']);
   });

@@ -81,6 +81,11 @@ describe('search --local and export --local', () => {
     const third = await run(['search', '--local', '-n', '20', '--db', db, '--cursor', /--cursor (L1\.\S+)/.exec(second.stderr)![1]!], { stderrTTY: true });
     expect(ndjsonIds(third.stdout)).toEqual(truth.slice(40, 60));
     expect(third.stderr).not.toContain('Next page');
+    // One tender is "1", not "1–1", and singular.
+    const one = await run(['search', '--local', '-n', '1', '--db', db], { stderrTTY: true });
+    expect(one.stderr).toContain('Showing 1 tender.\n');
+    const sixth = await run(['search', '--local', '-n', '1', '--db', db, '--cursor', /--cursor (L1\.\S+)/.exec(one.stderr)![1]!, '--shown', '5'], { stderrTTY: true });
+    expect(sixth.stderr).toContain('Showing tender 6.\n');
   });
 
   it('a next page of a query with relative dates, run later as printed, continues after the last tender shown', async () => {
@@ -312,26 +317,53 @@ describe('changes', () => {
   it('a table shows every column of a change whatever the first changes hold: only new ones first, a value that is an object', async () => {
     const db = await craftedCopy();
     await syncInto(db, 'crafted', [...crafted, { ...crafted[0]!, id: 'W-7', title: 'New hospital wing' }]);
-    const onlyNew = await run(['changes', '--db', db], { stdoutTTY: true, stderrTTY: true, columns: 200, env: { NO_COLOR: '1' } });
+    const tty = { stdoutTTY: true, stderrTTY: true, columns: 200, env: { NO_COLOR: '1' } };
+    const onlyNew = await run(['changes', '--db', db], tty);
     expect(onlyNew.code, onlyNew.stderr).toBe(0);
-    expect(onlyNew.stdout.split('\n')[0]!.split(/\s+/)).toEqual(['at', 'sync', 'id', 'kind', 'field', 'old', 'new']);
+    expect(onlyNew.stdout.split('\n')[0]!.split(/\s+/)).toEqual(['at', '(UTC)', 'sync', 'id', 'kind', 'field']);
     const valued = crafted.map((t) => (t.id === 'W-4' ? { ...t, estimatedValue: { amountEur: 5 } } : t));
     await syncInto(db, 'crafted', [...valued, { ...crafted[0]!, id: 'W-7', title: 'New hospital wing' }]);
-    const r = await run(['changes', '--db', db, '--id', 'W-4'], { stdoutTTY: true, stderrTTY: true, columns: 200, env: { NO_COLOR: '1' } });
-    expect(r.stdout.split('\n')[0]!.split(/\s+/)).toEqual(['at', 'sync', 'id', 'kind', 'field', 'old', 'new']);
-    expect(r.stdout).toMatch(/changed\s+estimatedValue\s+\{"amountEur":5\}/);
+    const r = await run(['changes', '--db', db, '--id', 'W-4'], tty);
+    expect(r.stdout.split('\n')[0]!.split(/\s+/)).toEqual(['at', '(UTC)', 'sync', 'id', 'kind', 'field']);
+    expect(r.stdout).toMatch(/changed\s+estimatedValue\n {2}\(none\) → \{"amountEur":5\}\n/);
+    // Into a pipe, the table is as it was: old and new are columns.
+    const piped = await run(['changes', '--db', db, '--id', 'W-4', '-f', 'table']);
+    expect(piped.stdout.split('\n')[0]!.split(/\s+/)).toEqual(['at', 'sync', 'id', 'kind', 'field', 'old', 'new']);
+    expect(piped.stdout).toMatch(/changed\s+estimatedValue\s+\{"amountEur":5\}/);
   });
 
-  it('a table on a narrow terminal keeps what changed (kind, field, old, new) and says which columns it hid: the sync, then the time', async () => {
-    const db = await mutated();
-    const r = await run(['changes', '--db', db], { stdoutTTY: true, stderrTTY: true, columns: 60, env: { NO_COLOR: '1' } });
+  it('at 80 columns shows what changed, whole: a word diff with context under the row, old → new where nothing is shared', async () => {
+    const long = 'Hospital cleaning services for the new surgical wing of the City Hospital in the northern district';
+    const db = join(testDir(), 'long.db');
+    const first = crafted.map((t) => (t.id === 'W-1' ? { ...t, title: long } : t));
+    await syncInto(db, 'crafted', first);
+    const next = first.map((t) =>
+      t.id === 'W-1' ? { ...t, title: `${long} (amended 1)` } : t.id === 'W-2' ? { ...t, deadline: '2026-03-27T12:00:00Z' } : t.id === 'W-5' ? { ...t, title: 'Waste collection and glass recycling' } : t,
+    );
+    await syncInto(db, 'crafted', next);
+    const tty = { stdoutTTY: true, stderrTTY: true, columns: 80, env: { NO_COLOR: '1' } };
+    const r = await run(['changes', '--db', db, '--since', '1d'], tty);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.split('\n')[0]!.split(/\s+/)).toEqual(['id', 'kind', 'field', 'old', 'new']);
-    expect(r.stdout).toContain('deadline');
-    // No --columns was given: the hint offers it, not "fewer" of them.
-    expect(r.stderr.replace(/\n/g, ' ')).toMatch(/2 columns hidden at 60 columns: at, sync; widen the terminal or use --columns\s*$/);
-    const chosen = await run(['changes', '--db', db, '--columns', 'at,sync,id,kind,field,old,new'], { stdoutTTY: true, stderrTTY: true, columns: 60, env: { NO_COLOR: '1' } });
-    expect(chosen.stderr.replace(/\n/g, ' ')).toMatch(/hidden at 60 columns: .*; widen the terminal or use fewer --columns/);
+    const lines = r.stdout.trimEnd().split('\n');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+    expect(lines[0]).toMatch(/^at \(UTC\)\s+sync\s+id\s+kind\s+field$/);
+    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d(:\d\d)?  crafted  W-1  changed  title$/);
+    expect(lines[2]).toBe('  … the northern district {+(amended 1)+}');
+    expect(lines[4]).toBe('  2026-03-20T12:00:00Z → 2026-03-27T12:00:00Z');
+    expect(lines[6]).toBe('  Waste collection and {+glass+} recycling');
+    expect(r.stderr).not.toMatch(/hidden/);
+
+    // Every column named is shown: old and new under the row, whatever the width.
+    const named = await run(['changes', '--db', db, '--since', '1d', '--columns', 'at,id,field,old,new'], tty);
+    expect(named.stdout.split('\n')[0]).toMatch(/^at \(UTC\)\s+id\s+field$/);
+    expect(named.stdout).toContain('\n  … the northern district {+(amended 1)+}\n');
+    expect(named.stderr).not.toMatch(/hidden/);
+    const onlyNew = await run(['changes', '--db', db, '--since', '1d', '--columns', 'id,new'], tty);
+    expect(onlyNew.stdout.split('\n').slice(0, 4)).toEqual(['id', 'W-1', '  new: Hospital cleaning services for the new surgical wing of the City Hospital', '  in the northern district (amended 1)']);
+    // What cannot be shown at this width is refused with the width it needs, never hidden.
+    const narrow = await run(['changes', '--db', db, '--columns', 'at,sync,id,kind,field'], { ...tty, columns: 30 });
+    expect(narrow.code).toBe(1);
+    expect(narrow.stderr.replace(/\n/g, ' ')).toMatch(/^tenders: --columns at,sync,id,kind,field need \d+ columns at their narrowest and the terminal has 30: name fewer columns/);
   });
 
   it('shows new, changed (field, old → new) and gone once each, oldest first, as NDJSON into a pipe', async () => {

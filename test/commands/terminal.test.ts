@@ -47,17 +47,38 @@ describe('the table on a terminal', () => {
     }
   });
 
-  it('at 80 columns shows id, both dates, the buyer and the title, and names the rest', async () => {
+  it('at 80 columns shows id, both dates (compact, UTC said in the header), the buyer, the value and the title, and names the rest', async () => {
     const r = await run(['search', '-n', '3'], terminal(80));
-    expect(lines(r.out)[0]).toMatch(/^id\s+published\s+deadline\s+buyer\s+title$/);
-    expect(lines(r.out)[2]).toMatch(/^T-2\s+2026-11-23\s+2027-01-12T12:00:00Z\s+Universität\S*…\s+Reconstruction\S* .*…$/);
-    expect(r.err).toContain('3 columns hidden at 80 columns: estimatedValue.amountEur, status, buyer.country;\nwiden the terminal or use --columns\n');
+    expect(lines(r.out)[0]).toMatch(/^id\s+published\s+deadline \(UTC\)\s+buyer\s+value €\s+title$/);
+    expect(lines(r.out)[2]).toMatch(/^T-2\s+2026-11-23\s+2027-01-12 12:00\s+Universität\S*…\s+2,469,136\s+Reconstruction\S* .*…$/);
+    expect(r.err).toContain('2 columns hidden at 80 columns: status, buyer.country; widen the terminal or use\n--columns\n');
+  });
+
+  it('shows a date alone where every time is midnight, and a time to the second only where one needs it; raw into a pipe', async () => {
+    const at = (deadline: string) => new FakeClient(pagedTenders(3, (i) => ({ ...realistic(i), deadline: i === 2 ? null : deadline })));
+    const midnight = await run(['search', '-n', '3', '--columns', 'id,deadline'], terminal(80), at('2027-01-10T00:00:00Z'));
+    expect(lines(midnight.out)).toEqual(['id   deadline', 'T-1  2027-01-10', 'T-2', 'T-3  2027-01-10']);
+    const offset = await run(['search', '-n', '3', '--columns', 'id,deadline'], terminal(80), at('2027-01-10T13:00:30+01:00'));
+    expect(lines(offset.out)).toEqual(['id   deadline (UTC)', 'T-1  2027-01-10 12:00:30', 'T-2', 'T-3  2027-01-10 12:00:30']);
+    const piped = await run(['search', '-n', '3', '--columns', 'id,deadline', '-f', 'table'], {}, at('2027-01-10T13:00:30+01:00'));
+    expect(lines(piped.out)).toEqual(['id   deadline', 'T-1  2027-01-10T13:00:30+01:00', 'T-2', 'T-3  2027-01-10T13:00:30+01:00']);
   });
 
   it('keeps the sort key in view', async () => {
-    const r = await run(['search', '-n', '3', '--sort', 'estimatedValue'], terminal(80));
-    expect(lines(r.out)[0]).toMatch(/^id\s+deadline\s+buyer\s+value €\s+title$/);
-    expect(r.err).toContain('hidden at 80 columns: publicationDate, status, buyer.country;');
+    const r = await run(['search', '-n', '3', '--sort', 'estimatedValue'], terminal(70));
+    expect(lines(r.out)[0]).toMatch(/^id\s+deadline \(UTC\)\s+buyer\s+value €\s+title$/);
+    expect(r.err.replace(/\n/g, ' ')).toContain('hidden at 70 columns: publicationDate, status, buyer.country;');
+  });
+
+  it('keeps a column the query filters by before the title is cut further; one value of a list (-c DEU) is not kept', async () => {
+    const plain = await run(['search', '-n', '3', '-c', 'DEU'], terminal(80));
+    expect(lines(plain.out)[0]).toMatch(/^id\s+published\s+deadline \(UTC\)\s+buyer\s+value €\s+title$/);
+    const two = await run(['search', '-n', '3', '-c', 'DEU,FRA'], terminal(80));
+    expect(lines(two.out)[0]).toMatch(/^id\s+published\s+deadline \(UTC\)\s+country\s+buyer\s+value €\s+title$/);
+    for (const line of lines(two.out)) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+    expect(two.err).toContain('1 column hidden at 80 columns: status;');
+    const title = (out: string) => lines(out)[1]!.split('  ').at(-1)!;
+    expect(title(two.out).length).toBeLessThan(title(plain.out).length);
   });
 
   it('right-aligns amounts with thousands separators in whole euros', async () => {
@@ -100,7 +121,7 @@ describe('the pager', () => {
     const r = await run(['search', '-n', '2'], terminal(80));
     expect(r.pager.launches).toEqual([{ command: 'less -FRX', env: expect.objectContaining({ LESS: 'FRX', LV: '-c' }) }]);
     expect(lines(r.out)).toHaveLength(3);
-    expect(r.err).toMatch(/^3 columns hidden[^\n]*\nwiden the terminal or use --columns\nShowing 1–2 of 40 tenders\.\nNext page:\ntenders search -n 2 --cursor c2 --shown 2\n$/);
+    expect(r.err).toMatch(/^2 columns hidden[^\n]*\n--columns\nShowing 1–2 of 40 tenders\.\nNext page:\ntenders search -n 2 --cursor c2 --shown 2\n$/);
   });
 
   it('takes $TENDERS_PAGER over $PAGER, keeps the user\'s LESS, and none for cat or an empty one', async () => {

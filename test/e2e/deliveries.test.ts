@@ -225,8 +225,12 @@ describe('watch --feed against the sandbox', () => {
     for (const entry of afterFirst.entries) {
       expect(entry.id).toMatch(/^urn:tenders:watch:w:\d{4}-\d\d-\d\dT[\d:.]+Z:(new|changed|gone):T-\d+$/);
       expect(entry.title).toMatch(/^(New|Changed \([^)]+\)|Gone): /);
-      expect(JSON.parse(entry.content).id).toBe(entryChange(entry.id).split(' ')[1]);
+      expect(JSON.parse(entry.json).id).toBe(entryChange(entry.id).split(' ')[1]);
+      // Every entry links its notice, a gone one the last the watch knew; the content is for a person, not JSON.
+      expect(entry.link).toBe(`https://tenders.example.org/notices/${entryChange(entry.id).split(' ')[1]}`);
+      expect(entry.content).toMatch(/^<ul><li>(New tender|Changed: [^<]+ → [^<]+|No longer listed by the service[^<]*)<\/li><li>(Buyer|Deadline): /);
     }
+    expect(afterFirst.entries.some((e) => e.id.includes(':gone:'))).toBe(true);
 
     const unchanged = await readFile(feedFile(), 'utf8');
     expect(await watch(['w', '--feed', feedFile()])).toMatchObject({ code: 0, stdout: '' });

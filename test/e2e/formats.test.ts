@@ -54,7 +54,7 @@ describe('the formats made for other tools, end to end against the sandbox', () 
     const feed = readAtomWithPython(r.stdout);
     expect(feed.bozo).toBe(false);
     expect(feed.entries.map((e) => e.id)).toEqual(truth().map((t) => `urn:tenders:${t.id}`));
-    expect(feed.entries.map((e) => JSON.parse(e.content) as unknown)).toEqual(truth());
+    expect(feed.entries.map((e) => JSON.parse(e.json) as unknown)).toEqual(truth());
   });
 
   it('ocds: export -o FILE.ocds.json validates against the OCDS 1.1.5 release package schema', async () => {

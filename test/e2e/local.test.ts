@@ -8,6 +8,7 @@ import { openStore } from '../../src/store/open.js';
 import { runCli } from '../support/cli.js';
 import { syncInto } from '../support/local-copy.js';
 import { useSandbox } from '../support/sandbox.js';
+import { hasScript, inTerminal } from '../support/terminal.js';
 import { testDir } from '../support/test-context.js';
 import { requireTool } from '../support/tools.js';
 
@@ -147,6 +148,39 @@ describe('local queries against a copy of the sandbox', () => {
       expect(row.new, `${row.id} ${row.field}`).toEqual(at(now));
     }
     expect(sb.requests.every((request) => request.path !== 'local')).toBe(true);
+  });
+
+  it.skipIf(!hasScript)('changes at an 80-column terminal: what changed under each row, whole; into a pipe the table of before', async () => {
+    const db = await filled();
+    const [a, b] = service.tenders.filter((t) => typeof t.title === 'string' && typeof t.deadline === 'string');
+    const after = service.tenders.map((t) =>
+      t.id === a!.id ? { ...t, title: `${t.title as string} (amended 1)` } : t.id === b!.id ? { ...t, deadline: '2030-01-31T12:00:00Z' } : t,
+    );
+    await syncInto(db, 'all', after);
+    const r = await inTerminal(sb.url, ['changes', 'all', '--no-pager'], { cols: 80, env: { TENDERS_DB: db, NO_COLOR: '1' } });
+    expect(r.code).toBe(0);
+    const lines = r.text.trimEnd().split('\n');
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+    expect(lines[0]).toMatch(/^at \(UTC\)\s+sync\s+id\s+kind\s+field$/);
+    const under = (id: string) => lines[lines.findIndex((line) => line.includes(`  ${id}  changed`)) + 1];
+    expect(under(a!.id)).toMatch(/^ {2}.*\S \{\+\(amended 1\)\+\}$/);
+    expect(under(b!.id)).toBe(`  ${b!.deadline as string} → 2030-01-31T12:00:00Z`);
+    const piped = await local(['changes', 'all', '-f', 'table'], db);
+    expect(piped.stdout.split('\n')[0]).toMatch(/^at\s+sync\s+id\s+kind\s+field\s+old\s+new$/);
+    expect(piped.stdout).toMatch(/\d{4}-\d\d-\d\dT[\d:.]+Z\s+all\s+/);
+    expect(piped.stdout).toContain(`${a!.title as string} (amended 1)`);
+  });
+
+  it.skipIf(!hasScript)('a table at 80 columns keeps the value the query filters by, the title narrower; without the filter the value goes', async () => {
+    const db = await filled();
+    const header = async (args: string[]) => {
+      const r = await inTerminal(sb.url, ['search', '--local', '-n', '5', '--no-pager', ...args], { cols: 80, env: { TENDERS_DB: db, NO_COLOR: '1' } });
+      expect(r.code).toBe(0);
+      for (const line of r.text.split('\n').filter((l) => /^(id|T-)/.test(l))) expect(line.length).toBeLessThanOrEqual(80);
+      return r.text.split('\n').find((line) => line.startsWith('id '))!;
+    };
+    expect(await header(['--min-value', '100000'])).toMatch(/^id\s+published\s+deadline \(UTC\)\s+buyer\s+value €\s+title$/);
+    expect(await header([])).not.toContain('value €');
   });
 
   /** A second sync's run over the filled copy, every tender staged again under another id, not committed. */

@@ -35,16 +35,17 @@ describe.skipIf(!hasScript)('the README tour\'s search in a terminal', () => {
     for (const line of r.text.split('\n').filter((l) => !/^\d+ columns? hidden/.test(l) && !l.startsWith('tenders search '))) {
       expect(stringWidth(line), line).toBeLessThanOrEqual(cols);
     }
-    expect(header).toMatch(/^id\s+(published\s+)?deadline\s/);
+    expect(header).toMatch(/^id\s+(published\s+)?deadline \(UTC\)\s/);
     expect(rows).toHaveLength(25);
     for (const [i, tender] of truth().entries()) {
       expect(rows[i]!.startsWith(`${tender.id}  `)).toBe(true);
-      expect(rows[i]).toContain(`  ${tender.deadline}  `);
+      // Compact, in UTC: 2024-12-17T12:00:00Z is 2024-12-17 12:00.
+      expect(rows[i]).toContain(`  ${tender.deadline!.slice(0, 10)} ${tender.deadline!.slice(11, 16)}  `);
     }
     const hints = r.text.split('\n').filter((line) => / hidden at /.test(line));
     if (cols >= 120) {
       expect(hints).toEqual([]);
-      expect(header).toMatch(/^id\s+published\s+deadline\s+status\s+country\s+buyer\s+value €\s+title$/);
+      expect(header).toMatch(/^id\s+published\s+deadline \(UTC\)\s+status\s+country\s+buyer\s+value €\s+title$/);
     } else {
       expect(hints).toHaveLength(1);
       // Broken at spaces to fit the screen, never mid-word.
@@ -55,17 +56,21 @@ describe.skipIf(!hasScript)('the README tour\'s search in a terminal', () => {
     if (cols === 200) expect(rows.some((row) => row.includes('…'))).toBe(false);
   });
 
-  it('is the search the README shows, with its 80-column sample', () => {
+  it('is the search the README shows, with the table it prints at 80 columns', async () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme).toContain(`$ tenders ${README_QUERY.join(' ')} -n 5     # an 80-column terminal\n`);
+    const shown = `$ tenders ${README_QUERY.join(' ')} -n 5     # an 80-column terminal\n`;
+    expect(readme).toContain(shown);
+    const sample = readme.slice(readme.indexOf(shown) + shown.length).split('\nShowing')[0]!;
+    const r = await inTerminal(sb.url, [...README_QUERY, '-n', '5'], { cols: 80, env: { NO_COLOR: '1' } });
+    expect(r.text).toContain(sample);
   });
 
   it('at 80 columns shows id, both dates, the buyer and the title, each name cut visibly', async () => {
     const r = await inTerminal(sb.url, README_QUERY, { cols: 80 });
     const [header, ...rows] = tableLines(r.text);
-    expect(header).toMatch(/^id\s+published\s+deadline\s+buyer\s+title$/);
+    expect(header).toMatch(/^id\s+published\s+deadline \(UTC\)\s+buyer\s+title$/);
     const first = truth()[0]!;
-    expect(rows[0]).toMatch(new RegExp(`^${first.id}  ${first.publicationDate}  ${first.deadline}  ${first.buyer.name.slice(0, 5)}`));
+    expect(rows[0]).toMatch(new RegExp(`^${first.id}  ${first.publicationDate}  ${first.deadline!.replace('T', ' ').slice(0, 16)}  ${first.buyer.name.slice(0, 5)}`));
     expect(r.text).toContain('3 columns hidden at 80 columns: estimatedValue.amountEur, status, buyer.country;\nwiden the terminal or use --columns');
   });
 });
@@ -130,7 +135,7 @@ describe.skipIf(!hasScript)('the pager', () => {
     expect(r.code).toBe(0);
     expect(existsSync(paged)).toBe(false);
     expect(r.screen).not.toContain('\u001b[1m');
-    expect(tableLines(r.text)[0]).toMatch(/^id\s+published\s+deadline\s+buyer\s+title$/);
+    expect(tableLines(r.text)[0]).toMatch(/^id\s+published\s+deadline \(UTC\)\s+buyer\s+title$/);
   });
 
   it('less -FRX shows a short table and exits by itself', async () => {

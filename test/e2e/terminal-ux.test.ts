@@ -25,7 +25,7 @@ describe.skipIf(!hasScript)('at an 80-column terminal', () => {
     const lines = screen(r.screen).split('\n');
     expect(lines).toHaveLength(4);
     expect(lines).toContain(first.id);
-    expect(lines).toContain('Showing 1–1 of 5,000 tenders.');
+    expect(lines).toContain('Showing 1 of 5,000 tenders.');
   });
 
   it('the next-page hint is a command on its own line that runs as it is', async () => {

@@ -16,6 +16,24 @@ const inTerminal = (args: string[], env: Record<string, string | undefined> = {}
   inTerminalAt(sb.url, args, { env: { TENDERS_PAGER: 'cat', ...env } });
 
 describe.skipIf(!hasScript)('in a terminal', () => {
+  it('breaks an error line between words at the width of the terminal, never inside one; one line into a pipe', async () => {
+    const args = ['search', '--base-url', 'http://127.0.0.1:9', '--retries', '0', '--locl', '-c', 'DEU'];
+    const r = await inTerminalAt(sb.url, args, { cols: 40 });
+    expect(r.code).toBe(2);
+    const lines = r.text.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
+    const piped = await runCli(args, sb.url);
+    expect(piped.stderr).toBe("tenders: unknown option '--locl' (Did you mean --local?) (see 'tenders search --help')\n");
+    expect(lines.join(' ')).toBe(piped.stderr.trimEnd());
+    // A failure while running too.
+    const refused = await inTerminalAt(sb.url, ['search', '--base-url', 'http://127.0.0.1:9', '--retries', '0', '-n', '1'], { cols: 40 });
+    expect(refused.code).toBe(1);
+    const said = refused.text.trimEnd().split('\n').filter((line) => line.trim() !== '');
+    expect(said[0]).toMatch(/^tenders: /);
+    for (const line of said) expect(line.length).toBeLessThanOrEqual(40);
+  });
+
   it('search shows a bold-headed table and the hints; NO_COLOR turns the bold off', async () => {
     const r = await inTerminal(['search', '-n', '3'], { NO_COLOR: undefined });
     expect(r.code).toBe(0);

@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import { execFileSync } from 'node:child_process';
 import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -10,6 +11,7 @@ import { endConnectionsAfterRequests, postgres, postgresBin, POSTGRES_MISSING } 
 import { ndjson, runCli, type CliOptions } from '../support/cli.js';
 import { readCsvWithPython } from '../support/python-csv.js';
 import { hasScript, inTerminal } from '../support/terminal.js';
+import { screen } from '../support/screen.js';
 
 const PATH = '/api/v1/tenders/search';
 const QUERY = ['-c', 'DEU,FRA,ITA,ESP', '-s', 'open'];
@@ -262,6 +264,25 @@ describe('watch against the sandbox', () => {
 });
 
 describe.skipIf(!hasScript)('watch in a terminal', () => {
+  it.each([80, 120])('at %i columns never cuts the changed fields while the title still has room to give', async (cols) => {
+    await watch(['t', ...QUERY]);
+    mutate();
+    const r = await inTerminal(sb.url, ['watch', 't'], { cols, env: { TENDERS_STATE_DIR: dir, NO_COLOR: '1' } });
+    expect(r.code).toBe(0);
+    const lines = screen(r.screen).split('\n');
+    const header = lines.find((line) => line.startsWith('change   changedFields'))!;
+    const rows = lines.filter((line) => line.startsWith('changed  '));
+    expect(rows.length).toBeGreaterThan(0);
+    // The cells by the header's columns: changedFields from its header to the next, the title last.
+    const fields = (row: string) => row.slice(header.indexOf('changedFields'), header.indexOf('id ')).trim();
+    const titleWidth = stringWidth(header.slice(header.indexOf('title')).padEnd(Math.max(...rows.map((row) => stringWidth(row))) - header.indexOf('title')));
+    const cut = rows.filter((row) => fields(row).endsWith('…'));
+    // Cut only once the title has given what it can (10 columns); at 120 that is for a long list only.
+    if (cut.length > 0) expect(titleWidth).toBeLessThanOrEqual(10);
+    if (cols === 120) for (const row of cut) expect(fields(row).length).toBeGreaterThan(40);
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(cols);
+  });
+
   it('a spinner while it walks, then the table, then what it found; no pager', async () => {
     await watch(['t', '-n', '10']); // 300 pages: long enough for the spinner to turn
     mutate();

@@ -125,7 +125,7 @@ describe('sync in-process', () => {
     await sync(['w', '-s', 'open'], respond);
     const r = await runInProcess(['sync', '--list'], respond, { env: { TENDERS_DB: join(testDir(), 'tenders.db'), COLUMNS: '200', NO_COLOR: '1' }, stdoutTTY: true });
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n')[0]).toMatch(/name +query +service +lastRun +tenders +complete/);
+    expect(r.stdout.split('\n')[0]).toMatch(/name +query +service +lastRun \(UTC\) +tenders +complete/);
     expect(r.stdout).toContain('-s open');
   });
 });

@@ -31,7 +31,8 @@ export interface ParsedFeed {
   bozo: boolean;
   bozoMessage: string;
   feed: Record<string, unknown>;
-  entries: { id: string; title: string; summary: string; content: string; updated: string; link: string }[];
+  /** `json`: the tender's JSON of tenders' own element (tenders:json). */
+  entries: { id: string; title: string; summary: string; content: string; json: string; updated: string; link: string }[];
 }
 
 /** An Atom text as feedparser reads it (bozo: it found the XML not well-formed). */
@@ -41,7 +42,7 @@ import sys, json, feedparser
 d = feedparser.parse(sys.stdin.buffer.read())
 print(json.dumps({'bozo': bool(d.bozo), 'bozoMessage': str(d.get('bozo_exception', '')), 'feed': {k: str(v) for k, v in d.feed.items() if isinstance(v, str)},
   'entries': [{'id': e.get('id'), 'title': e.get('title'), 'summary': e.get('summary'), 'content': e.content[0].value if 'content' in e else None,
-  'updated': e.get('updated'), 'link': e.get('link')} for e in d.entries]}))
+  'json': e.get('tenders_json'), 'updated': e.get('updated'), 'link': e.get('link')} for e in d.entries]}))
 `;
   return JSON.parse(execFileSync(PYTHON, ['-c', script], { input: xml, encoding: 'utf8', maxBuffer: 1 << 28 })) as ParsedFeed;
 }

@@ -9,15 +9,17 @@ import { KnownTenders } from './known.js';
  * A watch's state file, NDJSON-like and versioned:
  *
  *   {"tendersWatch":1,"name":"deu-open","query":{"org":null,"body":{...}},"created":"...","baseUrl":"https://..."}
- *   "T-0001234"<TAB>slots<TAB>"title"<TAB>"deadline"
+ *   "T-0001234"<TAB>slots<TAB>"title"<TAB>"deadline"<TAB>"url"
  *   ...
  *   {"end":{"lastRun":"...","tenders":1234,"newestPublicationDate":"...","fields":[["title"],...]}}
  *
  * One line per tender: its id as JSON (the key), its field hashes as base64url
- * of 32-bit little-endian slots, and, for `gone` rows, its title and deadline
- * as JSON (empty when absent). A title is kept whole or not at all (longer
- * than TITLE_KEPT characters): a gone row's cells are the service's text or
- * empty, never an abbreviation. The last line proves the file whole.
+ * of 32-bit little-endian slots, and, for `gone` rows, its title, deadline
+ * and notice URL as JSON (empty when absent; a state written before URLs were
+ * kept has four fields, and reads the same). A title or URL is kept whole or
+ * not at all (longer than TITLE_KEPT characters): a gone row's cells are the
+ * service's text or empty, never an abbreviation. The last line proves the
+ * file whole.
  */
 export const STATE_FORMAT = 1;
 export const TITLE_KEPT = 1000;
@@ -107,8 +109,10 @@ export function encodeSlots(slots: Uint32Array, length: number): string {
 
 /** A tender's line, with its fingerprint as the table last computed it. */
 export function tenderLine(key: string, table: FieldTable, tender: Record<string, unknown>): string {
-  const title = typeof tender.title === 'string' && tender.title.length > TITLE_KEPT ? undefined : tender.title;
-  return `${key}\t${encodeSlots(table.slots, table.length)}\t${kept(title)}\t${kept(tender.deadline)}\n`;
+  const whole = (value: unknown) => (typeof value === 'string' && value.length > TITLE_KEPT ? undefined : value);
+  // The URL only when it is text: the link of a gone tender's feed entry.
+  const url = typeof tender.url === 'string' ? whole(tender.url) : undefined;
+  return `${key}\t${encodeSlots(table.slots, table.length)}\t${kept(whole(tender.title))}\t${kept(tender.deadline)}${url === undefined ? '' : `\t${kept(url)}`}\n`;
 }
 
 const kept = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? JSON.stringify(value) : stringifyJson(value));
@@ -277,14 +281,15 @@ export async function* rangePieces(
   }
 }
 
-/** What a `gone` row shows of a tender: its id, and its title and deadline when it had them (and they were kept). */
+/** What a `gone` row shows of a tender: its id, and its title, deadline and notice URL when it had them (and they were kept). */
 export function keptTender(line: Buffer): Record<string, unknown> {
-  const [id, , title, deadline] = line.toString('utf8').split('\t');
+  const [id, , title, deadline, url] = line.toString('utf8').split('\t');
   // Every digit of a long number id, as the service wrote it.
   const tender: Record<string, unknown> = { id: parseExact(id!) };
   if (title) tender.title = parseExact(title);
   if (typeof tender.title === 'string' && tender.title.length === OLD_CUT && tender.title.endsWith('…')) delete tender.title; // cut by an older tenders
   if (deadline) tender.deadline = parseExact(deadline);
+  if (url) tender.url = parseExact(url);
   if (Object.values(tender).some(holdsRawNumber)) markHolder(tender); // so formats write those digits
   return tender;
 }

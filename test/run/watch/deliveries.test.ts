@@ -73,7 +73,7 @@ describe('a rolling feed', () => {
     expect(titles[0]).toBe(`New: ${HOSTILE_TITLE.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g, '\ufffd')}`);
     expect(titles[1]).toBe('Changed (deadline, estimatedValue.amount): No deadline, no value');
     expect(parsed.entries[0]!.id).toBe('urn:tenders:watch:deu-open:2026-11-24T04:00:00.000Z:new:T-1');
-    expect(JSON.parse(parsed.entries[0]!.content).title).toBe(HOSTILE_TITLE);
+    expect(JSON.parse(parsed.entries[0]!.json).title).toBe(HOSTILE_TITLE);
 
     // The same changes again (a run whose webhook failed), and one more: each id once.
     const again = await RollingFeed.open(file, 'deu-open', 200, nodeFs);
