@@ -77,8 +77,8 @@ export async function silentRun(argv: string[]): Promise<number> {
 /** The real HTTP client; undici loads only when a command needs it. */
 const undiciClient =
   (io: IO): CommandContext['createClient'] =>
-  async (connection, log) =>
-    new (await import('./api/client.js')).ApiClient({ ...connection, env: io.env, log });
+  async (connection, log, retryNotice) =>
+    new (await import('./api/client.js')).ApiClient({ ...connection, env: io.env, log, retryNotice });
 
 /**
  * Runs the CLI in-process over the given IO (and client, for tests); resolves

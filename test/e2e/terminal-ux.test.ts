@@ -28,6 +28,17 @@ describe.skipIf(!hasScript)('at an 80-column terminal', () => {
     expect(lines).toContain('Showing 1–1 of 5,000 tenders.');
   });
 
+  it('a service that refuses: each retry shows one line that replaces the last, gone before the error; into cron only the error', async () => {
+    const args = 'search -n 1 -f ndjson --base-url http://127.0.0.1:9 --retries 2';
+    const r = await shellInTerminal(sb.url, `$TENDERS ${args} > /dev/null`, { cols: 80 });
+    expect(r.code).toBe(1);
+    // The spinner's line says it while it lasts; the screen keeps only the error.
+    expect(r.screen).toMatch(/connection refused, retrying in 0\.\d s \(2 of 3\).*connection refused, retrying in \d\.\d s \(3 of 3\)/s);
+    expect(screen(r.screen)).toMatch(/^tenders: cannot get POST .* connection refused .*\(gave up after 2 retries\)$/);
+    const cron = await runCli(args.split(' '), sb.url);
+    expect(cron.stderr).toMatch(/^tenders: cannot get POST [^\n]*\(gave up after 2 retries\)\n$/);
+  });
+
   it('the next-page hint is a command on its own line that runs as it is', async () => {
     const r = await shellInTerminal(sb.url, "$TENDERS search -n 3 -c deu --filter 'query=medizinischer Geräte' -f ndjson > /dev/null", { cols: 80 });
     const lines = screen(r.screen.replaceAll('\r\n', '\n')).split('\n');
