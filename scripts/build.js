@@ -106,6 +106,10 @@ await Promise.all([
   buildCli({
     ...common,
     ...loaded,
+    // dist/cli.cjs.map and dist/run.cjs.map, beside the files and not named in them: nothing more to read at
+    // start-up. A --verbose stack trace of an unexpected error is mapped back into src/ with them when printed.
+    sourcemap: 'external',
+    sourcesContent: false,
     external: NATIVE,
     plugins: [vendored, lazyBuiltins.commander],
     // import() of a package or built-in becomes require(): every one is CommonJS here, and the

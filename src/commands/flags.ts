@@ -154,7 +154,7 @@ export function addGlobalFlags(cmd: Command): void {
     .addOption(new Option('--color <when>', 'colour on the terminal').choices(COLOR_MODES).default('auto'))
     .option('--no-pager', 'print to the terminal directly, not through $TENDERS_PAGER, $PAGER or less')
     .option('-q, --quiet', 'no progress, hints or warnings on stderr (errors still)')
-    .option('-v, --verbose', 'one line per HTTP request on stderr, and stack traces')
+    .option('-v, --verbose', 'one line per HTTP request on stderr, and the stack trace of an unexpected error')
     .option('--dry-run', 'print the first request (method, URL, JSON body) on stdout and send nothing');
 }
 
