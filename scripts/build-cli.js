@@ -25,9 +25,9 @@ const abs = (k) => JSON.stringify(join(ROOT, k));
  * Builds dist/cli.cjs and dist/run.cjs with esbuild options `options` (format, plugins, defines:
  * those of one bundle), and returns the sizes of the parts.
  */
-export async function buildCli(options) {
+export async function buildCli(outDir, options) {
   // The module graph, from one bundle of everything.
-  const graph = (await build({ ...options, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.cjs', write: false, metafile: true })).metafile.inputs;
+  const graph = (await build({ ...options, entryPoints: ['src/cli.ts'], outfile: `${outDir}/cli.cjs`, write: false, metafile: true })).metafile.inputs;
   const imports = (m, kinds) => graph[m].imports.filter((i) => !i.external && kinds(i.kind)).map((i) => i.path);
   const closure = (roots, next) => {
     const seen = new Set();
@@ -53,7 +53,7 @@ export async function buildCli(options) {
 
   // The names each module of cli.cjs that run.cjs imports exports (export * followed), from a bundle of each.
   const exportsOf = new Map();
-  const names = await build({ ...options, entryPoints: exposed, outdir: 'dist/names', format: 'esm', splitting: true, write: false, metafile: true, plugins: options.plugins });
+  const names = await build({ ...options, entryPoints: exposed, outdir: `${outDir}/names`, format: 'esm', splitting: true, write: false, metafile: true, plugins: options.plugins });
   for (const output of Object.values(names.metafile.outputs)) if (output.entryPoint) exportsOf.set(output.entryPoint, output.exports);
 
   /** In one part, imports of modules of the other become require('./PART.cjs?KEY'). */
@@ -84,14 +84,14 @@ export async function buildCli(options) {
   await build({
     ...options,
     stdin: { contents: lines.join('\n'), resolveDir: ROOT, sourcefile: 'cli-entry.js', loader: 'js' },
-    outfile: 'dist/cli.cjs',
+    outfile: `${outDir}/cli.cjs`,
     plugins: [across('run', rest), ...options.plugins],
   });
   // run.cjs: a function per module cli.cjs imports from it.
   const run = await build({
     ...options,
     stdin: { contents: `module.exports = {\n${[...roots].sort().map((k) => `${JSON.stringify(k)}: () => require(${abs(k)})`).join(',\n')}\n};`, resolveDir: ROOT, sourcefile: 'run-entry.js', loader: 'js' },
-    outfile: 'dist/run.cjs',
+    outfile: `${outDir}/run.cjs`,
     metafile: true,
     plugins: [across('cli', core), ...options.plugins],
   });
@@ -99,7 +99,7 @@ export async function buildCli(options) {
   const asked = Object.values(run.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external && i.path.startsWith('./cli.cjs?')).map((i) => i.path.slice('./cli.cjs?'.length)));
   const missing = asked.filter((k) => !exposed.includes(k));
   if (missing.length > 0) throw new Error(`build: run.cjs imports ${missing.join(', ')}, which cli.cjs does not give`);
-  for (const file of ['dist/cli.cjs', 'dist/run.cjs']) lazyExports(join(ROOT, file));
+  for (const file of ['cli.cjs', 'run.cjs']) lazyExports(join(ROOT, outDir, file));
   return { core: core.size, rest: rest.size, exposed: exposed.length };
 }
 
