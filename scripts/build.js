@@ -15,7 +15,7 @@
 // bin/tenders.js hands to V8: a run then compiles almost nothing.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,7 +51,15 @@ const loaded = {
   minifySyntax: true,
 };
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// The build writes beside dist/, in a directory of its own, and moves each finished file into dist/ at the
+// end (a rename: atomic, file by file): a tenders process started from this clone meanwhile (npx runs
+// `prepare`, which rebuilds) finds every file it loads, old or new, never a dist/ half emptied. A build
+// that fails leaves dist/ as it was.
+const ROOT = new URL('..', import.meta.url).pathname;
+const OUT = `dist.building-${process.pid}`;
+const out = (path) => join(ROOT, OUT, path);
+rmSync(out(''), { recursive: true, force: true });
+process.on('exit', () => rmSync(out(''), { recursive: true, force: true }));
 
 const vendored = {
   name: 'vendor',
@@ -103,9 +111,13 @@ const pgOnNode = {
 
 await Promise.all([
   // The CLI: dist/cli.cjs (starting any command) and dist/run.cjs (running one), scripts/build-cli.js.
-  buildCli({
+  buildCli(OUT, {
     ...common,
     ...loaded,
+    // dist/cli.cjs.map and dist/run.cjs.map, beside the files and not named in them: nothing more to read at
+    // start-up. A --verbose stack trace of an unexpected error is mapped back into src/ with them when printed.
+    sourcemap: 'external',
+    sourcesContent: false,
     external: NATIVE,
     plugins: [vendored, lazyBuiltins.commander],
     // import() of a package or built-in becomes require(): every one is CommonJS here, and the
@@ -115,11 +127,11 @@ await Promise.all([
     define: { __TENDERS_VERSION__: JSON.stringify(version), __TENDERS_SQLITE_WORKER__: JSON.stringify('sqlite-worker.cjs') },
   }),
   // The thread a sync into SQLite stages and commits on: the run's code alone, loaded when a sync starts.
-  build({ ...common, entryPoints: ['src/store/sqlite-worker.ts'], outfile: 'dist/sqlite-worker.cjs', format: 'cjs', external: NATIVE }),
+  build({ ...common, entryPoints: ['src/store/sqlite-worker.ts'], outfile: out('sqlite-worker.cjs'), format: 'cjs', external: NATIVE }),
   // `tenders --version` answers from this alone (bin/tenders.js), without the CLI.
-  build({ ...common, entryPoints: ['src/version.ts'], outfile: 'dist/version.cjs', format: 'cjs', define: { __TENDERS_VERSION__: JSON.stringify(version) } }),
+  build({ ...common, entryPoints: ['src/version.ts'], outfile: out('version.cjs'), format: 'cjs', define: { __TENDERS_VERSION__: JSON.stringify(version) } }),
   // The sandbox is a program of its own.
-  build({ ...common, entryPoints: ['src/sandbox/main.ts'], outfile: 'dist/sandbox/main.js', format: 'esm', packages: 'bundle' }),
+  build({ ...common, entryPoints: ['src/sandbox/main.ts'], outfile: out('sandbox/main.js'), format: 'esm', packages: 'bundle' }),
   // Each package one file, shaped as Node shows a package to an ES import (the CLI's imports are compiled
   // with Node's rules): an ES-only package's default export (ora, string-width) is what it exports.
   ...VENDOR.map((name) =>
@@ -131,7 +143,7 @@ await Promise.all([
         resolveDir: '.',
         loader: 'js',
       },
-      outfile: `dist/vendor/${name}.cjs`,
+      outfile: out(`vendor/${name}.cjs`),
       plugins: name === 'undici' ? [lazyBuiltins.undici] : name === 'pg' ? [pgOnNode] : [],
       // pg requires pg-native only when asked for it, which tenders never does.
       external: [...NATIVE, 'pg-native'],
@@ -144,9 +156,10 @@ await Promise.all([
 // the plans); V8's code of that is saved beside cli.cjs and run.cjs, for bin/tenders.js. Then each
 // vendor file is loaded (its top level run) and its code saved beside it: after the CLI's, since
 // loading the first one changes a V8 flag, under which V8 would not accept the CLI's caches.
-const { loadCli, scripts, vendor } = createRequire(import.meta.url)('../bin/tenders.js');
+const { loadCli, scripts, vendor, useDist } = createRequire(import.meta.url)('../bin/tenders.js');
+useDist(out(''));
 const cli = loadCli({ cache: false });
-writeFileSync(new URL('../dist/tenders.1', import.meta.url), await cli.manualPage());
+writeFileSync(out('tenders.1'), await cli.manualPage());
 for (const argv of [['--dry-run', 'search', '-c', 'DEU'], ['--dry-run', 'export', '-s', 'open'], ['--dry-run', 'count']]) {
   if ((await cli.silentRun(argv)) !== 0) throw new Error(`build: tenders ${argv.join(' ')} failed`);
 }
@@ -176,10 +189,42 @@ await Promise.all(
     ([name, args]) =>
       new Promise((resolve, reject) => {
         const env = { ...process.env, HOME: home, TENDERS_STATE_DIR: join(home, 'state'), TENDERS_BASE_URL: 'http://127.0.0.1:9' };
-        const child = spawn(process.execPath, [new URL('command-cache.cjs', import.meta.url).pathname, name, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+        const child = spawn(process.execPath, [new URL('command-cache.cjs', import.meta.url).pathname, out(''), name, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
         child.on('error', reject);
         child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build: the code cache of ${name} failed (exit ${code})`))));
       }),
   ),
 );
 rmSync(home, { recursive: true, force: true });
+
+moveInto(out(''), join(ROOT, 'dist'));
+
+/**
+ * Puts the finished build in place: dist/ made by a rename when there is none; else each file renamed
+ * over its old self (never a moment without it), then the files of the last build this one has not
+ * made removed, then the build's directory.
+ */
+function moveInto(from, to) {
+  if (!existsSync(to)) return renameSync(from, to);
+  const made = new Set();
+  const move = (dir) => {
+    for (const entry of readdirSync(join(from, dir), { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      made.add(path);
+      if (entry.isDirectory()) {
+        mkdirSync(join(to, path), { recursive: true });
+        move(path);
+      } else renameSync(join(from, path), join(to, path));
+    }
+  };
+  move('');
+  const prune = (dir) => {
+    for (const entry of readdirSync(join(to, dir), { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (!made.has(path)) rmSync(join(to, path), { recursive: true, force: true });
+      else if (entry.isDirectory()) prune(path);
+    }
+  };
+  prune('');
+  rmSync(from, { recursive: true, force: true });
+}

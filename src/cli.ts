@@ -80,8 +80,8 @@ export async function silentRun(argv: string[]): Promise<number> {
 /** The real HTTP client; undici loads only when a command needs it. */
 const undiciClient =
   (io: IO): CommandContext['createClient'] =>
-  async (connection, log) =>
-    new (await import('./api/client.js')).ApiClient({ ...connection, env: io.env, log });
+  async (connection, log, retryNotice) =>
+    new (await import('./api/client.js')).ApiClient({ ...connection, env: io.env, log, retryNotice });
 
 /**
  * Runs the CLI in-process over the given IO (and client, for tests); resolves
@@ -117,7 +117,7 @@ export async function execute(
     return EXIT.ok;
   } catch (err) {
     // A signal nothing asked for cannot have stopped the output.
-    return report(io, signal?.aborted && err instanceof OutputClosedError ? signal.reason : err, Boolean(program.opts().verbose));
+    return await report(io, signal?.aborted && err instanceof OutputClosedError ? signal.reason : err, Boolean(program.opts().verbose));
   }
 }
 
@@ -168,8 +168,12 @@ function quietExperimentalWarnings(): void {
   }) as typeof process.emitWarning;
 }
 
-/** One `tenders:` line for any failure, and its exit code. */
-function report(io: IO, err: unknown, verbose: boolean): number {
+/**
+ * One `tenders:` line for any failure, and its exit code. An expected failure (a usage error, a
+ * service's answer, a database that is not there: RunError) is that line alone, --verbose or not;
+ * an unexpected error's stack follows it with --verbose, its frames in src/ (source-stack.ts).
+ */
+async function report(io: IO, err: unknown, verbose: boolean): Promise<number> {
   if (err instanceof OutputClosedError) return EXIT.ok; // the reader has what it wanted
   if (err instanceof CommanderError) {
     if (err.exitCode === 0) return EXIT.ok; // help and version
@@ -183,6 +187,9 @@ function report(io: IO, err: unknown, verbose: boolean): number {
   const code = exitCodeOf(err);
   if (err instanceof InterruptedError || err instanceof UsageError || err instanceof RunError) say(err.message);
   else say(`unexpected error: ${(err as Error)?.message ?? String(err)}${verbose ? '' : ' (run with --verbose for details)'}`);
-  if (code === EXIT.failure && verbose && err instanceof Error && err.stack) io.stderr.write(`${err.stack.split('\n').map(escapeControls).join('\n')}\n`);
+  if (code === EXIT.failure && verbose && !(err instanceof RunError) && err instanceof Error && err.stack) {
+    const { sourceStack } = await import('./output/source-stack.js');
+    io.stderr.write(`${sourceStack(err.stack).split('\n').map(escapeControls).join('\n')}\n`);
+  }
   return code;
 }

@@ -19,8 +19,12 @@ export class NoCopyError extends RunError {
 /** The run was stopped by a signal; exit 128 + signal number. */
 export class InterruptedError extends Error {
   override name = 'InterruptedError';
-  constructor(readonly signal: NodeJS.Signals) {
-    super(`interrupted by ${signal}`);
+  /** `outcome`: what the interruption left, for the user (a sync: the copy is as it was). */
+  constructor(
+    readonly signal: NodeJS.Signals,
+    outcome?: string,
+  ) {
+    super(`interrupted by ${signal}${outcome ? `: ${outcome}` : ''}`);
   }
 }
 

@@ -51,6 +51,12 @@ export interface IO {
   stopPager(): Promise<void>;
   /** Whether stdout goes to a pager now. */
   readonly paging: boolean;
+  /**
+   * Where a line that erases itself may go now (a retry's, while a request
+   * waits): stderr; while a pager runs, the terminal until the pager has been
+   * given any data (it has drawn nothing yet), then nowhere.
+   */
+  readonly transientStderr: NodeJS.WritableStream | undefined;
 }
 
 /** A stream as Node gives it for a terminal: `isTTY` and `columns` when it is one. */
@@ -81,7 +87,7 @@ export function createIO(parts: IOParts): IO {
   const envColumns = Number(env.COLUMNS);
   const dumb = env.TERM === 'dumb';
   const launch = parts.launchPager ?? spawnPager;
-  let pager: { child: PagerProcess; held: string[]; stderr: Writable } | undefined;
+  let pager: { child: PagerProcess; held: string[]; stderr: Writable; fed: boolean } | undefined;
   const io: IO = {
     get stdout() {
       return pager?.child.input ?? stdout;
@@ -91,6 +97,9 @@ export function createIO(parts: IOParts): IO {
     },
     get paging() {
       return pager !== undefined;
+    },
+    get transientStderr() {
+      return pager === undefined ? stderr() : pager.fed ? undefined : stderr();
     },
     env,
     stdoutIsTTY,
@@ -116,7 +125,11 @@ export function createIO(parts: IOParts): IO {
             done();
           },
         });
-        pager = { child, held, stderr: hold };
+        const started = { child, held, stderr: hold, fed: false };
+        // Once the pager has data it draws: nothing else may write on its screen from then on.
+        const write = child.input.write.bind(child.input) as (...args: unknown[]) => boolean;
+        child.input.write = ((...args: unknown[]) => ((started.fed = true), write(...args))) as typeof child.input.write;
+        pager = started;
         return undefined;
       } catch (err) {
         return `cannot run the pager '${command}': ${(err as Error).message}`;

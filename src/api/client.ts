@@ -30,6 +30,8 @@ export interface ClientOptions {
   env: Env;
   /** One line per HTTP attempt (--verbose). */
   log?: (line: string) => void;
+  /** A person waiting at a terminal: told of each retry on one line that replaces itself, cleared when the request ends. */
+  retryNotice?: RetryNotice;
   /** Tests: a MockAgent instead of the network; a clock of their own for waits and pace. */
   dispatcher?: Dispatcher;
   clock?: Clock;
@@ -41,6 +43,12 @@ export interface ClientOptions {
   answer?: 'json' | 'any';
   /** Sent with every request besides the JSON ones (a webhook URL's credentials as Basic authorization). */
   headers?: Record<string, string>;
+}
+
+/** The line a terminal shows while a request is retried ("connection refused, retrying in 2 s (2 of 6)"). */
+export interface RetryNotice {
+  show(line: string): void;
+  clear(): void;
 }
 
 /** What a client did, for --verbose summaries and receipts. */
@@ -116,6 +124,16 @@ export class ApiClient implements Client {
   /** POST a JSON body (already serialised) and return the parsed JSON answer, retrying what can be retried. */
   async post(path: string, body: string, signal?: AbortSignal): Promise<{ status: number; json: unknown }> {
     const shown = this.opts.name ?? path;
+    let noticed = false;
+    try {
+      return await this.#postWithRetries(path, body, shown, signal, () => (noticed = true));
+    } finally {
+      // The retry line goes before anything else is said (the answer, the final error).
+      if (noticed) this.opts.retryNotice?.clear();
+    }
+  }
+
+  async #postWithRetries(path: string, body: string, shown: string, signal: AbortSignal | undefined, noticed: () => void): Promise<{ status: number; json: unknown }> {
     for (let attempt = 1; ; attempt++) {
       const turn = this.#rate.acquire(signal);
       if (turn) await turn;
@@ -142,6 +160,10 @@ export class ApiClient implements Client {
         `POST ${shown} ${failure.why}: retry ${attempt}/${this.opts.retries} in ${decision.waitMs} ms` +
           (failure.retryAfterMs !== undefined ? ` (Retry-After ${Math.round(failure.retryAfterMs / 1000)} s)` : ''),
       );
+      if (this.opts.retryNotice) {
+        this.opts.retryNotice.show(`${failure.short}, retrying in ${formatWait(decision.waitMs)} (${attempt + 1} of ${this.opts.retries + 1})`);
+        noticed();
+      }
       await this.#clock.sleep(decision.waitMs, signal);
     }
   }
@@ -272,6 +294,8 @@ export class ApiClient implements Client {
 /** A failed attempt that another may cure. */
 class Retryable extends Error {
   override name = 'Retryable';
+  /** What happened in a few words, for the line a terminal shows while retrying. */
+  readonly short: string;
   /** The status of an answer that asks for a retry. */
   status?: number;
   retryAfterMs?: number;
@@ -283,6 +307,7 @@ class Retryable extends Error {
     options?: { cause?: unknown; status?: number; retryAfterMs?: number },
   ) {
     super(why, options);
+    this.short = options?.status !== undefined ? `the service answered ${options.status}` : why.replace(/ \(.*$/, '');
     this.status = options?.status;
     this.retryAfterMs = options?.retryAfterMs;
   }
@@ -312,14 +337,20 @@ function serviceMessage(text: string): string | undefined {
   }
 }
 
+/** A retry's wait as a person reads it: "0.6 s", "2 s", "30 s". */
+function formatWait(ms: number): string {
+  return ms < 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
+}
+
 /** `peer`: what was asked, when it is not the service (whose base URL the user may have mistyped). */
 function describeCode(code: string | undefined, timeoutMs: number, peer?: string): string | undefined {
   switch (code) {
     case 'ECONNREFUSED':
       return peer ? `connection refused (is ${peer} up, and its URL right?)` : 'connection refused (is the base URL right and the service up?)';
     case 'ENOTFOUND':
+      return `host name not found (is ${peer ? `the URL of ${peer}` : 'the base URL'} right?)`;
     case 'EAI_AGAIN':
-      return 'host name not found';
+      return 'host name not found (the name server did not answer)';
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
       return 'the connection was closed unexpectedly';

@@ -1,11 +1,14 @@
 /** Statuses worth another try: rate limiting and transient server trouble. */
 export const RETRY_STATUSES = [429, 500, 502, 503, 504];
 
-/** Connection failures and timeouts, as undici names them. */
+/**
+ * Connection failures and timeouts, as undici names them. Not ENOTFOUND: a
+ * name that does not resolve will not resolve a second later (EAI_AGAIN, a
+ * name server that did not answer, may).
+ */
 export const RETRY_ERROR_CODES = [
   'ECONNRESET',
   'ECONNREFUSED',
-  'ENOTFOUND',
   'EAI_AGAIN',
   'ENETDOWN',
   'ENETUNREACH',

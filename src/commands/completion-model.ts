@@ -1,5 +1,5 @@
 import type { Command, Option } from 'commander';
-import { pathKey, type CompletionCommand, type CompletionModel, type CompletionOption } from '../output/completion/model.js';
+import { pathKey, type CompletionCommand, type CompletionModel, type CompletionOption, type SavedKind } from '../output/completion/model.js';
 import type { Shell } from './completion.js';
 import { HELP_TOPICS } from './help.js';
 
@@ -32,6 +32,7 @@ export function completionModel(program: Command): CompletionModel {
       options: [...help.visibleOptions(cmd), ...inherited(cmd)].map(completionOption),
       subcommands: subcommands.map((sub) => ({ name: sub.name(), description: sub.summary() || sub.description() })),
       positionals: positionals(cmd),
+      saved: SAVED_ARGUMENTS[path.join(' ')],
     });
     for (const sub of subcommands) visit(sub, [...path, sub.name()]);
     if (subcommands.some((sub) => sub.name() === 'help')) helpWords(commands, cmd, [...path, 'help']);
@@ -63,6 +64,10 @@ function helpWords(commands: CompletionCommand[], cmd: Command, helpPath: string
   }
 }
 
+/** The commands whose argument names a saved sync or watch, and the flags whose value does. */
+const SAVED_ARGUMENTS: Readonly<Record<string, SavedKind>> = { sync: 'sync', watch: 'watch', changes: 'sync' };
+const SAVED_OPTIONS: Readonly<Record<string, SavedKind>> = { '--sync': 'sync' };
+
 /** The options of the commands above: accepted after this one too. */
 function inherited(cmd: Command): Option[] {
   const options: Option[] = [];
@@ -77,6 +82,7 @@ function completionOption(option: Option): CompletionOption {
     takesValue: option.required || option.optional,
     choices: option.argChoices ?? [],
     file: /<file>|\[file\]/.test(option.flags),
+    saved: option.long === undefined ? undefined : SAVED_OPTIONS[option.long],
   };
 }
 

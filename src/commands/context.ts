@@ -1,9 +1,10 @@
-import type { Client } from '../api/client.js';
+import type { Client, RetryNotice } from '../api/client.js';
 import { ServiceError } from '../api/errors.js';
 import type { IO } from '../io.js';
 import type { FileSystem } from '../files/fs.js';
 import { describeRequests } from '../output/dry-run.js';
 import { createReporter } from '../output/reporter.js';
+import { retryLine } from '../output/retry-line.js';
 import { printTo } from '../output/sink.js';
 import { serviceUrl } from '../query/endpoints.js';
 import type { FirstRequest } from '../model/request.js';
@@ -19,7 +20,7 @@ export interface CommandContext {
   /** The words that ran the CLI (`tenders`, `npx tenders`, `node bin/tenders.js`), for commands it suggests. */
   invocation: readonly string[];
   /** The HTTP client of a run: undici's for the CLI, a fake or a MockAgent one in tests. */
-  createClient(connection: ConnectionPlan, log?: (line: string) => void): Promise<Client>;
+  createClient(connection: ConnectionPlan, log?: (line: string) => void, retryNotice?: RetryNotice): Promise<Client>;
   /** The file system of output files: Node's unless a test injects failures. */
   fs?: FileSystem;
 }
@@ -55,7 +56,9 @@ export async function withClient(
     return printTo(ctx.io.stdout, () => ctx.signal, text);
   }
   const say = createReporter(ctx.io, connection);
-  const client = await ctx.createClient(connection, connection.verbose ? say.debug : undefined);
+  // --verbose logs every retry; --quiet asks for silence; else a terminal shows each retry on one line.
+  const notice = connection.verbose || connection.quiet ? undefined : retryLine(ctx.io);
+  const client = await ctx.createClient(connection, connection.verbose ? say.debug : undefined, notice);
   let ok = false;
   try {
     await run({ io: ctx.io, client, signal: ctx.signal, fs: ctx.fs });

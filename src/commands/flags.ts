@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { fileExtensions, FORMATS, recordFormats } from '../output/format-registry.js';
+import { fileExtensions, FORMATS, GZIP_EXTENSION, recordFormats } from '../output/format-registry.js';
 import { HEADER_STYLES } from '../output/header-style.js';
 import { COLOR_MODES } from '../io.js';
 import type { OrgFilterFlags } from '../query/org-body.js';
@@ -121,7 +121,7 @@ export function addOutputFlags(cmd: Command, defaultFormat: string, { max = true
         .default('path'),
     )
     .option('--excel-safe', 'CSV: guard cells starting with = + - @ against formula injection')
-    .option('-o, --output <file>', `write to FILE atomically instead of stdout (- is stdout; devices and FIFOs are written straight through); ${fileExtensions().join(', ')} set the format`);
+    .option('-o, --output <file>', `write to FILE atomically instead of stdout (- is stdout; devices and FIFOs are written straight through); ${fileExtensions().join(', ')} set the format; ${GZIP_EXTENSION} after one compresses it`);
   if (max) cmd.option('--max <n>', 'stop after N results');
   if (tenders) {
     cmd
@@ -156,7 +156,7 @@ export function addGlobalFlags(cmd: Command): void {
     .addOption(new Option('--color <when>', 'colour on the terminal').choices(COLOR_MODES).default('auto'))
     .option('--no-pager', 'print to the terminal directly, not through $TENDERS_PAGER, $PAGER or less')
     .option('-q, --quiet', 'no progress, hints or warnings on stderr (errors still)')
-    .option('-v, --verbose', 'one line per HTTP request on stderr, and stack traces')
+    .option('-v, --verbose', 'one line per HTTP request on stderr, and the stack trace of an unexpected error')
     .option('--dry-run', 'print the first request (method, URL, JSON body) on stdout and send nothing');
 }
 

@@ -5,7 +5,7 @@ import { withoutCredentials, withoutPasswords } from '../model/redact.js';
 import { isPostgresLocation } from '../store/store.js';
 import type { IO } from '../io.js';
 import { createReporter } from '../output/reporter.js';
-import { checkFormatFlag, formatOfFile, traitsOf } from '../output/format-registry.js';
+import { checkFormatFlag, fileExtensions, fileFormat, GZIP_EXTENSION, traitsOf } from '../output/format-registry.js';
 import { parseReminders } from '../output/reminders.js';
 import type { Format } from '../output/format-registry.js';
 import type { HeaderStyle } from '../output/header-style.js';
@@ -72,7 +72,8 @@ export function outputPlan(flags: OutputFlags, defaultFormat: Format): OutputPla
   const file = outputFile(flags);
   if (flags.resume && !file) throw new UsageError('--resume continues an export into a file: use it with -o FILE');
   if (file !== undefined && file.trim() === '') throw new UsageError('-o takes a file name');
-  const format = chooseFormat(flags, defaultFormat);
+  const { format, gzip } = chooseFormat(flags, defaultFormat);
+  if (flags.resume && gzip) throw new UsageError(`--resume cannot continue a compressed file: run the export again without --resume, or compress afterwards (-o ${file!.slice(0, -GZIP_EXTENSION.length)})`);
   if (flags.resume && !traitsOf(format).resumable) {
     throw new UsageError(`--resume cannot continue a ${format} file (its footer indexes everything written): run the export again without --resume`);
   }
@@ -88,6 +89,7 @@ export function outputPlan(flags: OutputFlags, defaultFormat: Format): OutputPla
     resume: Boolean(flags.resume),
     reminders: flags.remind === undefined ? undefined : parseReminders(flags.remind),
     ocidPrefix: flags.ocidPrefix === undefined ? undefined : parseOcidPrefix(flags.ocidPrefix),
+    ...(gzip ? { gzip } : {}), // absent otherwise: a resume state's fingerprint stays what it was
   };
 }
 
@@ -104,14 +106,24 @@ export function parseParallel(value: string | undefined): number {
   return value === undefined ? 1 : parseInteger('--parallel', value, 1, MAX_PARALLEL);
 }
 
-/** --format, else what -o's extension says (.csv, .tsv, .ndjson, .jsonl, .json, .ics, .atom, .ocds.json, .parquet), else the command's default. */
-function chooseFormat(flags: OutputFlags, defaultFormat: Format): Format {
+/**
+ * --format, else what -o's extension says (.csv, .tsv, .ndjson, .jsonl, .json, .ics, .atom, .ocds.json, .parquet), else
+ * the command's default; and whether `.gz` follows (compressed, any format). An extension that names no format is a
+ * usage error without --format: writing CSV under the name x.xlsx would deceive whoever opens it.
+ */
+function chooseFormat(flags: OutputFlags, defaultFormat: Format): { format: Format; gzip: boolean } {
   const named = flags.format as Format | undefined;
-  const implied = flags.output === undefined ? undefined : formatOfFile(flags.output);
+  const file = outputFile(flags);
+  const { format: implied, gzip, unknown } = file === undefined ? { gzip: false } : fileFormat(file);
   if (named && implied && named !== implied) {
     throw new UsageError(`-o ${flags.output} names a ${implied} file but --format is ${named}: drop --format or rename the file`);
   }
-  return named ?? implied ?? defaultFormat;
+  if (!named && unknown) {
+    throw new UsageError(
+      `-o ${flags.output}: no format writes ${unknown} files; name one with -f, or use an extension: ${fileExtensions().join(', ')} (each may end in ${GZIP_EXTENSION})`,
+    );
+  }
+  return { format: named ?? implied ?? defaultFormat, gzip };
 }
 
 export function parseMax(flags: OutputFlags): number | undefined {

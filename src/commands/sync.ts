@@ -46,7 +46,8 @@ export function registerSync(program: Command, ctx: CommandContext): Command {
       'Keep a local copy (SQLite, or PostgreSQL) of the tenders a saved search matches: the first run of NAME saves its ' +
         'filters and service and stores every tender (a baseline); every later run brings the copy up to date and records ' +
         'each new, changed (field, old and new value) and gone tender once, in one transaction: an interrupted run changes ' +
-        'nothing. Silent unless --verbose; read the copy with search/export/count --local, tenders changes, or sqlite3.',
+        'nothing. At a terminal it ends with one line (what changed, how many tenders, how long, where the copy is); into cron it is ' +
+        'silent. Read the copy with search/export/count --local, tenders changes, or sqlite3.',
     )
     .argument('[NAME]', 'the sync: letters, digits, -, _ and . (not first)');
   addTenderFilters(cmd);
@@ -64,7 +65,7 @@ export function registerSync(program: Command, ctx: CommandContext): Command {
     examples([
       'tenders sync deu-open -c DEU -s open              # first run: saves the query, stores every tender',
       'tenders sync deu-open                             # later: brings the copy up to date, records the changes',
-      'tenders sync deu-open --verbose                   # ... and says: 3 new, 1 changed, 0 gone',
+      'tenders sync deu-open                             # at a terminal ends with: sync deu-open: 3 new, 1 changed, 0 gone (...)',
       'tenders sync deu-open --new-only                  # only new tenders, paging only as far as they go',
       'tenders sync eu-open -c DEU,FRA,ITA -s open --parallel 3 --receipt sync.json',
       'tenders sync big-buyer --org ORG-DEU-0007 --db postgres://me@localhost/tenders',

@@ -51,6 +51,24 @@ export function formatOfFile(file: string): Format | undefined {
   return best?.format;
 }
 
+/** The compression `-o FILE.gz` asks for, of any format. */
+export const GZIP_EXTENSION = '.gz';
+
+/**
+ * What -o's file name says: whether it ends in `.gz` (compressed), the format
+ * the extension before that names, or the extension no format has (`.xlsx`),
+ * which a run refuses rather than write some other format under that name.
+ */
+export function fileFormat(file: string): { gzip: boolean; format?: Format; unknown?: string } {
+  const base = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+  const gzip = file.toLowerCase().endsWith(GZIP_EXTENSION) && base(file).length > GZIP_EXTENSION.length;
+  const name = gzip ? file.slice(0, -GZIP_EXTENSION.length) : file;
+  const format = formatOfFile(name);
+  if (format) return { gzip, format };
+  const unknown = /.(\.[a-z][a-z0-9]*)$/i.exec(base(name))?.[1];
+  return unknown ? { gzip, unknown } : { gzip };
+}
+
 /** A binary format cannot go to a terminal: a usage error (exit 2), said before any request. */
 export function refuseOnTerminal(definition: { name: string; traits: Pick<FormatTraits, 'binary'> }, terminal: boolean): void {
   if (terminal && definition.traits.binary) {

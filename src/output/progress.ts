@@ -1,6 +1,7 @@
 import type { IO } from '../io.js';
 import type { Total } from '../model/total.js';
 import { formatCount, formatCounted, formatTotal } from '../model/numbers.js';
+import { holdRetryLines } from './retry-line.js';
 
 export interface ProgressCounts {
   pages: number;
@@ -38,11 +39,22 @@ export async function createProgress(io: IO, enabled: boolean, noun: string, res
     discardStdin: false,
   }).start();
   const started = performance.now();
+  // While a request is retried, the spinner says so instead of its counts.
+  let text = spinner.text;
+  let retrying: string | undefined;
+  holdRetryLines(io, {
+    note(line) {
+      retrying = line;
+      spinner.text = line ?? text;
+    },
+  });
   return {
     update(counts) {
-      spinner.text = progressLine(counts, noun, counts.rows - resumedRows, (performance.now() - started) / 1000);
+      text = progressLine(counts, noun, counts.rows - resumedRows, (performance.now() - started) / 1000);
+      if (retrying === undefined) spinner.text = text;
     },
     stop() {
+      holdRetryLines(io, undefined);
       if (spinner.isSpinning) spinner.stop();
     },
   };

@@ -2,13 +2,14 @@ import { constants } from 'node:fs';
 import { isAbsolute, join, dirname, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { AtomicFileOutput } from './atomic-file.js';
+import type { GzipOutput } from './gzip-output.js';
 import { openDevice } from './device.js';
 import { nodeFs, type FileSystem } from '../files/fs.js';
 import { StreamOutput } from './sink.js';
 import { unusableTarget } from '../files/write-error.js';
 
-/** Where a run's output goes: stdout or a device as a stream, or -o FILE written atomically. */
-export type Output = StreamOutput | AtomicFileOutput;
+/** Where a run's output goes: stdout or a device as a stream, or -o FILE written atomically; compressed for `-o FILE.gz`. */
+export type Output = StreamOutput | AtomicFileOutput | GzipOutput;
 
 /**
  * What `-o` names, decided before any request: stdout (no -o, or `-o -`); a
@@ -72,8 +73,17 @@ export async function openOutput(
     fs?: FileSystem;
     /** Told when a FIFO has no reader yet and the run waits for one. */
     onWait?: (line: string) => void;
+    /** `-o FILE.gz`: compress whatever is written. */
+    gzip?: boolean;
   },
 ): Promise<Output> {
+  const out = await openPlain(target, opts);
+  if (!opts.gzip) return out;
+  const { GzipOutput } = await import('./gzip-output.js'); // zlib only for a .gz
+  return new GzipOutput(out);
+}
+
+async function openPlain(target: Target, opts: Parameters<typeof openOutput>[1]): Promise<StreamOutput | AtomicFileOutput> {
   const fs = opts.fs ?? nodeFs;
   switch (target.kind) {
     case 'stdout':

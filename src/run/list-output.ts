@@ -18,7 +18,7 @@ export async function writeList(
   say: Reporter,
 ): Promise<void> {
   const target = await resolveTarget(output.file, false, fs);
-  const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, fs });
+  const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, fs, gzip: output.gzip });
   try {
     const { rows: shape, fixedColumns } = traitsOf(output.format);
     const formatter = await createFormatter(output.format, {

@@ -57,6 +57,8 @@ export interface OutputPlan extends FormatChoice {
   reminders?: readonly number[];
   /** ocds: --ocid-prefix. */
   ocidPrefix?: string;
+  /** `-o FILE.gz`: the format's bytes compressed with gzip. */
+  gzip?: boolean;
 }
 
 /** A search or export: walk pages of one query into one output. */

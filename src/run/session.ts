@@ -138,14 +138,17 @@ export class Session {
     const { target, plan } = this;
     if (!target || !plan.output) throw new Error('this run has no output');
     const { io, signal } = this.deps;
-    const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, keepBytes: opts.keepBytes, fs: this.fs, onWait: this.say.hint });
+    const out = await openOutput(target, { stdout: io.stdout, stdoutIsTTY: io.stdoutIsTTY, signal, keepBytes: opts.keepBytes, fs: this.fs, onWait: this.say.hint, gzip: plan.output.gzip });
     this.#out = out;
     refuseOnTerminal(formatDefinition(plan.output.format), out.terminal);
     if (this.receipt) {
       this.#digest = opts.keepBytes !== undefined ? await OutputDigest.ofPrefix(partialPath(this.file!), opts.keepBytes) : new OutputDigest();
       this.receipt.output = { file: plan.output.file, committed: false, digest: this.#digest };
     }
-    const digest = this.#digest;
+    // The receipt's digest is of the bytes written: a compressed file's, as sha256sum reads it.
+    const compressed = 'onCompressed' in out;
+    if (compressed) out.onCompressed = (bytes) => this.#digest?.update(bytes);
+    const digest = compressed ? undefined : this.#digest;
     const toTerminalStdout = target.kind === 'stdout' && out.terminal;
     return {
       kind: out.kind,
@@ -167,7 +170,7 @@ export class Session {
     const { output } = this.plan;
     const out = this.#out;
     if (!output || !out) throw new Error('the output is not open');
-    const { format: _format, file: _file, resume: _resume, ...options } = output;
+    const { format: _format, file: _file, resume: _resume, gzip: _gzip, ...options } = output;
     const { connection, query } = this.plan;
     const feedSource = { service: connection.baseUrl.href, path: query.path, body: query.body };
     return { ...options, ...displayOptions(this.deps.io, this.target?.kind === 'stdout'), terminal: out.terminal, feedSource };

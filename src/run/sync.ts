@@ -1,6 +1,6 @@
-import { NoCopyError, UsageError } from '../errors.js';
+import { InterruptedError, NoCopyError, UsageError } from '../errors.js';
 import type { JsonObject } from '../model/exact-json.js';
-import { formatCount, formatCounted } from '../model/numbers.js';
+import { formatCount, formatCounted, formatDuration } from '../model/numbers.js';
 import { withoutCredentials } from '../model/redact.js';
 import type { FirstRequest } from '../model/request.js';
 import { tenderId } from '../store/columns.js';
@@ -37,6 +37,11 @@ export async function runSync(plan: SyncPlan, deps: RunDeps): Promise<void> {
     } finally {
       await store.close();
     }
+  }).catch((err: unknown) => {
+    // Ctrl-C: nothing of the run was committed, and the user is told so.
+    const reason: unknown = deps.signal.reason;
+    if (deps.signal.aborted && reason instanceof InterruptedError) throw new InterruptedError(reason.signal, `the copy at ${withoutCredentials(plan.db.location)} is as it was before this run`);
+    throw err;
   });
 }
 
@@ -178,15 +183,15 @@ function syncReceipt(plan: SyncPlan, row: RunReceipt | undefined) {
   };
 }
 
-/** Silent, as cron wants it; with --verbose one line of what changed. */
+/** Silent, as cron wants it; on a terminal or with --verbose one line: what changed, the tenders held, how long, where the copy is. */
 function report(session: Session, plan: SyncPlan, row: RunReceipt, source: ResultSource, saved: SyncInfo | undefined): void {
   const { say } = session;
   const { counts } = row;
   if (counts.withoutId > 0) say.warn(`${formatCounted(counts.withoutId, 'tenders')} without an id ${counts.withoutId === 1 ? 'was' : 'were'} left out: a sync keeps tenders by their id`);
   if (row.mode === 'full') session.checkCount(source, counts.seen, (seen) => `the walk saw ${seen}`);
-  if (!say.verbose) return;
   const held = (saved?.tenders ?? 0) + counts.new - counts.gone;
-  say.hint(`sync ${plan.name}: ${summary(row, counts)} (${formatCounted(held, 'tenders')}, ${formatCounted(row.pages, 'pages')})`);
+  const took = formatDuration(performance.now() - session.started);
+  say.hint(`sync ${plan.name}: ${summary(row, counts)} (${formatCounted(held, 'tenders')}, ${formatCounted(row.pages, 'pages')} in ${took}) in ${withoutCredentials(plan.db.location)}`);
   session.summary(
     [
       `${formatCounted(counts.seen, 'tenders')} in ${formatCounted(source.fetched, 'pages')}${source.complete ? '' : ' (stopped early)'}`,

@@ -35,7 +35,8 @@ export async function walkInto(plan: WalkPlan, session: Session, open: OpenSourc
   const file = session.file;
   const print = fingerprint(query, output, plan.max, plan.parallel);
   const saved = file && output.resume ? await usableState(file, print, say, fs) : undefined;
-  const resumable = file !== undefined && plan.resumable && traitsOf(output.format).resumable;
+  // A compressed file is not resumable: its bytes cannot be cut at a page and continued.
+  const resumable = file !== undefined && plan.resumable && traitsOf(output.format).resumable && !output.gzip;
   const out = await session.openOutput({ keepBytes: saved?.bytes });
   let checkpointed = Boolean(saved);
   session.keepPartial = resumable && checkpointed;

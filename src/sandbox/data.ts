@@ -21,7 +21,11 @@ export interface Tender {
 }
 
 const DAY = 86_400_000;
-/** Publication dates span the two years up to this day. */
+/**
+ * The day the data is as of when none is given (--today): publication dates
+ * span the two years up to it, and open tenders' deadlines lie after it. The
+ * tests and benchmarks use it; tenders-sandbox itself takes the real today.
+ */
 export const NEWEST = Date.UTC(2026, 10, 23);
 const SPAN_DAYS = 730;
 /** The newest tenders get these titles, so the first page of a default search shows them. */
@@ -83,7 +87,11 @@ export class TenderGenerator {
   readonly #countries = new Map<string, CountryInfo>(COUNTRIES.map((c) => [c.code, c]));
   #count = 0;
 
-  constructor(seed: number) {
+  /** `today`: UTC midnight (ms) of the day the data is as of. */
+  constructor(
+    seed: number,
+    readonly today = NEWEST,
+  ) {
     this.#random = new Random(seed);
     this.buyers = makeBuyers(this.#random);
   }
@@ -96,13 +104,13 @@ export class TenderGenerator {
   /** The initial data set: the newest tenders carry the hostile titles. */
   initial(size: number): Tender[] {
     const tenders: Tender[] = [];
-    for (let i = 0; i < size; i++) tenders.push(this.next(NEWEST - this.#random.int(0, SPAN_DAYS) * DAY));
+    for (let i = 0; i < size; i++) tenders.push(this.next(this.today - this.#random.int(0, SPAN_DAYS) * DAY));
     newest(tenders, HOSTILE_FIRST).forEach((t, i) => (t.title = HOSTILE_TITLES[i]!));
     return tenders;
   }
 
   /** One more tender, published at `published` (default: the newest day), drawn from `r` (default: the seed's own sequence). */
-  next(published = NEWEST, r: Random = this.#random): Tender {
+  next(published = this.today, r: Random = this.#random): Tender {
     const id = `T-${String(++this.#count).padStart(7, '0')}`;
     const buyer = r.pick(this.buyers);
     const country = this.#countries.get(buyer.country)!;
@@ -110,12 +118,15 @@ export class TenderGenerator {
     const title = r.chance(0.05) ? r.pick(HOSTILE_TITLES) : r.pick(SUBJECTS[country.lang]!).replace('{p}', place);
     const currency = r.chance(0.8) ? country.currency : r.pick(CURRENCIES);
     const amount = Math.round(10 ** (3.7 + r.next() * 3.8));
+    const status = r.pick(STATUS_WEIGHTS);
+    // An open tender's deadline is still ahead (a calendar of open tenders shows what is coming); the others' follow their publication.
+    const deadline = r.chance(0.15) ? null : (status === 'open' ? Math.max(published, this.today) : published) + r.int(7, 90) * DAY;
     return {
       id,
       title,
-      status: r.pick(STATUS_WEIGHTS),
+      status,
       publicationDate: isoDate(published),
-      deadline: r.chance(0.15) ? null : `${isoDate(published + r.int(7, 90) * DAY)}T12:00:00Z`,
+      deadline: deadline === null ? null : `${isoDate(deadline)}T12:00:00Z`,
       buyer: { ...buyer },
       estimatedValue: r.chance(0.2) ? null : { amount, currency, amountEur: Math.round(amount * EUR_RATES[currency]! * 100) / 100 },
       procedure: r.pick(PROCEDURES),

@@ -12,6 +12,9 @@ Options:
   --host HOST              address to listen on (default 127.0.0.1)
   --size N                 number of tenders (default 5000)
   --seed N                 data seed (default 1)
+  --today YYYY-MM-DD       the day the data is as of (default: today, UTC): publication
+                           dates span the two years up to it, open tenders' deadlines lie
+                           after it; the same --seed and --today give the same data
   --cache                  memoise response bodies (benchmarks)
   --log FILE               append one JSON line per request to FILE
 Faults ("every N" counts requests from 1):
@@ -86,12 +89,20 @@ const malformed = (value: string | undefined): MalformedKind | undefined => {
   return value as MalformedKind | undefined;
 };
 
+/** --today as UTC midnight (ms); the real today when absent. */
+function day(value: string | undefined): number {
+  if (value === undefined) return Math.floor(Date.now() / 86_400_000) * 86_400_000;
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : NaN;
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value) throw new Error(`--today takes a date, YYYY-MM-DD: got ${JSON.stringify(value)}`);
+  return ms;
+}
+
 /** The sandbox options from the command line, or 'help'; throws on a bad flag. */
 function options(argv: string[]): (SandboxOptions & { outliveParent: boolean }) | 'help' {
   const { values } = parseArgs({
     args: argv,
     options: {
-      port: { type: 'string' }, host: { type: 'string' }, size: { type: 'string' }, seed: { type: 'string' },
+      port: { type: 'string' }, host: { type: 'string' }, size: { type: 'string' }, seed: { type: 'string' }, today: { type: 'string' },
       cache: { type: 'boolean' }, log: { type: 'string' }, latency: { type: 'string' },
       'rate-limit-every': { type: 'string' }, 'retry-after': { type: 'string' },
       'error-every': { type: 'string' }, 'error-status': { type: 'string' }, 'drop-every': { type: 'string' }, 'cut-every': { type: 'string' },
@@ -135,6 +146,7 @@ function options(argv: string[]): (SandboxOptions & { outliveParent: boolean }) 
     host: values.host,
     size: int('size', values.size),
     seed: int('seed', values.seed),
+    today: day(values.today),
     faults,
     logFile: values.log,
     cache: values.cache,
@@ -190,5 +202,6 @@ export async function main(argv: string[]): Promise<void> {
   // The URL is the only line on stdout: scripts wait for it, then may signal at once.
   process.stdout.write(`${sandbox.url}\n`);
   const ms = Math.round(performance.now() - started);
-  process.stderr.write(`tenders-sandbox: ${opts.size ?? 5000} tenders (seed ${opts.seed ?? 1}) at ${sandbox.url}, ready in ${ms} ms\n`);
+  const today = new Date(opts.today!).toISOString().slice(0, 10);
+  process.stderr.write(`tenders-sandbox: ${opts.size ?? 5000} tenders (seed ${opts.seed ?? 1}, as of ${today}) at ${sandbox.url}, ready in ${ms} ms\n`);
 }

@@ -21,6 +21,8 @@ export interface SandboxOptions {
   host?: string;
   size?: number;
   seed?: number;
+  /** UTC midnight (ms) of the day the data is as of: publications up to it, open tenders' deadlines after it (default: a fixed day, NEWEST). */
+  today?: number;
   faults?: Faults;
   logFile?: string;
   /** Memoise whole response bodies (benchmarks): the server is never the bottleneck. */
@@ -133,7 +135,7 @@ async function sendTrickle(res: ServerResponse, r: ApiResponse, contentType: str
 
 /** Starts the local tender search service on loopback. */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const store = new Store(opts.size ?? 5000, opts.seed ?? 1);
+  const store = new Store(opts.size ?? 5000, opts.seed ?? 1, opts.today);
   const routes = new Routes(store, `tenders-sandbox-${opts.seed ?? 1}`);
   const requests: RequestLogEntry[] = [];
   // Opened here so that an unwritable path fails the start, not a later write.

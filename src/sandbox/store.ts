@@ -1,5 +1,5 @@
 import type { Position } from './cursor.js';
-import { NEWEST, TenderGenerator, type Buyer, type Tender } from './data.js';
+import { TenderGenerator, type Buyer, type Tender } from './data.js';
 import type { Random } from './random.js';
 import type { OrgFilters, SortBy, SortOrder, TenderFilters } from './request.js';
 
@@ -137,8 +137,9 @@ export class Store {
   /** Bumped on every change: caches keyed by it go stale. */
   version = 0;
 
-  constructor(size: number, seed: number) {
-    this.#generator = new TenderGenerator(seed);
+  /** `today`: UTC midnight (ms) of the day the data is as of (default: NEWEST, fixed). */
+  constructor(size: number, seed: number, today?: number) {
+    this.#generator = new TenderGenerator(seed, today);
     this.#orgs = this.#generator.buyers
       .map((b: Buyer) => ({ ...b, tenderCount: 0 }))
       .sort((a, b) => compare(a.name, a.id, b.name, b.id));
@@ -148,7 +149,7 @@ export class Store {
       this.#add(tender);
       if (tender.publicationDate > newest) newest = tender.publicationDate;
     }
-    this.#newestDay = newest ? Date.parse(newest) : NEWEST;
+    this.#newestDay = newest ? Date.parse(newest) : this.#generator.today;
     for (const sortBy of SORT_FIELDS) {
       const asc = sortedRows(this.#byId.values(), sortBy);
       this.#indexes.set(`${sortBy}:asc`, asc);

@@ -24,7 +24,7 @@
  * AND ""` matches nothing, `a OR ""` is `a`, `a NOT ""` is `a`).
  */
 
-import { ftsError } from './rules.js';
+import { UsageError } from '../errors.js';
 import { tokens } from './unicode61.js';
 
 /** One word of a phrase; `prefix`: it matches the words that start so. */
@@ -330,23 +330,71 @@ function implicitAnd(left: Expr, right: Expr): Expr {
  * operators. A query FTS5 refuses is a UsageError with FTS5's reason.
  */
 export function parseFts5(words: string): Parsed {
-  // FTS5 reads the query as a C string: it ends at a NUL.
-  const query = words.includes('\0') ? words.slice(0, words.indexOf('\0')) : words;
   try {
-    if (query.startsWith('*')) return special(query.slice(1));
-    const parse = new Parse();
-    for (let at = 0; ; ) {
-      const [token, next] = nextToken(query, at);
-      at = next;
-      const expr = parse.feed(token);
-      if (expr) return { special: false, expr, ...parse.features };
-      // The end is always read to an expression or an error: feed() throws.
-      if (token.code === EOF) throw new Refused('syntax error near ""');
-    }
+    return parse(words);
   } catch (err) {
-    if (err instanceof Refused) throw ftsError(words, err.message);
+    if (err instanceof Refused) throw new UsageError(ftsMessage(words, err.message));
     throw err;
   }
+}
+
+/** FTS5's reason to refuse `words`, in its words (what both engines' messages are made from); undefined when it takes them. */
+export function fts5Refusal(words: string): string | undefined {
+  try {
+    parse(words);
+    return undefined;
+  } catch (err) {
+    if (err instanceof Refused) return err.message;
+    throw err;
+  }
+}
+
+/** The parse of `words`, as FTS5 does it: Refused where FTS5 refuses. */
+function parse(words: string): Parsed {
+  // FTS5 reads the query as a C string: it ends at a NUL.
+  const query = words.includes('\0') ? words.slice(0, words.indexOf('\0')) : words;
+  if (query.startsWith('*')) return special(query.slice(1));
+  const parser = new Parse();
+  for (let at = 0; ; ) {
+    const [token, next] = nextToken(query, at);
+    at = next;
+    const expr = parser.feed(token);
+    if (expr) return { special: false, expr, ...parser.features };
+    // The end is always read to an expression or an error: feed() throws.
+    if (token.code === EOF) throw new Refused('syntax error near ""');
+  }
+}
+
+const FTS_RULE =
+  'words must all match; "a phrase" in double quotes; prefix* matches words that start so; a OR b; a NOT b; ( ) to group; ' +
+  'a word with other characters than letters and digits goes in double quotes';
+
+/** A word shaped like a tender's id (T-0003758, the sandbox's and the service's): a reader looking one up. */
+const TENDER_ID = /^[A-Za-z]{1,5}-\d{2,}$/;
+/** FTS5's operators at a word's edges: `(a`, `-col`, `^a`, `a*`, `b)`. */
+const EDGES = /^[(^{+-]+|[)*}]+$/g;
+
+/** A word FTS5 cannot read as one: a character of no bareword and no operator (`e.g.`, `o'brien`), or `-` inside it (`foo-bar`: a column filter). */
+function needsQuotes(piece: string): boolean {
+  return /[\p{L}\p{N}_]-[\p{L}\p{N}_]/u.test(piece) || [...piece].some((c) => !isBareword(c.codePointAt(0)!) && PUNCTUATION[c] === undefined);
+}
+
+/**
+ * The one line of a full-text query the engine refused (`reason`, in its words), in tenders' words: a
+ * word that must be quoted is named, quoted (`foo-bar`, which FTS5 reads as column `bar`: '"foo-bar"'),
+ * an id looked up as words is sent to `tenders show`; else the engine's reason and the rule.
+ */
+export function ftsMessage(words: string, reason: string): string {
+  const pieces = words.trim().split(/\s+/).filter((piece) => piece !== '' && !piece.includes('"'));
+  const id = pieces.find((piece) => TENDER_ID.test(piece));
+  if (id !== undefined && pieces.length === 1) return `'${id}' is a tender id, not words: see it with 'tenders show ${id}', or search for it as text in double quotes: '"${id}"'`;
+  const unquoted = pieces.filter(needsQuotes);
+  if (unquoted.length > 0) {
+    const quoted = words.replace(/\S+/g, (piece) => (unquoted.includes(piece) ? piece.replace(/^([(^{+-]*)(.*?)([)*}]*)$/, '$1"$2"$3') : piece));
+    const also = id !== undefined ? `; to see tender ${id}: tenders show ${id}` : '';
+    return `full-text query '${words}': put ${unquoted.map((w) => w.replace(EDGES, '')).join(', ')} in double quotes (a word with other characters than letters and digits is a phrase): '${quoted}'${also}`;
+  }
+  return `full-text query '${words}' is not valid (${reason}): ${FTS_RULE}`;
 }
 
 /** fts5SpecialMatch: `*reads` or `*id` (a counter of the table's, in a row of no tender), else refused. */

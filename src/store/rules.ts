@@ -1,6 +1,7 @@
 /** The rules of what the store is given (sync names, dot paths, full-text queries), shared by both engines. */
 
 import { UsageError } from '../errors.js';
+import { ftsMessage } from './fts5-query.js';
 
 /** A sync's name, as a watch's: up to 100 letters, digits, '-', '_' and '.', not starting with '.'. */
 const SYNC_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
@@ -21,13 +22,9 @@ export function dotPathKeys(path: string): string[] {
   return keys;
 }
 
-export const FTS_RULE =
-  'words must all match; "a phrase" in double quotes; prefix* matches words that start so; a OR b; a NOT b; ( ) to group; ' +
-  'a word with other characters than letters and digits goes in double quotes';
-
-/** A full-text query the engine refused: the engine's reason and the rule. */
+/** A full-text query the engine refused (its reason): one line in tenders' words (fts5-query.ts). */
 export function ftsError(words: string, reason: string): UsageError {
-  return new UsageError(`full-text query '${words}' is not valid (${reason}): ${FTS_RULE}`);
+  return new UsageError(ftsMessage(words, reason));
 }
 
 /** A sync's saved query or service that differs from this run's: refused unless reset. */

@@ -105,10 +105,36 @@ describe('ApiClient: one retry loop, one budget', () => {
     ['UND_ERR_CONNECT_TIMEOUT', 'could not connect within 1000 ms (connect timeout, --timeout)'],
     ['UND_ERR_HEADERS_TIMEOUT', 'no response headers within 1000 ms (headers timeout, --timeout)'],
     ['ECONNREFUSED', 'connection refused (is the base URL right and the service up?)'],
-    ['ENOTFOUND', 'host name not found'],
+    ['EAI_AGAIN', 'host name not found (the name server did not answer)'],
   ])('names what failed when retries run out: %s', async (code, what) => {
     const { client } = mocked([{ error: code }, { error: code }], { retries: 1 });
     await expect(post(client)).rejects.toThrow(new NetworkError(`cannot get POST ${PATH} from ${ORIGIN}: ${what} (gave up after 1 retry)`).message);
+  });
+
+  it('a host name that does not resolve is not retried: it will not resolve a second later', async () => {
+    const { client, clock } = mocked([{ error: 'ENOTFOUND' }, { status: 200, body: PAGE }]);
+    await expect(post(client)).rejects.toThrow(new NetworkError(`cannot get POST ${PATH} from ${ORIGIN}: host name not found (is the base URL right?)`).message);
+    expect(client.stats).toEqual({ requests: 1, retries: {} });
+    expect(clock.slept).toEqual([]);
+  });
+
+  it('a person waiting is told of each retry on one line, cleared before the request ends either way', async () => {
+    const shown: string[] = [];
+    const retryNotice = { show: (line: string) => shown.push(line), clear: () => shown.push('(cleared)') };
+    const { client, clock } = mocked([{ error: 'ECONNREFUSED' }, { status: 503 }, { status: 200, body: PAGE }], { retryNotice });
+    await post(client);
+    expect(shown).toEqual([
+      `connection refused, retrying in ${(clock.slept[0]! / 1000).toFixed(1)} s (2 of 6)`,
+      `the service answered 503, retrying in ${(clock.slept[1]! / 1000).toFixed(1)} s (3 of 6)`,
+      '(cleared)',
+    ]);
+    shown.length = 0;
+    const failing = mocked([{ error: 'ECONNREFUSED' }, { error: 'ECONNREFUSED' }], { retries: 1, retryNotice });
+    await expect(post(failing.client)).rejects.toThrow(/gave up after 1 retry/);
+    expect(shown).toEqual([expect.stringMatching(/^connection refused, retrying in 0\.\d s \(2 of 2\)$/), '(cleared)']);
+    shown.length = 0;
+    await post(mocked([{ status: 200, body: PAGE }], { retryNotice }).client);
+    expect(shown).toEqual([]);
   });
 
   it('an error that no retry can cure fails at once', async () => {

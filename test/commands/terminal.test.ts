@@ -1,13 +1,16 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { execute } from '../../src/cli.js';
 import type { PagerLauncher } from '../../src/terminal-pager.js';
 import { FakeClient, pagedTenders } from '../support/fake-client.js';
 import { memoryIO, type MemoryIOOptions } from '../support/io.js';
+import { testDir } from '../support/test-context.js';
 
 const BASE = { TENDERS_BASE_URL: 'http://service.test', NO_COLOR: '1' };
 
@@ -190,13 +193,65 @@ describe('formats from file names', () => {
     ['search', 'r.JSON', /^\[\n\{"id":"T-1"/],
     ['export', 'r.ndjson', /^\{"id":"T-1"/],
     ['export', 'r.jsonl', /^\{"id":"T-1"/],
-    ['export', 'r.txt', /^id,title,status,/],
-    ['search', 'r.out', /^\{"id":"T-1"/],
+    ['export', 'r', /^id,title,status,/],
+    ['search', 'r', /^\{"id":"T-1"/],
   ])('%s -o %s writes the format its extension names (else the default)', async (command, name, start) => {
     const file = join(dir, `${command}-${name}`);
     const r = await run([command, '--max', '3', '-o', file], terminal(80));
     expect(r.code).toBe(0);
     expect(readFileSync(file, 'utf8')).toMatch(start);
+  });
+
+  it.each([
+    ['export', 'r.csv.gz', /^id,title,status,/],
+    ['export', 'r.ndjson.GZ', /^\{"id":"T-1"/],
+    ['search', 'r.gz', /^\{"id":"T-1"/],
+    ['export', 'r.parquet.gz', /^PAR1/],
+  ])('%s -o %s: .gz compresses the format the name before it says (else the default)', async (command, name, start) => {
+    const file = join(testDir(), name);
+    const r = await run([command, '--max', '150', '-n', '50', '-o', file], {}, new FakeClient(pagedTenders(200, realistic)));
+    expect(r.code).toBe(0);
+    const bytes = readFileSync(file);
+    expect([...bytes.subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+    const plain = gunzipSync(bytes);
+    expect(plain.toString('latin1')).toMatch(start);
+    if (!name.includes('parquet')) expect(plain.toString('utf8').trim().split('\n')).toHaveLength(name.includes('csv') ? 151 : 150);
+    expect(readdirSync(testDir())).toEqual([name]);
+  });
+
+  it('--receipt of -o FILE.gz holds the digest and size of the compressed file, as sha256sum reads it', async () => {
+    const [file, receipt] = [join(testDir(), 'r.csv.gz'), join(testDir(), 'r.json')];
+    expect((await run(['export', '--max', '120', '-o', file, '--receipt', receipt])).code).toBe(0);
+    const bytes = readFileSync(file);
+    const output = (JSON.parse(readFileSync(receipt, 'utf8')) as { output: { bytes: number; sha256: string } }).output;
+    expect(output).toMatchObject({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+  });
+
+  it('-o FILE.gz is atomic: a run that fails leaves FILE as it was, and no partial file', async () => {
+    const file = join(testDir(), 'open.csv.gz');
+    writeFileSync(file, 'yesterday');
+    const tenders = pagedTenders(300, realistic);
+    const failing = new FakeClient((request, n) => (n === 3 ? { status: 400, json: { message: 'no' } } : tenders(request, n)));
+    const r = await run(['export', '-n', '50', '-o', file, '--retries', '0'], {}, failing);
+    expect(r.code).toBe(1);
+    expect(readFileSync(file, 'utf8')).toBe('yesterday');
+    expect(readdirSync(testDir())).toEqual(['open.csv.gz']);
+  });
+
+  it('an extension no format has is exit 2 naming the known ones, before any request; -f names the format instead', async () => {
+    for (const [name, ext] of [['x.xlsx', '.xlsx'], ['x.txt.gz', '.txt'], ['x.csv.zip', '.zip']] as const) {
+      const r = await run(['export', '-o', join(testDir(), name)]);
+      expect(r.code, name).toBe(2);
+      expect(r.err).toBe(
+        `tenders: -o ${join(testDir(), name)}: no format writes ${ext} files; name one with -f, or use an extension: ` +
+          '.csv, .ndjson, .jsonl, .json, .tsv, .ics, .atom, .ocds.json, .parquet (each may end in .gz)\n',
+      );
+      expect(r.client.requests).toEqual([]);
+    }
+    expect((await run(['export', '--max', '1', '-f', 'csv', '-o', join(testDir(), 'x.txt')])).code).toBe(0);
+    expect(readFileSync(join(testDir(), 'x.txt'), 'utf8')).toMatch(/^id,title,/);
+    const resume = await run(['export', '--resume', '-o', join(testDir(), 'y.csv.gz')]);
+    expect(resume).toMatchObject({ code: 2, err: expect.stringMatching(/--resume cannot continue a compressed file/) });
   });
 
   it('refuses an extension that contradicts --format, before any request', async () => {

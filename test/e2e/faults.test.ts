@@ -1,8 +1,11 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { useSandbox } from '../support/sandbox.js';
 import { SIX_PAGES_BODY, SIX_PAGES_EXPORT, SIX_PAGES_SANDBOX } from '../support/six-pages.js';
 import { ndjson, runCli } from '../support/cli.js';
+import { testDir } from '../support/test-context.js';
 
 const PATH = '/api/v1/tenders/search';
 const EXPORT = SIX_PAGES_EXPORT;
@@ -124,10 +127,23 @@ describe('faults that are not retried fail fast and clearly', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('--verbose adds the stack trace', async () => {
+  it('an expected failure is its one tenders: line with --verbose too: the request log, no stack trace', async () => {
     sb.setFaults({ malformedEvery: 1, malformed: 'html' });
     const r = await runCli([...EXPORT, '--verbose'], sb.url);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/\n\s+at /);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stderr.trimEnd().split('\n').filter((line) => !line.startsWith('* '))).toEqual([expect.stringMatching(/^tenders: bad response from the service /)]);
+  });
+
+  it('an unexpected error\'s --verbose stack points into src/, not into the minified bundle', async () => {
+    // A broken clock inside the run: nothing tenders expects, thrown from deep in its code.
+    const preload = join(testDir(), 'broken-clock.cjs');
+    writeFileSync(preload, "Object.defineProperty(globalThis, 'performance', { value: { now() { throw new TypeError('the clock is broken'); } } });\n");
+    const r = await runCli([...EXPORT, '--verbose'], sb.url, { env: { NODE_OPTIONS: `--require ${preload}` } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^tenders: unexpected error: the clock is broken\nTypeError: the clock is broken\n/);
+    const frames = r.stderr.split('\n').filter((line) => /^\s+at /.test(line));
+    expect(frames.some((frame) => /\/src\/run\/session\.ts:\d+:\d+\)$/.test(frame))).toBe(true);
+    expect(frames.filter((frame) => /\/dist\//.test(frame))).toEqual([]);
   });
 });

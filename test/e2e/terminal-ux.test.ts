@@ -28,6 +28,28 @@ describe.skipIf(!hasScript)('at an 80-column terminal', () => {
     expect(lines).toContain('Showing 1 of 5,000 tenders.');
   });
 
+  it('a service that refuses: each retry shows one line that replaces the last, gone before the error; into cron only the error', async () => {
+    const args = 'search -n 1 -f ndjson --base-url http://127.0.0.1:9 --retries 2';
+    const r = await shellInTerminal(sb.url, `$TENDERS ${args} > /dev/null`, { cols: 80 });
+    expect(r.code).toBe(1);
+    // The spinner's line says it while it lasts; the screen keeps only the error.
+    expect(r.screen).toMatch(/connection refused, retrying in 0\.\d s \(2 of 3\).*connection refused, retrying in \d\.\d s \(3 of 3\)/s);
+    expect(screen(r.screen)).toMatch(/^tenders: cannot get POST .* connection refused .*\(gave up after 2 retries\)$/);
+    const cron = await runCli(args.split(' '), sb.url);
+    expect(cron.stderr).toMatch(/^tenders: cannot get POST [^\n]*\(gave up after 2 retries\)\n$/);
+  });
+
+  it('search\'s table through the pager: the retry line shows while nothing is paged yet, and is gone before the error', async () => {
+    const r = await shellInTerminal(sb.url, '$TENDERS search -n 1 --base-url http://127.0.0.1:9 --retries 1', { cols: 80 });
+    expect(r.code).toBe(1);
+    expect(r.screen).toMatch(/connection refused, retrying in 0\.\d s \(2 of 2\)\u001b\[K\r\u001b\[K/);
+    // While the pager runs (between less's keypad mode on and off), not when it has ended.
+    expect(r.screen.indexOf('retrying in')).toBeGreaterThan(r.screen.indexOf('\u001b[?1h'));
+    expect(r.screen.indexOf('retrying in')).toBeLessThan(r.screen.indexOf('\u001b[?1l'));
+    // (less's keypad mode, ESC = and ESC >, is no text.)
+    expect(screen(r.screen).replace(/^\u001b>/, '')).toMatch(/^tenders: cannot get POST .*\(gave up after 1 retry\)$/);
+  });
+
   it('the next-page hint is a command on its own line that runs as it is', async () => {
     const r = await shellInTerminal(sb.url, "$TENDERS search -n 3 -c deu --filter 'query=medizinischer Geräte' -f ndjson > /dev/null", { cols: 80 });
     const lines = screen(r.screen.replaceAll('\r\n', '\n')).split('\n');

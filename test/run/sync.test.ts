@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { InterruptedError } from '../../src/errors.js';
 import { mutate } from '../../src/sandbox/mutate.js';
 import { Routes } from '../../src/sandbox/routes.js';
 import { Store } from '../../src/sandbox/store.js';
@@ -20,8 +21,8 @@ function service(size: number, seed: number) {
   return { store, respond };
 }
 
-const sync = (args: string[], respond: Responder, env: Record<string, string> = {}) =>
-  runInProcess(['sync', ...args], respond, { env: { TENDERS_DB: join(testDir(), 'tenders.db'), ...env } });
+const sync = (args: string[], respond: Responder, env: Record<string, string> = {}, opts: Parameters<typeof runInProcess>[2] = {}) =>
+  runInProcess(['sync', ...args], respond, { ...opts, env: { TENDERS_DB: join(testDir(), 'tenders.db'), ...env } });
 
 /** Rows of the copy, read with the engine itself (not through tenders). */
 function rows(query: string): Record<string, unknown>[] {
@@ -52,6 +53,37 @@ describe('sync in-process', () => {
     expect(n('changed')).toBeGreaterThan(0);
     const line = `sync w: ${n('new')} new, ${n('changed')} changed, ${n('gone')} gone (${(held - n('gone') + n('new')).toLocaleString('en')} tenders, `;
     expect(second.stderr.split('\n').filter((l) => l.startsWith('sync w:'))).toEqual([expect.stringContaining(line)]);
+  });
+
+  it('at a terminal a run ends with one line: what changed, the tenders held, how long, where the copy is; --forget says what it removed', async () => {
+    const { store, respond } = service(300, 3);
+    const db = join(testDir(), 'tenders.db');
+    const first = await sync(['w', '-c', 'DEU'], respond, {}, { stderrTTY: true });
+    const held = rows('SELECT count(*) AS n FROM sync_tenders')[0]!.n as number;
+    expect(first).toMatchObject({ code: 0, stdout: '' });
+    expect(first.stderr).toMatch(new RegExp(`^sync w: baseline recorded \\(${held} tenders, 1 page in \\d+\\.\\d s\\) in ${db}\n$`));
+    mutate(store, { update: 40, remove: 30, seed: 5 });
+    const again = await sync(['w'], respond, {}, { stderrTTY: true });
+    expect(again.stderr).toMatch(new RegExp(`^sync w: \\d+ new, \\d+ changed, \\d+ gone \\(\\d+ tenders, 1 page in \\d+\\.\\d s\\) in ${db}\n$`));
+    // Into cron: nothing.
+    expect(await sync(['w'], respond)).toMatchObject({ code: 0, stderr: '' });
+    const forgot = await sync(['w', '--forget'], respond, {}, { stderrTTY: true });
+    expect(forgot.stderr).toMatch(/^sync w forgotten \(\d+ tenders only it held removed\)\n$/);
+  });
+
+  it('Ctrl-C says that the copy is as it was before the run (exit 130)', async () => {
+    const { store, respond } = service(600, 3);
+    await sync(['w', '-n', '50'], respond);
+    mutate(store, { update: 40, remove: 30, seed: 5 });
+    const controller = new AbortController();
+    const stopping: Responder = (request, n) => {
+      if (n === 2) controller.abort(new InterruptedError('SIGINT'));
+      return respond(request, n);
+    };
+    const r = await sync(['w', '-n', '50'], stopping, {}, { signal: controller.signal });
+    expect(r).toMatchObject({ code: 130, stdout: '' });
+    expect(r.stderr).toBe(`tenders: interrupted by SIGINT: the copy at ${join(testDir(), 'tenders.db')} is as it was before this run\n`);
+    expect(rows('SELECT count(*) AS n FROM changes')).toEqual([{ n: 0 }]);
   });
 
   it('takes the saved query in another spelling: a filter\'s values in another order, the default order said', async () => {

@@ -33,7 +33,8 @@ describe('tenders-sandbox bin', () => {
     const { code, stdout, stderr } = await exit;
     expect(code).toBe(0);
     expect(stdout).toBe(`${url}\n`);
-    expect(stderr).toMatch(/^tenders-sandbox: 100 tenders \(seed 3\) at http/);
+    // As of today (UTC) unless told.
+    expect(stderr).toMatch(new RegExp(`^tenders-sandbox: 100 tenders \\(seed 3, as of ${new Date().toISOString().slice(0, 10)}|${new Date(Date.now() - 60_000).toISOString().slice(0, 10)}\\) at http`));
     const lines = readFileSync(log, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { t: number });
     expect(lines).toEqual([
       { n: 1, t: expect.any(Number), method: 'POST', path: TENDERS, body: { limit: 3 }, status: 200 },
@@ -91,11 +92,34 @@ describe('tenders-sandbox bin', () => {
     [['--trickle-bytes', '0']],
     [['--drift-after', '-1']],
     [['--missort', 'yes']],
+    [['--today', '2026-02-30']],
+    [['--today', 'tomorrow']],
   ])('refuses %j with exit 2 and a message on stderr', async (args) => {
     const { code, stdout, stderr } = await run(args).exit;
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^tenders-sandbox: /);
+  });
+
+  it('--today: the data as of that day, the same for the same --seed and --today; open tenders\' deadlines after it', async () => {
+    const asOf = async (today: string) => {
+      const { child, exit } = run(['--size', '300', '--seed', '5', '--today', today]);
+      const url = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+      const tenders = results((await post(url, TENDERS, { limit: 100 })).json());
+      const open = results((await post(url, TENDERS, { limit: 100, statuses: ['open'] })).json());
+      child.kill('SIGTERM');
+      await exit;
+      return { tenders, open };
+    };
+    const [a, b, later] = [await asOf('2031-06-15'), await asOf('2031-06-15'), await asOf('2031-06-25')];
+    expect(b).toEqual(a);
+    const dates = (list: Record<string, unknown>[], key: string) => list.map((t) => t[key] as string | null);
+    expect(dates(a.tenders, 'publicationDate')[0]! >= '2031-06-01').toBe(true);
+    expect(dates(a.tenders, 'publicationDate').every((d) => d! <= '2031-06-15')).toBe(true);
+    expect(dates(a.open, 'deadline').filter((d) => d !== null).every((d) => d! > '2031-06-15')).toBe(true);
+    // Another day: the same tenders, ten days later.
+    const shift = (d: string) => new Date(Date.parse(d) + 10 * 86_400_000).toISOString().slice(0, 10);
+    expect(dates(later.tenders, 'publicationDate')).toEqual(dates(a.tenders, 'publicationDate').map((d) => shift(d!)));
   });
 
   it('says why it cannot start, with exit 1', async () => {

@@ -76,6 +76,17 @@ describe('generated data', () => {
     }
   });
 
+  it('is as of its day: published up to it, and open tenders\' deadlines after it while the others follow publication', () => {
+    const today = Date.UTC(2030, 0, 10);
+    const tenders = new TenderGenerator(4, today).initial(3000);
+    expect(tenders.every((t) => t.publicationDate <= '2030-01-10')).toBe(true);
+    const open = tenders.filter((t) => t.status === 'open' && t.deadline !== null);
+    expect(open.length).toBeGreaterThan(500);
+    expect(open.every((t) => t.deadline! > '2030-01-16')).toBe(true);
+    const past = tenders.filter((t) => t.status !== 'open' && t.deadline !== null && t.deadline < '2030-01-10');
+    expect(past.length).toBeGreaterThan(tenders.length / 3);
+  });
+
   it('keeps going past the initial set with new ids, published no earlier than any', () => {
     const generator = new TenderGenerator(1);
     const initial = generator.initial(100);

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { parseFts5, type Expr, type Term } from '../../src/store/fts5-query.js';
+import { fts5Refusal, parseFts5, type Expr, type Term } from '../../src/store/fts5-query.js';
 import { ftsError } from '../../src/store/rules.js';
 import { tokens } from '../../src/store/unicode61.js';
 
@@ -70,10 +70,9 @@ function ours(query: string): number[] | string {
     parsed = parseFts5(query);
   } catch (err) {
     expect(err).toBeInstanceOf(UsageError);
-    const message = (err as Error).message;
-    // The reason, taken out of the one message both engines make of it.
-    const reason = /^full-text query '[\s\S]*' is not valid \(([\s\S]*)\): words must/.exec(message)?.[1] ?? message;
-    expect(message).toBe(ftsError(query, reason).message);
+    // FTS5's reason, and the one message both engines make of it.
+    const reason = fts5Refusal(query)!;
+    expect((err as Error).message).toBe(ftsError(query, reason).message);
     return reason;
   }
   if (parsed.special) return [0];
@@ -213,5 +212,22 @@ describe('an FTS5 query read as FTS5 reads it', () => {
       const parts = Array.from({ length: 1 + random(16) }, () => pieces[random(pieces.length)]!);
       same(parts.join(random(4) === 0 ? '' : ' '));
     }
+  });
+});
+
+describe('a refused query in tenders\' words: one line naming what to quote', () => {
+  it.each([
+    ['T-0003758', "'T-0003758' is a tender id, not words: see it with 'tenders show T-0003758', or search for it as text in double quotes: '\"T-0003758\"'"],
+    ['cleaning foo-bar', `full-text query 'cleaning foo-bar': put foo-bar in double quotes (a word with other characters than letters and digits is a phrase): 'cleaning "foo-bar"'`],
+    ["(o'brien OR x) e.g.", `full-text query '(o'brien OR x) e.g.': put o'brien, e.g. in double quotes (a word with other characters than letters and digits is a phrase): '("o'brien" OR x) "e.g."'`],
+    ['T-0003758 school', `full-text query 'T-0003758 school': put T-0003758 in double quotes (a word with other characters than letters and digits is a phrase): '"T-0003758" school'; to see tender T-0003758: tenders show T-0003758`],
+  ])('%s', (query, message) => {
+    expect(fts5(query)).toEqual(expect.any(String)); // FTS5 refuses it too
+    expect(() => parseFts5(query)).toThrow(new UsageError(message));
+    expect(ftsError(query, 'no such column: 0003758').message).toBe(message);
+  });
+
+  it('a refusal with nothing to quote keeps the engine\'s reason and the rule', () => {
+    expect(() => parseFts5('hospital (')).toThrow(/^full-text query 'hospital \(' is not valid \(syntax error near ""\): words must all match/);
   });
 });

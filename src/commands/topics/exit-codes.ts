@@ -20,7 +20,9 @@ export const exitCodesTopic: HelpTopic = {
   143  stopped by SIGTERM
 
 Every failure prints one line starting "tenders:" on stderr saying what
-happened and what to do; --verbose adds a stack trace. Text from the
-service in that line has its control characters spelled out (\\x1b, \\n).
+happened and what to do, with --verbose too; only an unexpected error
+("tenders: unexpected error: ...", a bug to report) adds its stack trace
+with --verbose, its frames in src/. Text from the service in that line
+has its control characters spelled out (\\x1b, \\n).
 `,
 };

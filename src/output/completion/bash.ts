@@ -1,5 +1,5 @@
 import { shellQuote } from '../shell.js';
-import { pathKey, type CompletionModel } from './model.js';
+import { listSaved, pathKey, type CompletionModel } from './model.js';
 
 /**
  * A bash completion function for the model. Tables (case statements keyed by
@@ -16,14 +16,24 @@ export function bashScript(model: CompletionModel): string {
   return `# ${model.program} completion for bash: eval "$(${model.program} completion bash)" in ~/.bashrc
 ${table('commands', commands.filter((cmd) => cmd.subcommands.length).map((cmd) => [pathKey(cmd), cmd.subcommands.map((sub) => sub.name).join(' ')]))}
 ${table('flags', commands.map((cmd) => [pathKey(cmd), cmd.options.flatMap((option) => option.names).join(' ')]))}
-${table('positionals', commands.filter((cmd) => cmd.positionals.length).map((cmd) => [pathKey(cmd), cmd.positionals.join(' ')]))}
-# The values a flag takes: a list, <file> for file names, <any> for anything; nothing for a flag without a value.
+# A command's positionals, or <sync> / <watch>: the saved names, which ${fn}_saved asks ${model.program} for.
+${table('positionals', commands.filter((cmd) => cmd.positionals.length || cmd.saved).map((cmd) => [pathKey(cmd), cmd.saved ? `<${cmd.saved}>` : cmd.positionals.join(' ')]))}
+# The values a flag takes: a list, <file> for file names, <sync> or <watch> for saved names, <any> for anything; nothing for a flag without a value.
 ${table(
   'values',
   byOption
     .filter(({ option }) => option.takesValue)
-    .map(({ cmd, option, name }) => [`${pathKey(cmd)} ${name}`, option.file ? '<file>' : option.choices.length ? option.choices.join(' ') : '<any>']),
+    .map(({ cmd, option, name }) => [`${pathKey(cmd)} ${name}`, option.file ? '<file>' : option.saved ? `<${option.saved}>` : option.choices.length ? option.choices.join(' ') : '<any>']),
 )}
+# The saved syncs or watches ($1), as ${model.program} lists them: none when there is no copy or state yet.
+${fn}_saved() {
+  case "$1" in
+    '<sync>') ${listSaved(model.program, 'sync')} ;;
+    '<watch>') ${listSaved(model.program, 'watch')} ;;
+    *) echo "$1" ;;
+  esac
+}
+
 ${fn}() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" command="" word values option="" prefix="" i
   COMPREPLY=()
@@ -53,13 +63,13 @@ ${fn}() {
       COMPREPLY=($(compgen -f -- "$cur"))
       return 0 ;;
     *)
-      COMPREPLY=($(compgen -P "$prefix" -W "$values" -- "$cur"))
+      COMPREPLY=($(compgen -P "$prefix" -W "$(${fn}_saved "$values")" -- "$cur"))
       return 0 ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$(${fn}_flags "$command")" -- "$cur"))
   else
-    COMPREPLY=($(compgen -W "$(${fn}_commands "$command") $(${fn}_positionals "$command")" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(${fn}_commands "$command") $(${fn}_saved "$(${fn}_positionals "$command")")" -- "$cur"))
   fi
 }
 complete -F ${fn} ${model.program}

@@ -1,5 +1,5 @@
 import { shellQuote } from '../shell.js';
-import { pathKey, type CompletionModel } from './model.js';
+import { listSaved, pathKey, type CompletionModel } from './model.js';
 
 /**
  * fish completions for the model: one `complete` line per subcommand, flag
@@ -15,10 +15,12 @@ export function fishScript(model: CompletionModel): string {
   for (const cmd of commands) {
     const when = `-n ${shellQuote(`${fn}_is ${shellQuote(pathKey(cmd))}`)}`;
     for (const sub of cmd.subcommands) lines.push(`complete -c ${program} ${when} -a ${shellQuote(sub.name)} -d ${shellQuote(sub.description)}`);
-    if (cmd.positionals.length) lines.push(`complete -c ${program} ${when} -a ${shellQuote(cmd.positionals.join(' '))}`);
+    if (cmd.saved) lines.push(`complete -c ${program} ${when} -a ${shellQuote(`(${fn}_saved ${cmd.saved})`)}`);
+    else if (cmd.positionals.length) lines.push(`complete -c ${program} ${when} -a ${shellQuote(cmd.positionals.join(' '))}`);
     for (const option of cmd.options) {
       const names = option.names.map((name) => (name.startsWith('--') ? `-l ${name.slice(2)}` : `-s ${name.slice(1)}`)).join(' ');
-      const value = !option.takesValue ? '' : option.file ? ' -r -F' : option.choices.length ? ` -x -a ${shellQuote(option.choices.join(' '))}` : ' -x';
+      const values = option.saved ? `(${fn}_saved ${option.saved})` : option.choices.join(' ');
+      const value = !option.takesValue ? '' : option.file ? ' -r -F' : values ? ` -x -a ${shellQuote(values)}` : ' -x';
       lines.push(`complete -c ${program} ${when} ${names} -d ${shellQuote(option.description)}${value}`);
     }
   }
@@ -57,6 +59,16 @@ function ${fn}_command
         end
     end
     echo $command
+end
+
+# The saved syncs or watches, as ${program} lists them (none without a copy or state).
+function ${fn}_saved --argument-names kind
+    switch $kind
+        case sync
+            ${listSaved(program, 'sync')}
+        case watch
+            ${listSaved(program, 'watch')}
+    end
 end
 
 function ${fn}_is --argument-names expected

@@ -10,7 +10,15 @@ export interface CompletionOption {
   choices: string[];
   /** Its value is a file name (the placeholder is `<file>`). */
   file: boolean;
+  /** Its value is the name of a saved sync or watch, which the script asks the program for (`--list`) when completing. */
+  saved?: SavedKind;
 }
+
+/** What a saved name names: `tenders sync --list` or `tenders watch --list` lists them. */
+export type SavedKind = 'sync' | 'watch';
+
+/** The words a completion script runs to list the saved names of a kind, one a line. */
+export const listSaved = (program: string, kind: SavedKind): string => `${program} ${kind} --list -f tsv --columns name --no-header 2>/dev/null`;
 
 export interface CompletionCommand {
   /** Words from the program to this command: [] for the program, ['orgs', 'tenders']. */
@@ -21,6 +29,8 @@ export interface CompletionCommand {
   subcommands: { name: string; description: string }[];
   /** Values its positional arguments can take (`completion bash`, `help search`). */
   positionals: string[];
+  /** Its positional is the name of a saved sync or watch (`sync NAME`, `changes NAME`). */
+  saved?: SavedKind;
 }
 
 export interface CompletionModel {

@@ -1,5 +1,5 @@
 import { shellQuote } from '../shell.js';
-import { pathKey, type CompletionModel } from './model.js';
+import { listSaved, pathKey, type CompletionModel } from './model.js';
 
 /**
  * A zsh completion function for the model, with descriptions: for an fpath
@@ -17,15 +17,26 @@ export function zshScript(model: CompletionModel): string {
 # ${model.program} completion for zsh: ${model.program} completion zsh > "\${fpath[1]}/_${model.program}", or source <(${model.program} completion zsh) in ~/.zshrc
 ${table('commands', commands.filter((cmd) => cmd.subcommands.length).map((cmd) => [pathKey(cmd), cmd.subcommands.map((sub) => described(sub.name, sub.description))]))}
 ${table('flags', commands.map((cmd) => [pathKey(cmd), cmd.options.flatMap((option) => option.names.map((name) => described(name, option.description)))]))}
-${table('positionals', commands.filter((cmd) => cmd.positionals.length).map((cmd) => [pathKey(cmd), cmd.positionals.map(shellQuote)]))}
-# The values a flag takes: a list, <file> for file names, <any> for anything; nothing for a flag without a value.
+# A command's positionals, or <sync> / <watch>: the saved names, which ${fn}_saved asks ${model.program} for.
+${table('positionals', commands.filter((cmd) => cmd.positionals.length || cmd.saved).map((cmd) => [pathKey(cmd), cmd.saved ? [shellQuote(`<${cmd.saved}>`)] : cmd.positionals.map(shellQuote)]))}
+# reply=(<sync>) or (<watch>) becomes the saved syncs or watches, as ${model.program} lists them (none without a copy or state).
+${fn}_saved() {
+  case $reply[1] in
+    ('<sync>') reply=(\${(f)"$(${listSaved(model.program, 'sync')})"}) ;;
+    ('<watch>') reply=(\${(f)"$(${listSaved(model.program, 'watch')})"}) ;;
+  esac
+}
+# The values a flag takes: a list, <file> for file names, <sync> or <watch> for saved names, <any> for anything; nothing for a flag without a value.
 ${table(
   'values',
   commands.flatMap((cmd) =>
     cmd.options
       .filter((option) => option.takesValue)
       .flatMap((option) =>
-        option.names.map((name): [string, string[]] => [`${pathKey(cmd)} ${name}`, option.file ? ["'<file>'"] : option.choices.length ? option.choices.map(shellQuote) : ["'<any>'"]]),
+        option.names.map((name): [string, string[]] => [
+          `${pathKey(cmd)} ${name}`,
+          option.file ? ["'<file>'"] : option.saved ? [shellQuote(`<${option.saved}>`)] : option.choices.length ? option.choices.map(shellQuote) : ["'<any>'"],
+        ]),
       ),
   ),
 )}
@@ -55,6 +66,7 @@ ${fn}() {
       ('') ;;
       ('<any>') return 0 ;;
       ('<file>') _files; return ;;
+      ('<sync>'|'<watch>') ${fn}_saved; compadd -- "\${reply[@]}"; return ;;
       (*) compadd -- "\${values[@]}"; return ;;
     esac
   fi
@@ -67,6 +79,7 @@ ${fn}() {
   subcommands=("\${reply[@]}")
   (( $#subcommands )) && _describe 'command' subcommands
   ${fn}_positionals "$command"
+  ${fn}_saved
   (( $#reply )) && compadd -- "\${reply[@]}"
   return 0
 }
