@@ -51,10 +51,12 @@ const loaded = {
   minifySyntax: true,
 };
 
-// The build writes beside dist/, in a directory of its own, and moves each finished file into dist/ at the
-// end (a rename: atomic, file by file): a tenders process started from this clone meanwhile (npx runs
+// The build writes its bundles beside dist/, in a directory of its own, and moves each into dist/ when all
+// are made (a rename: atomic, file by file): a tenders process started from this clone meanwhile (npx runs
 // `prepare`, which rebuilds) finds every file it loads, old or new, never a dist/ half emptied. A build
-// that fails leaves dist/ as it was.
+// that fails leaves dist/ as it was. The manual page and V8's code caches are made after, from dist/
+// itself (a cache holds the path of the script it was made from: stack traces name it), each written
+// beside its place and renamed onto it; until then a run compiles as it would without them.
 const ROOT = new URL('..', import.meta.url).pathname;
 const OUT = `dist.building-${process.pid}`;
 const out = (path) => join(ROOT, OUT, path);
@@ -150,21 +152,27 @@ await Promise.all([
     }),
   ),
 ]);
+moveInto(out(''), join(ROOT, 'dist'));
+
+/** Writes `path` whole or not at all: a run reading it meanwhile finds the old one or the new. */
+const writeAtomic = (path, data) => {
+  writeFileSync(`${path}.${process.pid}.tmp`, data);
+  renameSync(`${path}.${process.pid}.tmp`, path);
+};
 
 // The manual page, from the program just built: every command and flag is in it. Building it
 // and a few dry runs compile what a run compiles (the program, every command's flags, help,
 // the plans); V8's code of that is saved beside cli.cjs and run.cjs, for bin/tenders.js. Then each
 // vendor file is loaded (its top level run) and its code saved beside it: after the CLI's, since
 // loading the first one changes a V8 flag, under which V8 would not accept the CLI's caches.
-const { loadCli, scripts, vendor, useDist } = createRequire(import.meta.url)('../bin/tenders.js');
-useDist(out(''));
+const { loadCli, scripts, vendor } = createRequire(import.meta.url)('../bin/tenders.js');
 const cli = loadCli({ cache: false });
-writeFileSync(out('tenders.1'), await cli.manualPage());
+writeAtomic(join(ROOT, 'dist', 'tenders.1'), await cli.manualPage());
 for (const argv of [['--dry-run', 'search', '-c', 'DEU'], ['--dry-run', 'export', '-s', 'open'], ['--dry-run', 'count']]) {
   if ((await cli.silentRun(argv)) !== 0) throw new Error(`build: tenders ${argv.join(' ')} failed`);
 }
 const saveCaches = () => {
-  for (const [file, script] of scripts) writeFileSync(`${file}.cache`, script.createCachedData());
+  for (const [file, script] of scripts) writeAtomic(`${file}.cache`, script.createCachedData());
   scripts.clear();
 };
 saveCaches();
@@ -189,15 +197,13 @@ await Promise.all(
     ([name, args]) =>
       new Promise((resolve, reject) => {
         const env = { ...process.env, HOME: home, TENDERS_STATE_DIR: join(home, 'state'), TENDERS_BASE_URL: 'http://127.0.0.1:9' };
-        const child = spawn(process.execPath, [new URL('command-cache.cjs', import.meta.url).pathname, out(''), name, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+        const child = spawn(process.execPath, [new URL('command-cache.cjs', import.meta.url).pathname, name, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
         child.on('error', reject);
         child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build: the code cache of ${name} failed (exit ${code})`))));
       }),
   ),
 );
 rmSync(home, { recursive: true, force: true });
-
-moveInto(out(''), join(ROOT, 'dist'));
 
 /**
  * Puts the finished build in place: dist/ made by a rename when there is none; else each file renamed
