@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { buildCli } from './build-cli.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -152,12 +152,14 @@ await Promise.all([
     }),
   ),
 ]);
-moveInto(out(''), join(ROOT, 'dist'));
+const DIST = join(ROOT, 'dist');
+const made = moveInto(out(''), DIST);
 
-/** Writes `path` whole or not at all: a run reading it meanwhile finds the old one or the new. */
+/** Writes `path` (under dist/) whole or not at all: a run reading it meanwhile finds the old one or the new. */
 const writeAtomic = (path, data) => {
   writeFileSync(`${path}.${process.pid}.tmp`, data);
   renameSync(`${path}.${process.pid}.tmp`, path);
+  if (made.size > 0) made.add(relative(DIST, path));
 };
 
 // The manual page, from the program just built: every command and flag is in it. Building it
@@ -167,7 +169,7 @@ const writeAtomic = (path, data) => {
 // loading the first one changes a V8 flag, under which V8 would not accept the CLI's caches.
 const { loadCli, scripts, vendor } = createRequire(import.meta.url)('../bin/tenders.js');
 const cli = loadCli({ cache: false });
-writeAtomic(join(ROOT, 'dist', 'tenders.1'), await cli.manualPage());
+writeAtomic(join(DIST, 'tenders.1'), await cli.manualPage());
 for (const argv of [['--dry-run', 'search', '-c', 'DEU'], ['--dry-run', 'export', '-s', 'open'], ['--dry-run', 'count']]) {
   if ((await cli.silentRun(argv)) !== 0) throw new Error(`build: tenders ${argv.join(' ')} failed`);
 }
@@ -204,15 +206,22 @@ await Promise.all(
   ),
 );
 rmSync(home, { recursive: true, force: true });
+// The command caches (scripts/command-cache.cjs wrote them) are this build's too; then what earlier builds left goes.
+for (const name of Object.keys(COMMAND_RUNS)) made.add(`cli.cjs.${name}.cache`);
+prune(DIST, made);
 
 /**
- * Puts the finished build in place: dist/ made by a rename when there is none; else each file renamed
- * over its old self (never a moment without it), then the files of the last build this one has not
- * made removed, then the build's directory.
+ * Puts the bundles in place: dist/ made by a rename when there is none; else each file renamed over its
+ * old self (never a moment without it), or left as it is when the new one is the same bytes (a rebuild of
+ * the same source changes nothing, and the old caches stay good for it until the new ones are written).
+ * The files of dist/ this build made (relative paths) are `made`; prune() removes the others at the end.
  */
 function moveInto(from, to) {
-  if (!existsSync(to)) return renameSync(from, to);
   const made = new Set();
+  if (!existsSync(to)) {
+    renameSync(from, to);
+    return made;
+  }
   const move = (dir) => {
     for (const entry of readdirSync(join(from, dir), { withFileTypes: true })) {
       const path = join(dir, entry.name);
@@ -220,17 +229,28 @@ function moveInto(from, to) {
       if (entry.isDirectory()) {
         mkdirSync(join(to, path), { recursive: true });
         move(path);
-      } else renameSync(join(from, path), join(to, path));
+      } else if (!sameBytes(join(from, path), join(to, path))) renameSync(join(from, path), join(to, path));
     }
   };
   move('');
-  const prune = (dir) => {
-    for (const entry of readdirSync(join(to, dir), { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (!made.has(path)) rmSync(join(to, path), { recursive: true, force: true });
-      else if (entry.isDirectory()) prune(path);
-    }
-  };
-  prune('');
   rmSync(from, { recursive: true, force: true });
+  return made;
+}
+
+function sameBytes(a, b) {
+  try {
+    return readFileSync(a).equals(readFileSync(b));
+  } catch {
+    return false;
+  }
+}
+
+/** Removes what an earlier build left in `dir` that this one did not make (`made`: relative paths; none when it made dist/ whole). */
+function prune(dir, made, under = '') {
+  if (made.size === 0) return;
+  for (const entry of readdirSync(join(dir, under), { withFileTypes: true })) {
+    const path = join(under, entry.name);
+    if (!made.has(path)) rmSync(join(dir, path), { recursive: true, force: true });
+    else if (entry.isDirectory()) prune(dir, made, path);
+  }
 }
