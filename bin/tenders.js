@@ -19,16 +19,9 @@
 const { readFileSync, statSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 
-let DIST = join(__dirname, '../dist');
-let CLI = join(DIST, 'cli.cjs');
-let RUN = join(DIST, 'run.cjs');
-
-/** The build runs what it is building, in a directory beside dist/ until it is finished (scripts/build.js). */
-function useDist(dir) {
-  DIST = dir;
-  CLI = join(dir, 'cli.cjs');
-  RUN = join(dir, 'run.cjs');
-}
+const DIST = join(__dirname, '../dist');
+const CLI = join(DIST, 'cli.cjs');
+const RUN = join(DIST, 'run.cjs');
 const VENDOR = './vendor/';
 
 /** The scripts loaded so far, by file: the build saves their caches (scripts/build.js). */
@@ -130,7 +123,7 @@ function loadCli({ cache = true, args = [] } = {}) {
   return run(CLI, cache ? caches : []);
 }
 
-module.exports = { loadCli, scripts, cacheUsed, vendor, moduleOf, useDist, CLI, RUN };
+module.exports = { loadCli, scripts, cacheUsed, vendor, moduleOf, CLI, RUN };
 
 if (require.main === module) {
   const args = process.argv.slice(2);

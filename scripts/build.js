@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { buildCli } from './build-cli.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -51,10 +51,12 @@ const loaded = {
   minifySyntax: true,
 };
 
-// The build writes beside dist/, in a directory of its own, and moves each finished file into dist/ at the
-// end (a rename: atomic, file by file): a tenders process started from this clone meanwhile (npx runs
+// The build writes its bundles beside dist/, in a directory of its own, and moves each into dist/ when all
+// are made (a rename: atomic, file by file): a tenders process started from this clone meanwhile (npx runs
 // `prepare`, which rebuilds) finds every file it loads, old or new, never a dist/ half emptied. A build
-// that fails leaves dist/ as it was.
+// that fails leaves dist/ as it was. The manual page and V8's code caches are made after, from dist/
+// itself (a cache holds the path of the script it was made from: stack traces name it), each written
+// beside its place and renamed onto it; until then a run compiles as it would without them.
 const ROOT = new URL('..', import.meta.url).pathname;
 const OUT = `dist.building-${process.pid}`;
 const out = (path) => join(ROOT, OUT, path);
@@ -150,21 +152,29 @@ await Promise.all([
     }),
   ),
 ]);
+const DIST = join(ROOT, 'dist');
+const made = moveInto(out(''), DIST);
+
+/** Writes `path` (under dist/) whole or not at all: a run reading it meanwhile finds the old one or the new. */
+const writeAtomic = (path, data) => {
+  writeFileSync(`${path}.${process.pid}.tmp`, data);
+  renameSync(`${path}.${process.pid}.tmp`, path);
+  if (made.size > 0) made.add(relative(DIST, path));
+};
 
 // The manual page, from the program just built: every command and flag is in it. Building it
 // and a few dry runs compile what a run compiles (the program, every command's flags, help,
 // the plans); V8's code of that is saved beside cli.cjs and run.cjs, for bin/tenders.js. Then each
 // vendor file is loaded (its top level run) and its code saved beside it: after the CLI's, since
 // loading the first one changes a V8 flag, under which V8 would not accept the CLI's caches.
-const { loadCli, scripts, vendor, useDist } = createRequire(import.meta.url)('../bin/tenders.js');
-useDist(out(''));
+const { loadCli, scripts, vendor } = createRequire(import.meta.url)('../bin/tenders.js');
 const cli = loadCli({ cache: false });
-writeFileSync(out('tenders.1'), await cli.manualPage());
+writeAtomic(join(DIST, 'tenders.1'), await cli.manualPage());
 for (const argv of [['--dry-run', 'search', '-c', 'DEU'], ['--dry-run', 'export', '-s', 'open'], ['--dry-run', 'count']]) {
   if ((await cli.silentRun(argv)) !== 0) throw new Error(`build: tenders ${argv.join(' ')} failed`);
 }
 const saveCaches = () => {
-  for (const [file, script] of scripts) writeFileSync(`${file}.cache`, script.createCachedData());
+  for (const [file, script] of scripts) writeAtomic(`${file}.cache`, script.createCachedData());
   scripts.clear();
 };
 saveCaches();
@@ -189,24 +199,29 @@ await Promise.all(
     ([name, args]) =>
       new Promise((resolve, reject) => {
         const env = { ...process.env, HOME: home, TENDERS_STATE_DIR: join(home, 'state'), TENDERS_BASE_URL: 'http://127.0.0.1:9' };
-        const child = spawn(process.execPath, [new URL('command-cache.cjs', import.meta.url).pathname, out(''), name, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+        const child = spawn(process.execPath, [new URL('command-cache.cjs', import.meta.url).pathname, name, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
         child.on('error', reject);
         child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build: the code cache of ${name} failed (exit ${code})`))));
       }),
   ),
 );
 rmSync(home, { recursive: true, force: true });
-
-moveInto(out(''), join(ROOT, 'dist'));
+// The command caches (scripts/command-cache.cjs wrote them) are this build's too; then what earlier builds left goes.
+for (const name of Object.keys(COMMAND_RUNS)) made.add(`cli.cjs.${name}.cache`);
+prune(DIST, made);
 
 /**
- * Puts the finished build in place: dist/ made by a rename when there is none; else each file renamed
- * over its old self (never a moment without it), then the files of the last build this one has not
- * made removed, then the build's directory.
+ * Puts the bundles in place: dist/ made by a rename when there is none; else each file renamed over its
+ * old self (never a moment without it), or left as it is when the new one is the same bytes (a rebuild of
+ * the same source changes nothing, and the old caches stay good for it until the new ones are written).
+ * The files of dist/ this build made (relative paths) are `made`; prune() removes the others at the end.
  */
 function moveInto(from, to) {
-  if (!existsSync(to)) return renameSync(from, to);
   const made = new Set();
+  if (!existsSync(to)) {
+    renameSync(from, to);
+    return made;
+  }
   const move = (dir) => {
     for (const entry of readdirSync(join(from, dir), { withFileTypes: true })) {
       const path = join(dir, entry.name);
@@ -214,17 +229,28 @@ function moveInto(from, to) {
       if (entry.isDirectory()) {
         mkdirSync(join(to, path), { recursive: true });
         move(path);
-      } else renameSync(join(from, path), join(to, path));
+      } else if (!sameBytes(join(from, path), join(to, path))) renameSync(join(from, path), join(to, path));
     }
   };
   move('');
-  const prune = (dir) => {
-    for (const entry of readdirSync(join(to, dir), { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (!made.has(path)) rmSync(join(to, path), { recursive: true, force: true });
-      else if (entry.isDirectory()) prune(path);
-    }
-  };
-  prune('');
   rmSync(from, { recursive: true, force: true });
+  return made;
+}
+
+function sameBytes(a, b) {
+  try {
+    return readFileSync(a).equals(readFileSync(b));
+  } catch {
+    return false;
+  }
+}
+
+/** Removes what an earlier build left in `dir` that this one did not make (`made`: relative paths; none when it made dist/ whole). */
+function prune(dir, made, under = '') {
+  if (made.size === 0) return;
+  for (const entry of readdirSync(join(dir, under), { withFileTypes: true })) {
+    const path = join(under, entry.name);
+    if (!made.has(path)) rmSync(join(dir, path), { recursive: true, force: true });
+    else if (entry.isDirectory()) prune(dir, made, path);
+  }
 }
