@@ -9,6 +9,7 @@
 import type pg from 'pg';
 import { UsageError } from '../errors.js';
 import { rebuildTsv } from './postgres-fts-rebuild.js';
+import { fillCpv } from './postgres-cpv-fill.js';
 import { TENDER_INDEXES as SHARED_INDEXES } from './tender-indexes.js';
 
 export type Migration = (client: pg.ClientBase) => Promise<void>;
@@ -152,6 +153,15 @@ export const MIGRATIONS: readonly Migration[] = [
       throw new UsageError(`schema ${schema} holds a table named watches or watch_tenders of another program: tenders cannot upgrade this copy there`);
     }
     await client.query(WATCHES);
+  },
+  // 6: each tender's CPV codes in `cpv` (a JSON array) and one a row in tender_cpv, indexed by code (a code prefix is a
+  // range of it); the buyer's words in `tsv` weigh B, which --buyer-name matches alone.
+  async (client) => {
+    await client.query(`ALTER TABLE tenders ADD COLUMN cpv text;
+      CREATE TABLE tender_cpv (id text COLLATE "C" NOT NULL, code text COLLATE "C" NOT NULL, PRIMARY KEY (id, code));
+      CREATE INDEX tender_cpv_code ON tender_cpv (code, id);`);
+    await fillCpv(client);
+    await rebuildTsv(client);
   },
 ];
 

@@ -42,3 +42,8 @@ export function definitionMismatch(name: string, what: 'query' | 'service', save
 export function waited(ms: number): string {
   return `${ms < 1000 ? (ms / 1000).toFixed(1) : Math.round(ms / 1000)} s`;
 }
+
+/** The full-text words of a selection an engine's refusal is about: `words`, else the buyer's name's. */
+export function ftsWords(selection: { words?: string; buyerName?: string }): string | undefined {
+  return selection.words ?? selection.buyerName;
+}

@@ -22,8 +22,10 @@ import { closeSync, fsyncSync, linkSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { interruptedBy, openCopy, throwIfInterrupted, writeTransaction } from './sqlite-connection.js';
 import { STAGED_COLUMNS, STAGED_WIDTH, type StagedPage } from './sqlite-rows.js';
-import { insertRunRow, saveLastRun, saveSync } from './sqlite-run-rows.js';
+import { exec, insertRunRow } from './sqlite-run-rows.js';
 import { runReceipt } from './run-receipt.js';
+import { sqliteDialect } from './sql/dialect.js';
+import { cpvStatements, saveLastRun, saveSync } from './sql/writes.js';
 import { openRun } from './sqlite-run.js';
 import { FTS_INSERT_TRIGGER, migrate, TENDER_KEY } from './sqlite-schema.js';
 import { indexName, TENDER_INDEXES } from './tender-indexes.js';
@@ -160,9 +162,10 @@ export class NewCopyRun implements HostedRun {
     // One segment: a full-text query reads one b-tree, not one per page.
     db.exec("INSERT INTO tenders_fts (tenders_fts) VALUES ('optimize')");
     db.prepare('INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT ?, id, ?, ? FROM tenders ORDER BY id').run(sync.name, now, now);
+    for (const s of cpvStatements(sqliteDialect)) exec(db, s);
     const receipt = this.#receipt(facts, now, true);
     receipt.run = insertRunRow(db, receipt);
-    saveSync(db, sync, receipt.run, now);
+    exec(db, saveSync(sqliteDialect, sync, receipt.run, now));
     db.exec('COMMIT');
     // Readers of the copy, once it is in place, are never blocked by a sync.
     db.exec('PRAGMA locking_mode = NORMAL');
@@ -233,7 +236,7 @@ export class NewCopyRun implements HostedRun {
         () => {
           const receipt = this.#receipt(facts, new Date().toISOString(), false);
           receipt.run = insertRunRow(db, receipt);
-          saveLastRun(db, init.sync.name, receipt.run);
+          exec(db, saveLastRun(sqliteDialect, init.sync.name, receipt.run));
           return receipt;
         },
         interruptedBy(init.interrupt),

@@ -173,7 +173,7 @@ describe('version 3', () => {
     await definitions.close();
     expect(read("SELECT value FROM meta WHERE key = 'schema_version'")).toBe('2');
     const store = await open(db);
-    expect(read("SELECT value FROM meta WHERE key = 'schema_version'")).toBe('3');
+    expect(read("SELECT value FROM meta WHERE key = 'schema_version'")).toBe(String(SCHEMA_VERSION));
     expect(read("SELECT sql FROM sqlite_schema WHERE name = 'tenders_fts'")).toContain('columnsize=0');
     expect(read('PRAGMA integrity_check')).toBe('ok');
     expect(read("INSERT INTO tenders_fts (tenders_fts) VALUES ('integrity-check'); SELECT 'ok'")).toBe('ok');
