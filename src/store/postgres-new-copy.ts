@@ -7,6 +7,13 @@ import type pg from 'pg';
 import { RunError } from '../errors.js';
 import { createCopy, migrate, SCHEMA_VERSION, schemaVersion, TENDER_INDEXES } from './postgres-schema.js';
 import { indexName } from './tender-indexes.js';
+import { waited } from './rules.js';
+import { postgresDialect } from './sql/dialect.js';
+import { cpvStatements } from './sql/writes.js';
+
+/** The key of tenders and of the membership, and the membership's index, as the schema names them: dropped while a new copy is written, made again at its end. */
+const TENDER_KEY = 'ALTER TABLE tenders ADD CONSTRAINT tenders_pkey PRIMARY KEY (id)';
+const MEMBERSHIP_KEYS = ['ALTER TABLE sync_tenders ADD CONSTRAINT sync_tenders_pkey PRIMARY KEY (sync, id)', 'CREATE INDEX sync_tenders_id ON sync_tenders (id)'];
 
 /** What makesCopy needs of a run. */
 export interface CopyContext {
@@ -65,4 +72,49 @@ export async function makesCopy(ctx: CopyContext): Promise<'building' | 'made' |
 export async function commits(client: pg.ClientBase): Promise<string> {
   const { rows } = await client.query<{ v: string }>("SELECT count(*) || '/' || coalesce(max(run), 0) AS v FROM runs");
   return rows[0]!.v;
+}
+
+/** Makes the copy's tables as any upgrade does, waiting (bounded) for a run that is making them. */
+export async function makeCopyWaiting(ctx: CopyContext & { busyTimeoutMs: number }): Promise<void> {
+  const { client, schema, migrateKey, busyTimeoutMs } = ctx;
+  await migrate(client, schema, migrateKey, undefined, busyTimeoutMs).catch((err: unknown) => {
+    if ((err as { code?: string }).code === '55P03') {
+      throw new RunError(`${ctx.location} is being made by the first run of another sync, for more than ${waited(busyTimeoutMs)}; try again when it is done`);
+    }
+    throw err;
+  });
+}
+
+/**
+ * The key of a new copy's tenders, made once they are in; returns how many
+ * rows repeated an id. A repeat fails the key (undone to a savepoint) and
+ * only then are the earlier rows of each repeated id removed: the last
+ * counts, and a fresh table's rows lie in the order they were COPied.
+ */
+async function makeKey(client: pg.ClientBase): Promise<number> {
+  await client.query('SAVEPOINT key');
+  try {
+    await client.query(TENDER_KEY);
+    return 0;
+  } catch (err) {
+    if ((err as { code?: string }).code !== '23505') throw err;
+    await client.query('ROLLBACK TO SAVEPOINT key');
+  }
+  const repeated = (await client.query('DELETE FROM tenders a USING tenders b WHERE a.id = b.id AND a.ctid < b.ctid')).rowCount ?? 0;
+  await client.query(TENDER_KEY);
+  return repeated;
+}
+
+/**
+ * The end of a new copy's first run, its tenders written: their key and
+ * indexes, the membership of sync `name`, the codes' side table. Returns how
+ * many rows repeated an id.
+ */
+export async function finishTables(client: pg.ClientBase, name: string, now: string): Promise<number> {
+  const repeated = await makeKey(client);
+  for (const sql of TENDER_INDEXES) await client.query(sql);
+  await client.query('INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT $1, id, $2, $2 FROM tenders', [name, now]);
+  for (const sql of MEMBERSHIP_KEYS) await client.query(sql);
+  for (const s of cpvStatements(postgresDialect)) await client.query(s.sql, s.params);
+  return repeated;
 }

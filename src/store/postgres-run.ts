@@ -21,26 +21,18 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { RunError } from '../errors.js';
 import { tenderId } from './columns.js';
 import { COPY_COLUMNS, copyRow } from './postgres-copy-row.js';
-import { commits, makesCopy } from './postgres-new-copy.js';
-import { migrate, TENDER_INDEXES } from './postgres-schema.js';
+import { commits, finishTables, makeCopyWaiting, makesCopy } from './postgres-new-copy.js';
+import { compareStage, createStage, recordFieldChanges } from './postgres-stage.js';
 import { runReceipt } from './run-receipt.js';
 import { waited } from './rules.js';
 import { postgresDialect, type Statement } from './sql/dialect.js';
-import { cpvStatements, fieldChangeRows, goneStatements, insertRun, joinSync, lastSeen, newChanges, saveCounts, saveLastRun, saveSync, type DifferingRow } from './sql/writes.js';
-
-/** The key of tenders and of the membership, and the membership's index, as the schema names them: dropped while a new copy is written, made again at its end. */
-const TENDER_KEY = 'ALTER TABLE tenders ADD CONSTRAINT tenders_pkey PRIMARY KEY (id)';
-const MEMBERSHIP_KEYS = ['ALTER TABLE sync_tenders ADD CONSTRAINT sync_tenders_pkey PRIMARY KEY (sync, id)', 'CREATE INDEX sync_tenders_id ON sync_tenders (id)'];
+import { cpvStatements, goneStatements, insertRun, joinSync, lastSeen, newChanges, saveCounts, saveLastRun, saveSync } from './sql/writes.js';
 import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition, SyncRun } from './store.js';
 
-/** Rows the change pass reads at a time: the transaction's memory stays flat. */
-const DIFF_BATCH = 500;
 /** Staged rows sent in one COPY: fewer round trips than one per page, memory still bounded. */
 const COPY_ROWS = 1000;
 /** The bytes a COPY's buffer starts with: most COPYs of 1000 rows fit (it grows for those that do not). */
 const COPY_BYTES = 1 << 20;
-const COLUMNS = COPY_COLUMNS;
-
 
 export interface RunContext {
   client: pg.PoolClient;
@@ -122,12 +114,7 @@ export class PostgresRun implements SyncRun {
   static async start(ctx: RunContext): Promise<PostgresRun> {
     const copy = ctx.newCopy ? await makesCopy(ctx) : 'made';
     if (copy === 'building') return new PostgresRun(ctx, '', true, false);
-    // Indexed by n (each COPY's rows) and id (repeats, the comparisons, the commit's joins) as the rows come in.
-    await ctx.client.query(`CREATE TEMP TABLE stage (n bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id text COLLATE "C" NOT NULL,
-      published timestamptz, deadline timestamptz, status text, buyer_id text, buyer_name text, buyer_country text, title text,
-      value_eur numeric, cpv text, doc_text text NOT NULL, tsv tsvector NOT NULL);
-      CREATE INDEX stage_id ON stage (id);
-      CREATE TEMP TABLE delta (id text COLLATE "C" PRIMARY KEY, held boolean NOT NULL, differs boolean NOT NULL, stored boolean NOT NULL)`);
+    await createStage(ctx.client);
     return copy === 'made' ? new PostgresRun(ctx, await commits(ctx.client), false, true) : new PostgresRun(ctx, '', false, false);
   }
 
@@ -201,13 +188,15 @@ export class PostgresRun implements SyncRun {
     this.#copying = new Promise<void>((resolve, reject) => {
       // A new copy's rows go in frozen (its transaction made the table): readers after the commit set no hint
       // bits on every page, and the visibility map lets count --by read an index alone from the first query on.
-      const into = this.#building ? `tenders (${COLUMNS}, first_seen) FROM STDIN (FREEZE)` : `stage (${COLUMNS}) FROM STDIN`;
+      const into = this.#building ? `tenders (${COPY_COLUMNS}, first_seen) FROM STDIN (FREEZE)` : `stage (${COPY_COLUMNS}) FROM STDIN`;
       const stream = this.#ctx.client.query(copyFrom(`COPY ${into}`));
       stream.on('error', reject);
       stream.on('finish', resolve);
       stream.end(text);
     })
-      .then(() => (this.#made ? this.#compare(from, to) : undefined))
+      .then(async () => {
+        if (this.#made) this.#repeats += await compareStage(this.#ctx.client, this.#ctx.sync.name, this.#ctx.mode, from, to);
+      })
       .catch((err: unknown) => {
         this.#failed ??= err;
       });
@@ -232,7 +221,10 @@ export class PostgresRun implements SyncRun {
       const built = this.#building && facts.complete;
       if (!built) {
         await this.#rollback();
-        if (!this.#made) await this.#makeCopy();
+        if (!this.#made) {
+          await makeCopyWaiting(this.#ctx);
+          this.#made = true;
+        }
         await client.query('BEGIN');
         this.#open = true;
       }
@@ -292,35 +284,6 @@ export class PostgresRun implements SyncRun {
   }
 
   /**
-   * Compares the staged rows after `from` with the stored tenders, into
-   * `delta`: the staged tenders the sync does not hold (`held` false) and
-   * those whose document is not stored as it is now (`differs`: new, changed,
-   * or back after it was gone; `stored`: a row of tenders holds the id). A
-   * new-only run looks at the first kind only (the sync's own tenders are left
-   * as they are). A later copy of an id replaces its row; repeats are counted.
-   */
-  async #compare(from: number, to: number): Promise<void> {
-    const { client, sync, mode } = this.#ctx;
-    // Lookups per staged row (scalar subqueries, by index), whatever the planner guesses of a stage it has no
-    // statistics of: joins (or hashed EXISTS) planned from those guesses read every row of the stage or a table per COPY.
-    const { rows } = await client.query<{ n: string }>(
-      `WITH batch AS (
-         SELECT DISTINCT ON (s.id) s.id,
-           (SELECT true FROM sync_tenders m WHERE m.sync = $1 AND m.id = s.id AND m.gone_at IS NULL) IS NOT NULL AS held,
-           (SELECT t.gone_at IS NULL AND t.doc_text = s.doc_text FROM tenders t WHERE t.id = s.id) AS same
-         FROM stage s WHERE s.n BETWEEN $2 AND $3 ORDER BY s.id, s.n DESC),
-       compared AS (
-         INSERT INTO delta (id, held, differs, stored)
-         SELECT id, held, same IS NOT TRUE, same IS NOT NULL FROM batch WHERE NOT held ${mode === 'full' ? 'OR same IS NOT TRUE' : ''}
-         ON CONFLICT (id) DO UPDATE SET held = excluded.held, differs = excluded.differs, stored = excluded.stored)
-       SELECT count((SELECT true FROM stage o WHERE o.id = s.id AND o.n < s.n LIMIT 1)) AS n
-       FROM stage s WHERE s.n BETWEEN $2 AND $3`,
-      [sync.name, from + 1, to],
-    );
-    this.#repeats += Number(rows[0]!.n);
-  }
-
-  /**
    * Inside the commit's transaction, after its lock: keeps the last copy of a
    * repeated id, and compares the whole stage again when the comparisons made
    * during the walk cannot be trusted (an id came twice, whose earlier copy was
@@ -334,54 +297,17 @@ export class PostgresRun implements SyncRun {
     if (repeated) this.#counts.repeated = (await client.query('DELETE FROM stage a USING stage b WHERE a.id = b.id AND a.n < b.n')).rowCount ?? 0;
     if (repeated || (await commits(client)) !== this.#before) {
       await client.query('TRUNCATE delta');
-      await this.#compare(0, this.#staged);
+      this.#repeats += await compareStage(client, this.#ctx.sync.name, this.#ctx.mode, 0, this.#staged);
     }
     await client.query('ANALYZE delta');
-  }
-
-  /** Makes the copy's tables as any upgrade does, waiting (bounded) for a run that is making them. */
-  async #makeCopy(): Promise<void> {
-    const { client, schema, migrateKey, busyTimeoutMs } = this.#ctx;
-    await migrate(client, schema, migrateKey, undefined, busyTimeoutMs).catch((err: unknown) => {
-      if ((err as { code?: string }).code === '55P03') {
-        throw new RunError(`${this.#ctx.location} is being made by the first run of another sync, for more than ${waited(busyTimeoutMs)}; try again when it is done`);
-      }
-      throw err;
-    });
-    this.#made = true;
-  }
-
-  /**
-   * The key of a new copy's tenders, made once they are in; returns how many
-   * rows repeated an id. A repeat fails the key (undone to a savepoint) and
-   * only then are the earlier rows of each repeated id removed: the last
-   * counts, and a fresh table's rows lie in the order they were COPied.
-   */
-  async #makeKey(): Promise<number> {
-    const { client } = this.#ctx;
-    await client.query('SAVEPOINT key');
-    try {
-      await client.query(TENDER_KEY);
-      return 0;
-    } catch (err) {
-      if ((err as { code?: string }).code !== '23505') throw err;
-      await client.query('ROLLBACK TO SAVEPOINT key');
-    }
-    const repeated = (await client.query('DELETE FROM tenders a USING tenders b WHERE a.id = b.id AND a.ctid < b.ctid')).rowCount ?? 0;
-    await client.query(TENDER_KEY);
-    return repeated;
   }
 
   /** The end of a new copy's first run, its tenders written: the indexes, the membership, the sync and its receipt. */
   async #finishCopy(facts: RunFacts): Promise<RunReceipt> {
     const { client, sync } = this.#ctx;
     const now = new Date().toISOString();
-    this.#counts.repeated = await this.#makeKey();
+    this.#counts.repeated = await finishTables(client, sync.name, now);
     this.#counts.new = this.#staged - this.#counts.repeated;
-    for (const sql of TENDER_INDEXES) await client.query(sql);
-    await client.query('INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT $1, id, $2, $2 FROM tenders', [sync.name, now]);
-    for (const sql of MEMBERSHIP_KEYS) await client.query(sql);
-    for (const s of cpvStatements(postgresDialect)) await this.#exec(s);
     const receipt = this.#receipt(facts, now, true);
     receipt.run = await this.#insertRun(receipt);
     await this.#exec(saveSync(postgresDialect, sync, receipt.run, now));
@@ -410,19 +336,19 @@ export class PostgresRun implements SyncRun {
     const fresh = await count('SELECT count(*) AS n FROM delta WHERE NOT held');
     this.#counts.new = fresh;
     if (!this.baseline) await this.#exec(newChanges(postgresDialect, 'delta', run, name, now));
-    const changed = await this.#recordFieldChanges(run, now);
+    const changed = await recordFieldChanges(client, run, name, now);
     this.#counts.changed = changed;
     this.#counts.unchanged = distinct - fresh - changed;
 
     // Only documents that are new, changed or back are written: the ones no row holds as plain inserts (`stored` is
     // exact under the commit lock, see #settle; an upsert's speculative insertion cost a first sync a tenth of its commit).
     await q(
-      `INSERT INTO tenders (${COLUMNS}, first_seen)
-       SELECT ${COLUMNS.replace(/\w+/g, 's.$&')}, $1 FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND NOT d.stored`,
+      `INSERT INTO tenders (${COPY_COLUMNS}, first_seen)
+       SELECT ${COPY_COLUMNS.replace(/\w+/g, 's.$&')}, $1 FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND NOT d.stored`,
       [now],
     );
     await q(
-      `UPDATE tenders t SET ${COLUMNS.replace(/\w+/g, '$& = s.$&').replace('id = s.id, ', '')}, gone_at = NULL
+      `UPDATE tenders t SET ${COPY_COLUMNS.replace(/\w+/g, '$& = s.$&').replace('id = s.id, ', '')}, gone_at = NULL
        FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND d.stored AND t.id = d.id`,
     );
     for (const s of cpvStatements(postgresDialect, 'delta')) await this.#exec(s);
@@ -442,38 +368,6 @@ export class PostgresRun implements SyncRun {
     await this.#exec(saveCounts(postgresDialect, run, c));
     receipt.counts = { ...c };
     return receipt;
-  }
-
-  /**
-   * One `changed` row per changed field of every staged tender whose stored
-   * document differs, whichever sync stored it (see sqlite-run.ts). Returns
-   * how many of the sync's own tenders changed.
-   */
-  async #recordFieldChanges(run: number, now: string): Promise<number> {
-    const { client, sync } = this.#ctx;
-    let changed = 0;
-    let after = '';
-    for (;;) {
-      const { rows } = await client.query<DifferingRow>({
-        text: `SELECT d.id, t.doc_text, s.doc_text, d.held FROM delta d JOIN stage s ON s.id = d.id JOIN tenders t ON t.id = d.id
-         WHERE d.differs AND d.id > $1 AND t.doc_text <> s.doc_text ORDER BY d.id LIMIT ${DIFF_BATCH}`,
-        values: [after],
-        rowMode: 'array',
-      });
-      const found = fieldChangeRows(rows);
-      changed += found.held;
-      const columns = [0, 1, 2, 3].map((i) => found.changes.map((change) => change[i]));
-      if (found.changes.length > 0) {
-        await client.query(
-          `INSERT INTO changes (run, sync, id, kind, field, old, new, at)
-           SELECT $1, $2, u.id, 'changed', u.f, u.o::json, u.n::json, $3
-           FROM unnest($4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS u(id, f, o, n, i) ORDER BY u.i`,
-          [run, sync.name, now, ...columns],
-        );
-      }
-      if (rows.length < DIFF_BATCH) return changed;
-      after = rows[rows.length - 1]![0];
-    }
   }
 
   #receipt(facts: RunFacts, ended: string, complete: boolean): RunReceipt {

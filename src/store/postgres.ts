@@ -5,19 +5,19 @@
  */
 
 import type pg from 'pg';
-import { NoCopyError, RunError, UsageError } from '../errors.js';
-import { stringifyExact, type JsonObject } from '../model/exact-json.js';
+import { UsageError } from '../errors.js';
+import { stringifyExact } from '../model/exact-json.js';
 import { parseJson } from '../model/json-parse.js';
 import type { LocalSelection } from '../model/local-selection.js';
-import { queryKey } from '../model/query-key.js';
 import { beyondNumeric } from './numeric-range.js';
-import { cancelStatement, checkOut, connect, failure, parseTarget, type Connection, type Target } from './postgres-connect.js';
-import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
+import { connect, failure, parseTarget, cancelStatement, type Connection, type Target } from './postgres-connect.js';
 import { UNSTORABLE } from './postgres-copy-row.js';
+import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
+import { PostgresReader } from './postgres-reader.js';
 import { PostgresRun } from './postgres-run.js';
-import { migrate, MIGRATIONS, refuseSchema, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
-import { checkSyncName, definitionMismatch, ftsError, ftsWords } from './rules.js';
-import { postgresDialect, statement, type Statement } from './sql/dialect.js';
+import { checkVersion, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
+import { checkDefinition, checkSyncName } from './rules.js';
+import { postgresDialect, statement } from './sql/dialect.js';
 import { changeRecord, changesStatement, countTenders, forgetStatements, readStatus, readSyncs, syncNames } from './sql/reads.js';
 import { afterCondition, fromWhere, orderBy, orderOf } from './sql/selection.js';
 import {
@@ -36,8 +36,6 @@ import {
 } from './store.js';
 
 const CONNECTIONS = 4;
-/** Tenders (or changes) handed on at a time by select and changes. */
-const BATCH = 256;
 
 export async function openPostgresStore(url: string, options: OpenOptions): Promise<Store> {
   const target = parseTarget(url, options.schema);
@@ -57,38 +55,14 @@ export async function openPostgresStore(url: string, options: OpenOptions): Prom
   }
 }
 
-/**
- * The schema's version, upgraded for writing; refusals as usage errors. A
- * schema without tables (0) stays so: the copy is made by its first sync (postgres-run.ts).
- */
-async function checkVersion(client: pg.PoolClient, target: Target, connection: Connection, { mode, definitionsOnly }: OpenOptions): Promise<number> {
-  const where = target.location;
-  const version = await schemaVersion(client, connection.schema);
-  refuseSchema(version, where, connection.schema);
-  if (mode === 'read' && version !== SCHEMA_VERSION) {
-    if (version === 0) throw new NoCopyError(`no local copy in ${where} yet: run tenders sync first`);
-    if (!definitionsOnly) throw new RunError(`${where} is a local copy of an older schema (version ${version}): run tenders sync to upgrade it`);
-  }
-  if (mode === 'write' && version > 0 && version < MIGRATIONS.length) await migrate(client, connection.schema, lockKey(connection.schema, 'migrate'));
-  return version;
-}
-
-interface SyncRow {
-  name: string;
-  query: JsonObject;
-  service: string;
-  created: string;
-  last_run: number | null;
-  last_complete: string | null;
-}
-
 class PostgresStore implements Store {
   readonly #pool: pg.Pool;
   readonly #schema: string;
+  readonly #reader: PostgresReader;
   #run: PostgresRun | undefined;
 
   constructor(
-    private readonly connection: Connection,
+    connection: Connection,
     private readonly target: Target,
     private readonly busyTimeoutMs: number,
     /** The schema has no tables yet: nothing is stored, and a first run makes the copy. */
@@ -98,6 +72,7 @@ class PostgresStore implements Store {
   ) {
     this.#pool = connection.pool;
     this.#schema = connection.schema;
+    this.#reader = new PostgresReader(connection, target, signal);
   }
 
   async beginRun(options: RunOptions): Promise<SyncRun> {
@@ -110,20 +85,15 @@ class PostgresStore implements Store {
       throw new UsageError('the query holds a NUL character or an unpaired surrogate (\\u0000, \\ud800): a PostgreSQL copy cannot keep it');
     }
     if (this.#run) throw new Error('one sync run at a time per store');
-    const saved = await this.#syncRow(sync.name);
-    if (saved && !options.reset) {
-      if (queryKey(saved.query) !== queryKey(sync.query)) {
-        throw definitionMismatch(sync.name, 'query', JSON.stringify(saved.query), JSON.stringify(sync.query));
-      }
-      if (saved.service !== sync.service) throw definitionMismatch(sync.name, 'service', saved.service, sync.service);
-    }
-    const client = await this.#connect();
+    const saved = await this.getSync(sync.name);
+    checkDefinition(sync, saved, options.reset);
+    const client = await this.#reader.connect();
     let key: string;
     try {
       key = await lockRun(client, this.#schema, sync.name, holderHere(), 'sync', this.signal);
     } catch (err) {
       client.release(true); // whatever the failure, the connection holds no lock of this run
-      throw this.#failure(err);
+      throw this.#reader.failure(err);
     }
     try {
       this.#run = await PostgresRun.start({
@@ -137,7 +107,7 @@ class PostgresStore implements Store {
         schema: this.#schema,
         busyTimeoutMs: this.busyTimeoutMs,
         location: this.target.location,
-        fail: (err) => this.#failure(err),
+        fail: (err) => this.#reader.failure(err),
         signal: this.signal,
         cancel: () => cancelStatement(this.#pool, client),
         release: async (broken) => {
@@ -150,7 +120,7 @@ class PostgresStore implements Store {
       return this.#run;
     } catch (err) {
       client.release(true);
-      throw this.#failure(err);
+      throw this.#reader.failure(err);
     }
   }
 
@@ -164,34 +134,34 @@ class PostgresStore implements Store {
       return `SELECT t.doc_text ${base}${key === undefined ? '' : ` AND ${afterCondition(order, key)}`} ${orderBy(order)}${limit}`;
     });
     // One snapshot for every batch (whatever a sync commits meanwhile), read through a cursor.
-    yield* this.#cursor(sql, params, selection, (row) => parseJson(row[0] as string) as Record<string, unknown>);
+    yield* this.#reader.cursor(sql, params, selection, (row) => parseJson(row[0] as string) as Record<string, unknown>);
   }
 
   async count(selection: LocalSelection, byPath?: string, options?: CountOptions): Promise<LocalCounts> {
     // The total and every group from one snapshot: they add up whatever a sync commits meanwhile.
-    return this.#snapshot((read) => countTenders((s) => read(s, selection), postgresDialect, selection, byPath, options));
+    return this.#reader.snapshot((read) => countTenders((s) => read(s, selection), postgresDialect, selection, byPath, options));
   }
 
   async *changes(filter: ChangeFilter = {}): AsyncGenerator<ChangeRecord[]> {
     const { sql, params } = changesStatement(postgresDialect, filter);
-    yield* this.#cursor(sql, params, undefined, changeRecord);
+    yield* this.#reader.cursor(sql, params, undefined, changeRecord);
   }
 
   async listSyncs(): Promise<SyncInfo[]> {
-    return this.unborn ? [] : this.#snapshot((read) => readSyncs(read, postgresDialect));
+    return this.unborn ? [] : this.#reader.snapshot((read) => readSyncs(read, postgresDialect));
   }
 
   async getSync(name: string): Promise<SyncInfo | undefined> {
-    return this.unborn ? undefined : (await this.#snapshot((read) => readSyncs(read, postgresDialect, name)))[0];
+    return this.unborn ? undefined : (await this.#reader.snapshot((read) => readSyncs(read, postgresDialect, name)))[0];
   }
 
   async forget(name: string): Promise<{ tenders: number }> {
     checkSyncName(name);
-    if (!(await this.#syncRow(name))) {
-      const known = this.unborn ? [] : await this.#snapshot((read) => syncNames(read));
+    if (!(await this.getSync(name))) {
+      const known = this.unborn ? [] : await this.#reader.snapshot((read) => syncNames(read));
       throw new UsageError(`no sync named '${name}' in ${this.target.location}${known.length ? ` (there are: ${known.join(', ')})` : ''}`);
     }
-    const client = await this.#connect();
+    const client = await this.#reader.connect();
     let broken = false;
     try {
       const key = await lockRun(client, this.#schema, name, holderHere());
@@ -213,7 +183,7 @@ class PostgresStore implements Store {
         if (!broken) await unlockRun(client, key).catch(() => (broken = true));
       }
     } catch (err) {
-      throw this.#failure(err);
+      throw this.#reader.failure(err);
     } finally {
       client.release(broken);
     }
@@ -221,7 +191,7 @@ class PostgresStore implements Store {
 
   async status(sync?: string): Promise<StoreStatus> {
     if (this.unborn) return { location: this.target.location, schemaVersion: SCHEMA_VERSION, syncs: 0, tenders: 0, lastComplete: null };
-    return this.#snapshot((read) => readStatus(read, postgresDialect, this.target.location, SCHEMA_VERSION, sync));
+    return this.#reader.snapshot((read) => readStatus(read, postgresDialect, this.target.location, SCHEMA_VERSION, sync));
   }
 
   async close(): Promise<void> {
@@ -229,85 +199,9 @@ class PostgresStore implements Store {
     await this.#pool.end().catch(() => undefined);
   }
 
-  async #connect(): Promise<pg.PoolClient> {
-    this.connection.check();
-    return checkOut(this.#pool, (err) => this.#failure(err));
-  }
-
-  #failure(err: unknown): Error {
-    return failure(this.connection.interrupted(err), this.target, this.connection.scrub);
-  }
-
-  async #query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = [], selection?: LocalSelection): Promise<pg.QueryResult<R>> {
-    try {
-      this.connection.check();
-      return await this.#pool.query<R>(sql, params);
-    } catch (err) {
-      throw this.#queryError(err, selection);
-    }
-  }
-
-  /** `work`'s statements in one read-only snapshot; rows as arrays. */
-  async #snapshot<T>(work: (read: (s: Statement, selection?: LocalSelection) => Promise<unknown[][]>) => Promise<T>): Promise<T> {
-    const client = await this.#connect();
-    let broken = false;
-    try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY').catch((err: unknown) => {
-        throw this.#queryError(err, undefined);
-      });
-      return await work(async (s, selection) => {
-        try {
-          return (await client.query<unknown[]>({ text: s.sql, values: s.params, rowMode: 'array' })).rows;
-        } catch (err) {
-          throw this.#queryError(err, selection);
-        }
-      });
-    } finally {
-      await client.query('ROLLBACK').catch(() => (broken = true));
-      client.release(broken);
-    }
-  }
-
-  /** Rows of `sql` in batches, in one read-only snapshot, through a cursor. */
-  async *#cursor<T>(sql: string, params: unknown[], selection: LocalSelection | undefined, map: (row: unknown[]) => T): AsyncGenerator<T[]> {
-    const client = await this.#connect();
-    let broken = false;
-    try {
-      const query = (text: string, values?: unknown[]) =>
-        client.query<unknown[]>({ text, values, rowMode: 'array' }).catch((err: unknown) => {
-          throw this.#queryError(err, selection);
-        });
-      await query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      await query(`DECLARE rows NO SCROLL CURSOR FOR ${sql}`, params);
-      for (;;) {
-        this.connection.check();
-        const { rows } = await query(`FETCH ${BATCH} FROM rows`);
-        if (rows.length === 0) return;
-        yield rows.map(map);
-        if (rows.length < BATCH) return;
-      }
-    } finally {
-      await client.query('ROLLBACK').catch(() => (broken = true));
-      client.release(broken);
-    }
-  }
-
-  #queryError(err: unknown, selection: LocalSelection | undefined): Error {
-    if (err instanceof UsageError || err instanceof RunError) return err;
-    if (this.signal?.aborted) return this.#failure(err);
-    const code = (err as { code?: string }).code ?? '';
-    const words = selection && ftsWords(selection);
-    if (words !== undefined && code === '42601') return ftsError(words, (err as Error).message);
-    if (code.startsWith('08') || code === '57P01' || /^E[A-Z]+$/.test(code)) return this.#failure(err);
-    return err as Error;
-  }
-
   async #checkAfter(column: string, id: string): Promise<void> {
-    const row = (await this.#query<{ v: unknown }>(`SELECT ${column} AS v FROM tenders WHERE id = $1`, [id])).rows[0];
+    const row = (await this.#reader.query<{ v: unknown }>(`SELECT ${column} AS v FROM tenders WHERE id = $1`, [id])).rows[0];
     if (!row || row.v === null) throw new UsageError(`no tender '${id}' in the local copy to continue after (in this order)`);
   }
 
-  async #syncRow(name: string): Promise<SyncRow | undefined> {
-    return this.unborn ? undefined : (await this.#query<SyncRow>('SELECT * FROM syncs WHERE name = $1', [name])).rows[0];
-  }
 }

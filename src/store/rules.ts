@@ -1,6 +1,9 @@
 /** The rules of what the store is given (sync names, dot paths, full-text queries), shared by both engines. */
 
 import { UsageError } from '../errors.js';
+import { stringifyExact } from '../model/exact-json.js';
+import { queryKey } from '../model/query-key.js';
+import type { SyncDefinition } from './store.js';
 
 /** A sync's name, as a watch's: up to 100 letters, digits, '-', '_' and '.', not starting with '.'. */
 const SYNC_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
@@ -36,6 +39,13 @@ export function definitionMismatch(name: string, what: 'query' | 'service', save
     `sync '${name}' was saved with ${what === 'query' ? 'the query' : 'the service'} ${saved}, not ${given}: ` +
       `run it without filters to reuse the saved ${what}, or with --reset to replace it`,
   );
+}
+
+/** A run of `sync` against its saved definition: a query or service that differs is refused unless reset. */
+export function checkDefinition(sync: SyncDefinition, saved: SyncDefinition | undefined, reset = false): void {
+  if (!saved || reset) return;
+  if (queryKey(saved.query) !== queryKey(sync.query)) throw definitionMismatch(sync.name, 'query', stringifyExact(saved.query), JSON.stringify(sync.query));
+  if (saved.service !== sync.service) throw definitionMismatch(sync.name, 'service', saved.service, sync.service);
 }
 
 /** How long a writer waited for another, as its error says it: `30 s`, `0.2 s`. */

@@ -18,6 +18,8 @@
  */
 
 import Database from 'better-sqlite3';
+import { RunError } from '../errors.js';
+import { acquireLock } from '../files/lock.js';
 import { closeSync, fsyncSync, linkSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { interruptedBy, openCopy, throwIfInterrupted, writeTransaction } from './sqlite-connection.js';
@@ -41,6 +43,25 @@ export function partialCopyPath(path: string): string {
 export function removePartialCopy(path: string): void {
   const partial = partialCopyPath(path);
   for (const file of [partial, `${partial}-journal`, `${partial}-wal`, `${partial}-shm`]) rmSync(file, { force: true });
+}
+
+/**
+ * The first sync of a new copy builds it whole: the lock of its partial file,
+ * unless another sync is building it (undefined). A partial file beside a copy
+ * that exists (not `unborn`) is a killed first sync's: removed.
+ */
+export async function partialCopyLock(path: string, unborn: boolean): Promise<(() => Promise<void>) | undefined> {
+  const release = await acquireLock(partialCopyPath(path)).catch(elsewhere);
+  if (!release || unborn) return release;
+  removePartialCopy(path);
+  await release();
+  return undefined;
+}
+
+/** A lock another process holds: that one does the work, not this one. */
+function elsewhere(err: unknown): undefined {
+  if (err instanceof RunError) return undefined;
+  throw err;
 }
 
 /** An empty copy in memory: what a store answers from before its copy exists. */

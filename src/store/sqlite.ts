@@ -5,18 +5,16 @@
 
 import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
-import { RunError, UsageError } from '../errors.js';
-import { acquireLock } from '../files/lock.js';
+import { UsageError } from '../errors.js';
 import { parseJson } from '../model/json-parse.js';
 import type { LocalSelection } from '../model/local-selection.js';
-import { queryKey } from '../model/query-key.js';
-import { checkSyncName, definitionMismatch, ftsError, ftsWords } from './rules.js';
+import { checkDefinition, checkSyncName, ftsError, ftsWords } from './rules.js';
 import { sqliteDialect, statement, type Statement } from './sql/dialect.js';
 import { changeRecord, changesStatement, countTenders, forgetStatements, readStatus, readSyncs, syncNames } from './sql/reads.js';
 import { afterCondition, fromWhere, orderBy, orderOf } from './sql/selection.js';
-import { openCopy, writeTransaction } from './sqlite-connection.js';
+import { openCopy, syncLock, writeTransaction } from './sqlite-connection.js';
 import { checkDatabaseFile } from './sqlite-file.js';
-import { newCopySchema, partialCopyPath, removePartialCopy } from './sqlite-new-copy.js';
+import { newCopySchema, partialCopyLock } from './sqlite-new-copy.js';
 import { SqliteRunClient } from './sqlite-run-client.js';
 import { SCHEMA_VERSION } from './sqlite-schema.js';
 import { ftsPlan } from './sqlite-select.js';
@@ -55,15 +53,6 @@ export async function openSqliteStore(path: string, options: OpenOptions): Promi
   return new SqliteStore(db, path, busyTimeoutMs, options.signal);
 }
 
-interface SyncRow {
-  name: string;
-  query: string;
-  service: string;
-  created: string;
-  last_run: number | null;
-  last_complete: string | null;
-}
-
 class SqliteStore implements Store {
   #run: SqliteRunClient | undefined;
   #db: Database.Database | undefined;
@@ -90,17 +79,12 @@ class SqliteStore implements Store {
     const { sync } = options;
     checkSyncName(sync.name);
     if (this.#run) throw new Error('one sync run at a time per store');
-    const saved = this.#syncRow(sync.name);
-    if (saved && !options.reset) {
-      if (queryKey(parseJson(saved.query)) !== queryKey(sync.query)) {
-        throw definitionMismatch(sync.name, 'query', saved.query, JSON.stringify(sync.query));
-      }
-      if (saved.service !== sync.service) throw definitionMismatch(sync.name, 'service', saved.service, sync.service);
-    }
-    const release = await this.#lock(sync.name);
+    const saved = await this.getSync(sync.name);
+    checkDefinition(sync, saved, options.reset);
+    const release = await syncLock(this.path, sync.name);
     let building: (() => Promise<void>) | undefined;
     try {
-      building = await this.#partialCopy();
+      building = await partialCopyLock(this.path, this.unborn);
       const init = { path: this.path, busyTimeoutMs: this.busyTimeoutMs, sync, mode: options.mode, baseline: saved === undefined, newCopy: building !== undefined };
       const run = new SqliteRunClient(init, async () => {
         this.#run = undefined;
@@ -184,11 +168,11 @@ class SqliteStore implements Store {
 
   async forget(name: string): Promise<{ tenders: number }> {
     checkSyncName(name);
-    if (!this.#syncRow(name)) {
+    if (!(await this.getSync(name))) {
       const known = await syncNames((s) => this.#read(s));
       throw new UsageError(`no sync named '${name}' in ${this.path}${known.length ? ` (there are: ${known.join(', ')})` : ''}`);
     }
-    const release = await this.#lock(name);
+    const release = await syncLock(this.path, name);
     try {
       return this.#write(() => {
         let tenders = 0;
@@ -212,34 +196,11 @@ class SqliteStore implements Store {
     if (this.#db?.open) this.#db.close();
   }
 
-  /**
-   * The first sync of a new copy builds it whole (sqlite-new-copy.ts): the
-   * lock of its partial file, unless another sync is building it. A partial
-   * file beside a copy that exists is a killed first sync's: removed.
-   */
-  async #partialCopy(): Promise<(() => Promise<void>) | undefined> {
-    const release = await acquireLock(partialCopyPath(this.path)).catch(elsewhere);
-    if (!release || this.unborn) return release;
-    removePartialCopy(this.path);
-    await release();
-    return undefined;
-  }
-
   /** A sync made the copy: from now on the store reads and writes it. */
   #born(): void {
     this.#db?.close();
     this.#db = openCopy(this.path, 'write', this.busyTimeoutMs);
     this.unborn = false;
-  }
-
-  /** The per-sync writer lock: a file beside the database, naming its holder. */
-  async #lock(name: string): Promise<() => Promise<void>> {
-    try {
-      return await acquireLock(`${this.path}.sync-${name}`);
-    } catch (err) {
-      if (err instanceof RunError) throw new RunError(`sync '${name}' is running already: ${err.message}`);
-      throw err;
-    }
   }
 
   #write<T>(work: () => T): T {
@@ -280,15 +241,4 @@ class SqliteStore implements Store {
     if (!row || row[0] === null) throw new UsageError(`no tender '${id}' in the local copy to continue after (in this order)`);
     return [row[0], id];
   }
-
-  #syncRow(name: string): SyncRow | undefined {
-    if (this.unborn) return undefined;
-    return this.db.prepare('SELECT * FROM syncs WHERE name = ?').get(name) as SyncRow | undefined;
-  }
-}
-
-/** A lock another process holds: that one does the work, not this one. */
-function elsewhere(err: unknown): undefined {
-  if (err instanceof RunError) return undefined;
-  throw err;
 }
