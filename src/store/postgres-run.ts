@@ -336,9 +336,10 @@ export class PostgresRun implements SyncRun {
     const fresh = await count('SELECT count(*) AS n FROM delta WHERE NOT held');
     this.#counts.new = fresh;
     if (!this.baseline) await this.#exec(newChanges(postgresDialect, 'delta', run, name, now));
-    const changed = await recordFieldChanges(client, run, name, now);
+    const { changed, held } = await recordFieldChanges(client, run, name, now);
     this.#counts.changed = changed;
-    this.#counts.unchanged = distinct - fresh - changed;
+    // A tender new to the sync and changed since another sync stored it is both: not unchanged.
+    this.#counts.unchanged = distinct - fresh - held;
 
     // Only documents that are new, changed or back are written: the ones no row holds as plain inserts (`stored` is
     // exact under the commit lock, see #settle; an upsert's speculative insertion cost a first sync a tenth of its commit).

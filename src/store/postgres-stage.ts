@@ -6,7 +6,7 @@
  */
 
 import type pg from 'pg';
-import { fieldChangeRows, type DifferingRow } from './sql/writes.js';
+import { fieldChangeRows, type Changed, type DifferingRow } from './sql/writes.js';
 import type { RunMode } from './store.js';
 
 /** Rows the change pass reads at a time: the transaction's memory stays flat. */
@@ -54,10 +54,10 @@ export async function compareStage(client: pg.ClientBase, sync: string, mode: Ru
 /**
  * One `changed` row per changed field of every staged tender whose stored
  * document differs, whichever sync stored it (see sqlite-run.ts). Returns
- * how many of the sync's own tenders changed.
+ * how many tenders changed, and how many of them the sync held.
  */
-export async function recordFieldChanges(client: pg.ClientBase, run: number, sync: string, now: string): Promise<number> {
-  let changed = 0;
+export async function recordFieldChanges(client: pg.ClientBase, run: number, sync: string, now: string): Promise<Changed> {
+  const counted: Changed = { changed: 0, held: 0 };
   let after = '';
   for (;;) {
     const { rows } = await client.query<DifferingRow>({
@@ -67,7 +67,8 @@ export async function recordFieldChanges(client: pg.ClientBase, run: number, syn
       rowMode: 'array',
     });
     const found = fieldChangeRows(rows);
-    changed += found.held;
+    counted.changed += found.changed;
+    counted.held += found.held;
     const columns = [0, 1, 2, 3].map((i) => found.changes.map((change) => change[i]));
     if (found.changes.length > 0) {
       await client.query(
@@ -77,7 +78,7 @@ export async function recordFieldChanges(client: pg.ClientBase, run: number, syn
         [run, sync, now, ...columns],
       );
     }
-    if (rows.length < DIFF_BATCH) return changed;
+    if (rows.length < DIFF_BATCH) return counted;
     after = rows[rows.length - 1]![0];
   }
 }

@@ -19,7 +19,7 @@ type Database = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
 import { runReceipt } from './run-receipt.js';
 import { sqliteDialect } from './sql/dialect.js';
-import { cpvStatements, fieldChangeRows, goneStatements, joinSync, lastSeen, newChanges, saveCounts, saveLastRun, saveSync, type DifferingRow } from './sql/writes.js';
+import { cpvStatements, fieldChangeRows, goneStatements, joinSync, lastSeen, newChanges, saveCounts, saveLastRun, saveSync, type Changed, type DifferingRow } from './sql/writes.js';
 import { interruptedBy, openCopy, writeTransaction, type Interrupt } from './sqlite-connection.js';
 import { STAGED_COLUMNS, STAGED_WIDTH, type StagedPage } from './sqlite-rows.js';
 import { exec, insertRunRow } from './sqlite-run-rows.js';
@@ -190,9 +190,10 @@ export class SqliteRun {
     const fresh = one(`SELECT count(*) FROM ${delta} WHERE NOT held`);
     this.#counts.new = fresh;
     if (!this.baseline) exec(db, newChanges(sqliteDialect, delta, run, name, now));
-    const changed = this.#recordFieldChanges(run, now);
+    const { changed, held } = this.#recordFieldChanges(run, now);
     this.#counts.changed = changed;
-    this.#counts.unchanged = distinct - fresh - changed;
+    // A tender new to the sync and changed since another sync stored it is both: not unchanged.
+    this.#counts.unchanged = distinct - fresh - held;
 
     // Only documents that are new, changed or back are written, in the walk's order: many by reading
     // the stage as it was written, a few by finding them in it.
@@ -267,9 +268,9 @@ export class SqliteRun {
   /**
    * One `changed` row per changed field of every staged tender whose stored
    * document differs, whichever sync stored it (a change is recorded once, by
-   * the run that sees it first). Returns how many of the sync's own tenders changed.
+   * the run that sees it first). Returns how many tenders changed, and how many of them the sync held.
    */
-  #recordFieldChanges(run: number, now: string): number {
+  #recordFieldChanges(run: number, now: string): Changed {
     const { db, sync } = this.#ctx;
     const read = db
       .prepare(
@@ -279,14 +280,15 @@ export class SqliteRun {
       )
       .raw();
     const insert = db.prepare("INSERT INTO changes (run, sync, id, kind, field, old, new, at) VALUES (?, ?, ?, 'changed', ?, ?, ?, ?)");
-    let changed = 0;
+    const counted: Changed = { changed: 0, held: 0 };
     let after = '';
     for (;;) {
       const rows = read.all(after) as DifferingRow[];
       const found = fieldChangeRows(rows);
       for (const [id, field, old, value] of found.changes) insert.run(run, sync.name, id, field, old, value, now);
-      changed += found.held;
-      if (rows.length < DIFF_BATCH) return changed;
+      counted.changed += found.changed;
+      counted.held += found.held;
+      if (rows.length < DIFF_BATCH) return counted;
       after = rows[rows.length - 1]![0];
     }
   }

@@ -208,12 +208,29 @@ describe.each(engines)('store ($name)', (engine) => {
       // A gone tender is not selected, and comes back as new.
       expect(ids(await all(store.select({})))).toEqual(['D', 'B', 'A']);
       const back = await sync(store, 's', [base('A', { deadline: '2026-05-01T12:00:00Z', estimatedValue: { amount: 120, currency: 'EUR', amountEur: 120 } }), base('B'), base('C', { title: 'Renamed' }), base('D')]);
-      expect(back.counts).toMatchObject({ new: 1, changed: 0, gone: 0 });
+      // Back and renamed: new to the sync again, and changed since it was stored (its rows say both, so do its counts).
+      expect(back.counts).toMatchObject({ new: 1, changed: 1, gone: 0, unchanged: 3 });
       expect((await all(store.changes({ id: 'C' }))).map(shape)).toEqual([
         ['C', 'gone', null, undefined, undefined],
         ['C', 'new', null, undefined, undefined],
         ['C', 'changed', 'title', 'Tender C', 'Renamed'],
       ]);
+    });
+
+    it("a new sync's baseline records no change of its own, and counts the change of a tender another sync stored as it records it", async () => {
+      await sync(store, 'a', [base('A'), base('B')]);
+      const receipt = await sync(store, 'b', [base('A', { status: 'closed' }), base('B'), base('C')]);
+      expect(receipt).toMatchObject({ baseline: true, counts: { new: 3, changed: 1, unchanged: 0, gone: 0 } });
+      const shape = (c: ChangeRecord) => [c.run, c.sync, c.id, c.kind, c.field, c.old, c.new];
+      // The stored document changed: one change of A, recorded once, by the run that saw it; no `new` rows (the baseline).
+      expect((await all(store.changes())).map(shape)).toEqual([[receipt.run, 'b', 'A', 'changed', 'status', 'open', 'closed']]);
+      // It is A's history in a, which held A then; and a's next run finds A as stored.
+      expect((await all(store.changes({ sync: 'a' }))).map((c) => [c.id, c.kind])).toEqual([['A', 'changed']]);
+      expect((await sync(store, 'a', [base('A', { status: 'closed' }), base('B')])).counts).toMatchObject({ new: 0, changed: 0, unchanged: 2 });
+      // Equal documents: the baseline of a third sync records nothing and counts no change.
+      const third = await sync(store, 'c', [base('A', { status: 'closed' }), base('B')]);
+      expect(third.counts).toMatchObject({ new: 2, changed: 0, unchanged: 0 });
+      expect(await all(store.changes())).toHaveLength(1);
     });
 
     it('a repeated id counts as its last copy, whatever an earlier copy said', async () => {

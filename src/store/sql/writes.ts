@@ -23,16 +23,30 @@ export function newChanges(d: SqlDialect, delta: string, run: number, name: stri
 /** One tender whose stored document differs from the run's: its id, both documents' text, and whether the sync held it. */
 export type DifferingRow = [id: string, before: string, current: string, held: unknown];
 
-/** The `changed` rows of differing tenders (id, field, old and new JSON text) and how many of them the sync held. */
-export function fieldChangeRows(rows: readonly DifferingRow[]): { changes: [string, string, string | null, string | null][]; held: number } {
+/** How many tenders a run's `changed` rows are of, and how many of those its sync held before the run. */
+export interface Changed {
+  changed: number;
+  held: number;
+}
+
+/**
+ * The `changed` rows of differing tenders (id, field, old and new JSON text), and how many
+ * tenders they are of: a run counts as changed every tender it records a change of, one its
+ * sync held or one another sync stored (docs/local-copy-schema.md, "What a run records").
+ */
+export function fieldChangeRows(rows: readonly DifferingRow[]): Changed & { changes: [string, string, string | null, string | null][] } {
   const changes: [string, string, string | null, string | null][] = [];
+  let changed = 0;
   let held = 0;
   for (const [id, before, current, isHeld] of rows) {
     const fields = fieldChanges(parseJson(before) as JsonObject, parseJson(current) as JsonObject);
     for (const field of fields) changes.push([id, field.path, jsonOrNull(field.old), jsonOrNull(field.new)]);
-    if (isHeld && fields.length > 0) held++;
+    if (fields.length > 0) {
+      changed++;
+      if (isHeld) held++;
+    }
   }
-  return { changes, held };
+  return { changes, changed, held };
 }
 
 /**
