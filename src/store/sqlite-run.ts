@@ -104,9 +104,8 @@ export class SqliteRun {
     db.exec('PRAGMA temp.journal_mode = MEMORY');
     // The stage is written and read in order: a small cache does, and memory stays the same for every size of sync.
     db.exec('PRAGMA temp.cache_size = -2048');
-    db.exec(`CREATE TABLE ${this.#stage} (
-      id TEXT NOT NULL, published TEXT, deadline TEXT, status TEXT, buyer_id TEXT, buyer_name TEXT,
-      buyer_country TEXT, title TEXT, value_eur REAL, cpv TEXT, doc TEXT NOT NULL)`);
+    // The staged columns as `tenders` declares them (their types, so values compare as stored).
+    db.exec(`CREATE TABLE ${this.#stage} AS SELECT ${STAGED_COLUMNS} FROM main.tenders WHERE false`);
     db.exec(`CREATE TABLE ${this.#ids} (id TEXT NOT NULL, row INTEGER NOT NULL)`);
     this.#see = db.prepare(`INSERT INTO ${this.#ids} (id, row) SELECT id, rowid FROM ${this.#stage} WHERE rowid >= ?`);
     db.exec(`CREATE TABLE ${this.#delta} (id TEXT PRIMARY KEY, held INTEGER NOT NULL, differs INTEGER NOT NULL) WITHOUT ROWID`);
@@ -206,9 +205,7 @@ export class SqliteRun {
     db.prepare(
       `INSERT INTO tenders (${STAGED_COLUMNS}, first_seen)
        SELECT ${STAGED_COLUMNS.replace(/\w+/g, 's.$&')}, ? FROM ${rows}
-       ON CONFLICT (id) DO UPDATE SET published = excluded.published, deadline = excluded.deadline, status = excluded.status,
-         buyer_id = excluded.buyer_id, buyer_name = excluded.buyer_name, buyer_country = excluded.buyer_country, title = excluded.title,
-         value_eur = excluded.value_eur, cpv = excluded.cpv, doc = excluded.doc, gone_at = NULL`,
+       ON CONFLICT (id) DO UPDATE SET ${STAGED_COLUMNS.replace('id, ', '').replace(/\w+/g, '$& = excluded.$&')}, gone_at = NULL`,
     ).run(now);
     for (const s of cpvStatements(sqliteDialect, delta)) exec(db, s);
     rebuild();
