@@ -34,7 +34,7 @@ export async function countTenders(read: Reader, d: SqlDialect, selection: Local
       ([v, n]) => [v as string | null, Number(n)] as [string | null, number],
     );
   let rows: [string | null, number][];
-  if (byPath === 'cpv') rows = await cpvGroups(read, d, selection, options.cpvLevel ?? 8);
+  if (byPath === 'cpv') rows = await cpvGroups(read, d, selection, options.cpvLevel ?? 8, total);
   else {
     const keys = dotPathKeys(byPath);
     const column = stringColumn(byPath);
@@ -60,18 +60,12 @@ export async function countTenders(read: Reader, d: SqlDialect, selection: Local
  * The selection's tenders per CPV code cut to `level` (8: each code), a tender once per group
  * it falls in; tenders without a code as one row of no value.
  */
-async function cpvGroups(read: Reader, d: SqlDialect, selection: LocalSelection, level: number): Promise<[string | null, number][]> {
+async function cpvGroups(read: Reader, d: SqlDialect, selection: LocalSelection, level: number, total: number): Promise<[string | null, number][]> {
   const digits = Math.floor(level);
-  const groups = await read(
-    statement(
-      d,
-      (sql) => `SELECT substr(c.code, 1, ${digits}) AS v, count(${digits < 8 ? 'DISTINCT c.id' : '*'}) FROM tender_cpv c
-        WHERE c.id IN (SELECT t.id ${fromWhere(selection, false, sql)}) GROUP BY v`,
-    ),
-  );
-  const none = Number(
-    await one(read, statement(d, (sql) => `SELECT count(*) ${fromWhere(selection, false, sql)} AND NOT EXISTS (SELECT 1 FROM tender_cpv c WHERE c.id = t.id)`)),
-  );
+  // The selection's tenders joined to their codes (read from the index of codes, each tender looked up by its key).
+  const codes = (sql: Sql) => fromWhere(selection, false, sql, 'matches', 'tender_cpv');
+  const groups = await read(statement(d, (sql) => `SELECT substr(c.code, 1, ${digits}) AS v, count(${digits < 8 ? 'DISTINCT c.id' : '*'}) ${codes(sql)} GROUP BY v`));
+  const none = total - Number(await one(read, statement(d, (sql) => `SELECT count(DISTINCT c.id) ${codes(sql)}`)));
   const rows = groups.map(([v, n]) => [JSON.stringify(cpvAtLevel(v as string, digits)), Number(n)] as [string | null, number]);
   return none > 0 ? [[null, none], ...rows] : rows;
 }

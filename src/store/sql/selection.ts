@@ -73,11 +73,13 @@ export function hasWords(words: string | undefined): words is string {
  * sync: those it holds), filtered. `sorted`: also without the tenders the
  * order leaves out (select always; count when a sort is given, as the service
  * counts what it would return). `plan` `probe`: SQLite walks the order's index.
+ * `join`: a table joined to each selected tender (its rows, as `c`, by `c.id`).
  */
-export function fromWhere(selection: LocalSelection, sorted: boolean, sql: Sql, plan: FtsPlan = 'matches'): string {
+export function fromWhere(selection: LocalSelection, sorted: boolean, sql: Sql, plan: FtsPlan = 'matches', join?: string): string {
   const probe = plan === 'probe';
   let from = probe ? `FROM tenders t INDEXED BY tenders_${orderOf(selection).column}` : 'FROM tenders t';
   if (selection.sync !== undefined) from += ` JOIN sync_tenders m ON m.id = t.id AND m.sync = ${sql.value(selection.sync)} AND m.gone_at IS NULL`;
+  if (join !== undefined) from += ` JOIN ${join} c ON c.id = t.id`;
   // Implied by an active membership too; said always, so the partial indexes (WHERE gone_at IS NULL) apply.
   const where = ['t.gone_at IS NULL'];
   for (const [field, rule] of Object.entries(SELECTION_FIELDS) as [SelectingField, FieldRule][]) {
