@@ -92,12 +92,13 @@ export function joinSync(d: SqlDialect, delta: string, name: string, now: string
 
 /** The codes of the tenders the run wrote (`differs` in `delta`; every tender without it) made again from their `cpv` column. */
 export function cpvStatements(d: SqlDialect, delta?: string): Statement[] {
-  const written = delta === undefined ? '' : `JOIN ${delta} d ON d.id = t.id AND d.differs`;
+  // The written tenders looked up by their key, not every tender asked whether it was written.
+  const written = delta === undefined ? '' : `AND t.id IN (SELECT id FROM ${delta} WHERE differs)`;
   return [
     ...(delta === undefined ? [] : [{ sql: `DELETE FROM tender_cpv WHERE id IN (SELECT id FROM ${delta} WHERE differs)`, params: [] }]),
     // In key order: a table's worth of codes goes into the key's b-tree at its end, not at random places.
     {
-      sql: `INSERT INTO tender_cpv (id, code) SELECT t.id, e.value FROM tenders t ${written} CROSS JOIN ${d.elements('t.cpv', 'e')} WHERE t.cpv IS NOT NULL ORDER BY t.id`,
+      sql: `INSERT INTO tender_cpv (id, code) SELECT t.id, e.value FROM tenders t CROSS JOIN ${d.elements('t.cpv', 'e')} WHERE t.cpv IS NOT NULL ${written} ORDER BY t.id`,
       params: [],
     },
   ];
