@@ -34,7 +34,7 @@ export function ftsError(words: string, reason: string): UsageError {
 }
 
 /** A sync's saved query or service that differs from this run's: refused unless reset. */
-export function definitionMismatch(name: string, what: 'query' | 'service', saved: string, given: string): UsageError {
+function definitionMismatch(name: string, what: 'query' | 'service', saved: string, given: string): UsageError {
   return new UsageError(
     `sync '${name}' was saved with ${what === 'query' ? 'the query' : 'the service'} ${saved}, not ${given}: ` +
       `run it without filters to reuse the saved ${what}, or with --reset to replace it`,

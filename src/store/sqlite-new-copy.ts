@@ -35,12 +35,12 @@ import type { RunCounts, RunFacts, RunReceipt } from './store.js';
 import type { HostedRun, RunInit } from './sqlite-run-host.js';
 
 /** Where the first sync of the copy at `path` builds it. */
-export function partialCopyPath(path: string): string {
+function partialCopyPath(path: string): string {
   return `${path}.partial`;
 }
 
 /** Removes the partial copy of the copy at `path`, and the files SQLite may have made beside it. */
-export function removePartialCopy(path: string): void {
+function removePartialCopy(path: string): void {
   const partial = partialCopyPath(path);
   for (const file of [partial, `${partial}-journal`, `${partial}-wal`, `${partial}-shm`]) rmSync(file, { force: true });
 }

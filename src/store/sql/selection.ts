@@ -10,7 +10,7 @@
 
 import { SORT_DEFAULT_ORDER, type LocalSelection } from '../../model/local-selection.js';
 import { timestamp } from '../columns.js';
-import { statement, type FtsTarget, type Sql, type SqlDialect, type SqlType, type Statement } from './dialect.js';
+import type { FtsTarget, Sql } from './dialect.js';
 
 /** How one field of a selection selects tenders. */
 export type FieldRule =
@@ -122,10 +122,3 @@ export function orderBy(order: Order): string {
 export function afterCondition(order: Order, key: string): string {
   return `(t.${order.column}, t.id) ${order.direction === 'desc' ? '<' : '>'} ${key}`;
 }
-
-/** The statement of how many tenders the selection holds. */
-export function countStatement(dialect: SqlDialect, selection: LocalSelection): Statement {
-  return statement(dialect, (sql) => `SELECT count(*) ${fromWhere(selection, false, sql)}`);
-}
-
-export type { SqlType };
