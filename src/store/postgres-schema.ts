@@ -12,7 +12,7 @@ import type { Connection, Target } from './postgres-connect.js';
 import { lockKey } from './postgres-lock.js';
 import type { OpenOptions } from './store.js';
 import { rebuildTsv } from './postgres-fts-rebuild.js';
-import { fillCpv } from './postgres-cpv-fill.js';
+import { fillCpvAndWeights } from './postgres-cpv-fill.js';
 import { TENDER_INDEXES as SHARED_INDEXES } from './tender-indexes.js';
 
 export type Migration = (client: pg.ClientBase) => Promise<void>;
@@ -163,8 +163,7 @@ export const MIGRATIONS: readonly Migration[] = [
     await client.query(`ALTER TABLE tenders ADD COLUMN cpv text;
       CREATE TABLE tender_cpv (id text COLLATE "C" NOT NULL, code text COLLATE "C" NOT NULL, PRIMARY KEY (id, code));
       CREATE INDEX tender_cpv_code ON tender_cpv (code, id);`);
-    await fillCpv(client);
-    await rebuildTsv(client);
+    await fillCpvAndWeights(client);
   },
 ];
 
