@@ -3,6 +3,8 @@
  * interface, two engines (SQLite in ./sqlite.ts, PostgreSQL in ./postgres.ts
  * exporting `openPostgresStore(url, options): Promise<Store>`), opened by
  * `openStore(location, options)` in ./open.ts.
+ * Both engines run the SQL of one layer (./sql/: a dialect object, the
+ * selection, reads and a run's writes), built once for both.
  * The code that walks, diffs and records changes only sees this interface.
  * The tables behind it are part of the product too: docs/local-copy-schema.md.
  *
