@@ -5,6 +5,7 @@
  */
 
 import { isObject, RawNumber, stringifyJson } from '../model/exact-json.js';
+import { tenderCpvCodes } from '../model/cpv.js';
 import { readInstant } from '../model/instant.js';
 
 export interface TenderColumns {
@@ -18,6 +19,8 @@ export interface TenderColumns {
   buyerCountry: string | null;
   title: string | null;
   valueEur: number | null;
+  /** The tender's CPV codes (model/cpv.ts tenderCpvCodes) as a JSON array's text; NULL without any. The side table tender_cpv holds them one a row. */
+  cpv: string | null;
 }
 
 /** A tender's key: a string id as it is, a number id as its JSON text; undefined when it has none (not stored). */
@@ -41,6 +44,7 @@ export function tenderColumns(id: string, tender: Record<string, unknown>): Tend
     buyerCountry: text(isObject(buyer) ? buyer.country : undefined),
     title: text(tender.title),
     valueEur: number(isObject(value) ? value.amountEur : undefined),
+    cpv: codes(tender),
   };
 }
 
@@ -80,6 +84,11 @@ export function timestamp(value: unknown): string | null {
 /** Tenders share their dates (a day's publications, noon deadlines): parsing each text once is a tenth of a sync's time. */
 const timestamps = new Map<string, string | null>();
 const TIMESTAMPS_KEPT = 4096;
+
+function codes(tender: Record<string, unknown>): string | null {
+  const found = tenderCpvCodes(tender);
+  return found.length > 0 ? JSON.stringify(found) : null;
+}
 
 function text(value: unknown): string | null {
   return typeof value === 'string' ? value : null;

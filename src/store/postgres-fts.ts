@@ -41,7 +41,8 @@ export function tsvectorText(title: string | null, buyerName: string | null): st
   let text = '';
   let position = 0;
   let room = TSVECTOR_BYTES;
-  for (const field of [title, buyerName]) {
+  for (const [field, weight] of [[title, ''], [buyerName, 'B']] as const) {
+    // The buyer's words weigh B (the title's the default, D): `--buyer-name` matches them alone (tsquery's :B).
     // Words are measured only in a field whose bound could pass the room left (titles of over 30 000 characters).
     const bound = (field?.length ?? 0) * UNIT_BYTES;
     const measured = bound > room;
@@ -51,7 +52,7 @@ export function tsvectorText(title: string | null, buyerName: string | null): st
       if (tooLong(token)) continue;
       if (measured && (room -= Buffer.byteLength(token) + WORD_OVERHEAD) < 0) return text;
       // A token holds letters and digits only: nothing in it to quote. One string, not parts joined: a quarter less time.
-      text += `${text ? " '" : "'"}${token}':${Math.min(position, 16383)}`;
+      text += `${text ? " '" : "'"}${token}':${Math.min(position, 16383)}${weight}`;
     }
     position++;
   }
@@ -62,40 +63,41 @@ export function tsvectorText(title: string | null, buyerName: string | null): st
  * The tsquery of an FTS5 query; a query FTS5 refuses is a UsageError with its reason, and so is
  * one that uses what only FTS5 has. A query that matches nothing (a phrase of no words, `*reads`): null.
  */
-export function tsquery(words: string): string | null {
+export function tsquery(words: string, weight?: 'B'): string | null {
   const parsed = parseFts5(words);
   if (parsed.special) return null;
   const only = parsed.near ? 'NEAR(...) works' : parsed.columns ? 'a column filter, title:word, works' : parsed.caret ? '^word, a column\'s first word, works' : undefined;
   if (only) throw ftsError(words, `${only} in a SQLite copy only`);
-  return render(parsed.expr);
+  return render(parsed.expr, weight ?? '');
 }
 
 /** The tsquery of an expression, null for one that matches nothing, as FTS5 evaluates it. */
-function render(expr: Expr): string | null {
+function render(expr: Expr, weight: string): string | null {
   switch (expr.type) {
     case 'eof':
       return null;
     case 'string':
-      return phrase(expr.phrases[0]!);
+      return phrase(expr.phrases[0]!, weight);
     case 'and': {
-      const parts = expr.children.map(render);
+      const parts = expr.children.map((child) => render(child, weight));
       return parts.includes(null) ? null : balanced(parts as string[], '&');
     }
     case 'or': {
-      const parts = expr.children.map(render).filter((p) => p !== null);
+      const parts = expr.children.map((child) => render(child, weight)).filter((p) => p !== null);
       return parts.length === 0 ? null : balanced(parts, '|');
     }
     case 'not': {
-      const [left, right] = expr.children.map(render);
+      const [left, right] = expr.children.map((child) => render(child, weight));
       return left == null ? null : right == null ? left : `(${left} & !${right})`;
     }
   }
 }
 
-function phrase(terms: Term[]): string | null {
+/** A phrase's words in order; `weight` (B) matches them in the buyer's name alone. */
+function phrase(terms: Term[], weight: string): string | null {
   // A word too long for a tsvector is in none (see tsvectorText).
   if (terms.some((t) => tooLong(t.token))) return null;
-  return `(${terms.map((t) => `${quote(t.token)}${t.prefix ? ':*' : ''}`).join(' <-> ')})`;
+  return `(${terms.map((t) => `${quote(t.token)}${t.prefix ? `:*${weight}` : weight ? `:${weight}` : ''}`).join(' <-> ')})`;
 }
 
 /** Operands joined by `op` as a balanced tree: the server walks a query recursively, and a query may have thousands of words. */

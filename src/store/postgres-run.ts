@@ -18,33 +18,21 @@
 
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { copyField } from './postgres-copy.js';
-import { parseJson } from '../model/json-parse.js';
 import { RunError } from '../errors.js';
-import { stringifyExact, stringifyJson, type JsonObject } from '../model/exact-json.js';
-import { jsonOrNull, tenderColumns, tenderId } from './columns.js';
-import { COUNT_COLUMNS, countValues, RUN_COLUMNS, runReceipt, runRowValues } from './run-receipt.js';
-import { fieldChanges } from './diff.js';
-import { tsvectorText } from './postgres-fts.js';
+import { tenderId } from './columns.js';
+import { COPY_COLUMNS, copyRow } from './postgres-copy-row.js';
+import { commits, finishTables, makeCopyWaiting, makesCopy } from './postgres-new-copy.js';
+import { compareStage, createStage, recordFieldChanges } from './postgres-stage.js';
+import { runReceipt } from './run-receipt.js';
 import { waited } from './rules.js';
-import { createCopy, migrate, SCHEMA_VERSION, schemaVersion, TENDER_INDEXES } from './postgres-schema.js';
-import { indexName } from './tender-indexes.js';
-import { beyondNumeric } from './numeric-range.js';
-import { utf8Longer } from './utf8.js';
-
-/** The key of tenders and of the membership, and the membership's index, as the schema names them: dropped while a new copy is written, made again at its end. */
-const TENDER_KEY = 'ALTER TABLE tenders ADD CONSTRAINT tenders_pkey PRIMARY KEY (id)';
-const MEMBERSHIP_KEYS = ['ALTER TABLE sync_tenders ADD CONSTRAINT sync_tenders_pkey PRIMARY KEY (sync, id)', 'CREATE INDEX sync_tenders_id ON sync_tenders (id)'];
+import { postgresDialect, type Statement } from './sql/dialect.js';
+import { cpvStatements, goneStatements, insertRun, joinSync, lastSeen, newChanges, saveCounts, saveLastRun, saveSync } from './sql/writes.js';
 import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition, SyncRun } from './store.js';
 
-/** Rows the change pass reads at a time: the transaction's memory stays flat. */
-const DIFF_BATCH = 500;
 /** Staged rows sent in one COPY: fewer round trips than one per page, memory still bounded. */
 const COPY_ROWS = 1000;
 /** The bytes a COPY's buffer starts with: most COPYs of 1000 rows fit (it grows for those that do not). */
 const COPY_BYTES = 1 << 20;
-const COLUMNS = 'id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, doc_text, tsv';
-
 
 export interface RunContext {
   client: pg.PoolClient;
@@ -126,12 +114,7 @@ export class PostgresRun implements SyncRun {
   static async start(ctx: RunContext): Promise<PostgresRun> {
     const copy = ctx.newCopy ? await makesCopy(ctx) : 'made';
     if (copy === 'building') return new PostgresRun(ctx, '', true, false);
-    // Indexed by n (each COPY's rows) and id (repeats, the comparisons, the commit's joins) as the rows come in.
-    await ctx.client.query(`CREATE TEMP TABLE stage (n bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id text COLLATE "C" NOT NULL,
-      published timestamptz, deadline timestamptz, status text, buyer_id text, buyer_name text, buyer_country text, title text,
-      value_eur numeric, doc_text text NOT NULL, tsv tsvector NOT NULL);
-      CREATE INDEX stage_id ON stage (id);
-      CREATE TEMP TABLE delta (id text COLLATE "C" PRIMARY KEY, held boolean NOT NULL, differs boolean NOT NULL, stored boolean NOT NULL)`);
+    await createStage(ctx.client);
     return copy === 'made' ? new PostgresRun(ctx, await commits(ctx.client), false, true) : new PostgresRun(ctx, '', false, false);
   }
 
@@ -159,20 +142,9 @@ export class PostgresRun implements SyncRun {
         this.#counts.withoutId++;
         continue;
       }
-      const c = tenderColumns(id, tender);
-      const doc = stringifyJson(tender);
-      // Found here, it is named: the server's error would not say which tender (a stage's jsonb is made at commit).
-      if (doc.includes('\\') && UNSTORABLE.test(doc)) this.#failed ??= unstorable(id, 'its document holds a NUL character or an unpaired surrogate (\\u0000, \\ud800)');
-      const huge = beyondNumeric(tender);
-      if (huge !== undefined) this.#failed ??= unstorable(id, `its document holds a number beyond the range of PostgreSQL's numeric (${huge})`);
-      if (indexed(id) === null) this.#failed ??= unstorable(id, `its id is longer than an index holds (${INDEXED_BYTES} bytes)`);
-      // One string per row, field by field: arrays of fields mapped and joined cost 70 ms of CPU in 50 000 rows.
-      const row =
-        `${copyField(id)}\t${copyField(c.published)}\t${copyField(c.deadline)}\t${copyField(indexed(c.status))}\t${copyField(c.buyerId)}\t` +
-        `${copyField(indexed(c.buyerName))}\t${copyField(indexed(c.buyerCountry))}\t${copyField(c.title)}\t${copyField(c.valueEur)}\t` +
-        // A tsvector's text here has nothing COPY escapes (tokens are letters and digits).
-        `${copyJson(doc)}\t${tsvectorText(c.title, c.buyerName)}${tail}`;
-      this.#put(row);
+      const { text, unstorable } = copyRow(id, tender, tail);
+      if (unstorable) this.#failed ??= unstorable;
+      this.#put(text);
       this.#buffered++;
     }
     if (this.#buffered >= COPY_ROWS) await this.#flush();
@@ -216,13 +188,15 @@ export class PostgresRun implements SyncRun {
     this.#copying = new Promise<void>((resolve, reject) => {
       // A new copy's rows go in frozen (its transaction made the table): readers after the commit set no hint
       // bits on every page, and the visibility map lets count --by read an index alone from the first query on.
-      const into = this.#building ? `tenders (${COLUMNS}, first_seen) FROM STDIN (FREEZE)` : `stage (${COLUMNS}) FROM STDIN`;
+      const into = this.#building ? `tenders (${COPY_COLUMNS}, first_seen) FROM STDIN (FREEZE)` : `stage (${COPY_COLUMNS}) FROM STDIN`;
       const stream = this.#ctx.client.query(copyFrom(`COPY ${into}`));
       stream.on('error', reject);
       stream.on('finish', resolve);
       stream.end(text);
     })
-      .then(() => (this.#made ? this.#compare(from, to) : undefined))
+      .then(async () => {
+        if (this.#made) this.#repeats += await compareStage(this.#ctx.client, this.#ctx.sync.name, this.#ctx.mode, from, to);
+      })
       .catch((err: unknown) => {
         this.#failed ??= err;
       });
@@ -247,7 +221,10 @@ export class PostgresRun implements SyncRun {
       const built = this.#building && facts.complete;
       if (!built) {
         await this.#rollback();
-        if (!this.#made) await this.#makeCopy();
+        if (!this.#made) {
+          await makeCopyWaiting(this.#ctx);
+          this.#made = true;
+        }
         await client.query('BEGIN');
         this.#open = true;
       }
@@ -307,35 +284,6 @@ export class PostgresRun implements SyncRun {
   }
 
   /**
-   * Compares the staged rows after `from` with the stored tenders, into
-   * `delta`: the staged tenders the sync does not hold (`held` false) and
-   * those whose document is not stored as it is now (`differs`: new, changed,
-   * or back after it was gone; `stored`: a row of tenders holds the id). A
-   * new-only run looks at the first kind only (the sync's own tenders are left
-   * as they are). A later copy of an id replaces its row; repeats are counted.
-   */
-  async #compare(from: number, to: number): Promise<void> {
-    const { client, sync, mode } = this.#ctx;
-    // Lookups per staged row (scalar subqueries, by index), whatever the planner guesses of a stage it has no
-    // statistics of: joins (or hashed EXISTS) planned from those guesses read every row of the stage or a table per COPY.
-    const { rows } = await client.query<{ n: string }>(
-      `WITH batch AS (
-         SELECT DISTINCT ON (s.id) s.id,
-           (SELECT true FROM sync_tenders m WHERE m.sync = $1 AND m.id = s.id AND m.gone_at IS NULL) IS NOT NULL AS held,
-           (SELECT t.gone_at IS NULL AND t.doc_text = s.doc_text FROM tenders t WHERE t.id = s.id) AS same
-         FROM stage s WHERE s.n BETWEEN $2 AND $3 ORDER BY s.id, s.n DESC),
-       compared AS (
-         INSERT INTO delta (id, held, differs, stored)
-         SELECT id, held, same IS NOT TRUE, same IS NOT NULL FROM batch WHERE NOT held ${mode === 'full' ? 'OR same IS NOT TRUE' : ''}
-         ON CONFLICT (id) DO UPDATE SET held = excluded.held, differs = excluded.differs, stored = excluded.stored)
-       SELECT count((SELECT true FROM stage o WHERE o.id = s.id AND o.n < s.n LIMIT 1)) AS n
-       FROM stage s WHERE s.n BETWEEN $2 AND $3`,
-      [sync.name, from + 1, to],
-    );
-    this.#repeats += Number(rows[0]!.n);
-  }
-
-  /**
    * Inside the commit's transaction, after its lock: keeps the last copy of a
    * repeated id, and compares the whole stage again when the comparisons made
    * during the walk cannot be trusted (an id came twice, whose earlier copy was
@@ -349,56 +297,20 @@ export class PostgresRun implements SyncRun {
     if (repeated) this.#counts.repeated = (await client.query('DELETE FROM stage a USING stage b WHERE a.id = b.id AND a.n < b.n')).rowCount ?? 0;
     if (repeated || (await commits(client)) !== this.#before) {
       await client.query('TRUNCATE delta');
-      await this.#compare(0, this.#staged);
+      this.#repeats += await compareStage(client, this.#ctx.sync.name, this.#ctx.mode, 0, this.#staged);
     }
     await client.query('ANALYZE delta');
-  }
-
-  /** Makes the copy's tables as any upgrade does, waiting (bounded) for a run that is making them. */
-  async #makeCopy(): Promise<void> {
-    const { client, schema, migrateKey, busyTimeoutMs } = this.#ctx;
-    await migrate(client, schema, migrateKey, undefined, busyTimeoutMs).catch((err: unknown) => {
-      if ((err as { code?: string }).code === '55P03') {
-        throw new RunError(`${this.#ctx.location} is being made by the first run of another sync, for more than ${waited(busyTimeoutMs)}; try again when it is done`);
-      }
-      throw err;
-    });
-    this.#made = true;
-  }
-
-  /**
-   * The key of a new copy's tenders, made once they are in; returns how many
-   * rows repeated an id. A repeat fails the key (undone to a savepoint) and
-   * only then are the earlier rows of each repeated id removed: the last
-   * counts, and a fresh table's rows lie in the order they were COPied.
-   */
-  async #makeKey(): Promise<number> {
-    const { client } = this.#ctx;
-    await client.query('SAVEPOINT key');
-    try {
-      await client.query(TENDER_KEY);
-      return 0;
-    } catch (err) {
-      if ((err as { code?: string }).code !== '23505') throw err;
-      await client.query('ROLLBACK TO SAVEPOINT key');
-    }
-    const repeated = (await client.query('DELETE FROM tenders a USING tenders b WHERE a.id = b.id AND a.ctid < b.ctid')).rowCount ?? 0;
-    await client.query(TENDER_KEY);
-    return repeated;
   }
 
   /** The end of a new copy's first run, its tenders written: the indexes, the membership, the sync and its receipt. */
   async #finishCopy(facts: RunFacts): Promise<RunReceipt> {
     const { client, sync } = this.#ctx;
     const now = new Date().toISOString();
-    this.#counts.repeated = await this.#makeKey();
+    this.#counts.repeated = await finishTables(client, sync.name, now);
     this.#counts.new = this.#staged - this.#counts.repeated;
-    for (const sql of TENDER_INDEXES) await client.query(sql);
-    await client.query('INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT $1, id, $2, $2 FROM tenders', [sync.name, now]);
-    for (const sql of MEMBERSHIP_KEYS) await client.query(sql);
     const receipt = this.#receipt(facts, now, true);
     receipt.run = await this.#insertRun(receipt);
-    await this.#saveSync(receipt.run, now);
+    await this.#exec(saveSync(postgresDialect, sync, receipt.run, now));
     return receipt;
   }
 
@@ -406,7 +318,7 @@ export class PostgresRun implements SyncRun {
     this.#counts.repeated = this.#repeats;
     const receipt = this.#receipt(facts, new Date().toISOString(), false);
     receipt.run = await this.#insertRun(receipt);
-    await this.#ctx.client.query('UPDATE syncs SET last_run = $1 WHERE name = $2', [receipt.run, this.#ctx.sync.name]);
+    await this.#exec(saveLastRun(postgresDialect, this.#ctx.sync.name, receipt.run));
     return receipt;
   }
 
@@ -423,117 +335,40 @@ export class PostgresRun implements SyncRun {
     const distinct = this.#staged - this.#counts.repeated;
     const fresh = await count('SELECT count(*) AS n FROM delta WHERE NOT held');
     this.#counts.new = fresh;
-    if (!this.baseline) {
-      await q(`INSERT INTO changes (run, sync, id, kind, at) SELECT $2, $1, id, 'new', $3 FROM delta WHERE NOT held ORDER BY id`, [name, run, now]);
-    }
-    const changed = await this.#recordFieldChanges(run, now);
+    if (!this.baseline) await this.#exec(newChanges(postgresDialect, 'delta', run, name, now));
+    const { changed, held } = await recordFieldChanges(client, run, name, now);
     this.#counts.changed = changed;
-    this.#counts.unchanged = distinct - fresh - changed;
+    // A tender new to the sync and changed since another sync stored it is both: not unchanged.
+    this.#counts.unchanged = distinct - fresh - held;
 
     // Only documents that are new, changed or back are written: the ones no row holds as plain inserts (`stored` is
     // exact under the commit lock, see #settle; an upsert's speculative insertion cost a first sync a tenth of its commit).
     await q(
-      `INSERT INTO tenders (${COLUMNS}, first_seen)
-       SELECT ${COLUMNS.replace(/\w+/g, 's.$&')}, $1 FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND NOT d.stored`,
+      `INSERT INTO tenders (${COPY_COLUMNS}, first_seen)
+       SELECT ${COPY_COLUMNS.replace(/\w+/g, 's.$&')}, $1 FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND NOT d.stored`,
       [now],
     );
     await q(
-      `UPDATE tenders t SET ${COLUMNS.replace(/\w+/g, '$& = s.$&').replace('id = s.id, ', '')}, gone_at = NULL
+      `UPDATE tenders t SET ${COPY_COLUMNS.replace(/\w+/g, '$& = s.$&').replace('id = s.id, ', '')}, gone_at = NULL
        FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND d.stored AND t.id = d.id`,
     );
+    for (const s of cpvStatements(postgresDialect, 'delta')) await this.#exec(s);
     // A full run saw every tender the sync still holds once the gone ones are marked (a baseline held nothing, so
     // nothing of it can be gone): one in-place update; the new and back ones, which `delta` holds, are inserted (a
     // baseline's as plain inserts: its sync holds no row yet). A new-only run leaves the held ones as they were.
     if (mode === 'full' && !this.baseline) {
-      this.#counts.gone = await this.#markGone(run, name, now);
-      await q('UPDATE sync_tenders SET last_seen = $2 WHERE sync = $1 AND gone_at IS NULL', [name, now]);
+      const [mark, ...record] = goneStatements(postgresDialect, 'EXISTS (SELECT 1 FROM stage s WHERE s.id = sync_tenders.id)', run, name, now);
+      this.#counts.gone = await this.#exec(mark!);
+      if (this.#counts.gone > 0) for (const s of record) await this.#exec(s);
+      await this.#exec(lastSeen(postgresDialect, name, now));
     }
-    await q(
-      `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT $1, id, $2, $2 FROM delta WHERE NOT held
-       ${this.baseline ? '' : 'ON CONFLICT (sync, id) DO UPDATE SET last_seen = excluded.last_seen, gone_at = NULL'}`,
-      [name, now],
-    );
+    await this.#exec(joinSync(postgresDialect, 'delta', name, now, !this.baseline));
 
-    await this.#saveSync(run, now);
+    await this.#exec(saveSync(postgresDialect, sync, run, now));
     const c = this.#counts;
-    await q(`UPDATE runs SET ${COUNT_COLUMNS.map((column, i) => `${column} = $${i + 1}`).join(', ')} WHERE run = $${COUNT_COLUMNS.length + 1}`, [
-      ...countValues(c),
-      run,
-    ]);
+    await this.#exec(saveCounts(postgresDialect, run, c));
     receipt.counts = { ...c };
     return receipt;
-  }
-
-  /**
-   * One `changed` row per changed field of every staged tender whose stored
-   * document differs, whichever sync stored it (see sqlite-run.ts). Returns
-   * how many of the sync's own tenders changed.
-   */
-  async #recordFieldChanges(run: number, now: string): Promise<number> {
-    const { client, sync } = this.#ctx;
-    let changed = 0;
-    let after = '';
-    for (;;) {
-      const { rows } = await client.query<{ id: string; before: string; current: string; held: boolean }>(
-        `SELECT d.id, t.doc_text AS before, s.doc_text AS current, d.held FROM delta d JOIN stage s ON s.id = d.id JOIN tenders t ON t.id = d.id
-         WHERE d.differs AND d.id > $1 AND t.doc_text <> s.doc_text ORDER BY d.id LIMIT ${DIFF_BATCH}`,
-        [after],
-      );
-      const columns: [string[], string[], (string | null)[], (string | null)[]] = [[], [], [], []];
-      for (const { id, before, current, held } of rows) {
-        const fields = fieldChanges(parseJson(before) as JsonObject, parseJson(current) as JsonObject);
-        for (const field of fields) {
-          columns[0].push(id);
-          columns[1].push(field.path);
-          columns[2].push(jsonOrNull(field.old));
-          columns[3].push(jsonOrNull(field.new));
-        }
-        if (held && fields.length > 0) changed++;
-      }
-      if (columns[0].length > 0) {
-        await client.query(
-          `INSERT INTO changes (run, sync, id, kind, field, old, new, at)
-           SELECT $1, $2, u.id, 'changed', u.f, u.o::json, u.n::json, $3
-           FROM unnest($4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS u(id, f, o, n, i) ORDER BY u.i`,
-          [run, sync.name, now, ...columns],
-        );
-      }
-      if (rows.length < DIFF_BATCH) return changed;
-      after = rows[rows.length - 1]!.id;
-    }
-  }
-
-  /** The sync's tenders this complete run did not see: `gone` rows, and gone_at where no sync holds them any more. */
-  async #markGone(run: number, name: string, now: string): Promise<number> {
-    const { client } = this.#ctx;
-    const missing = 'sync = $1 AND gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM stage s WHERE s.id = sync_tenders.id)';
-    const gone = (await client.query(`UPDATE sync_tenders SET gone_at = $2 WHERE ${missing}`, [name, now])).rowCount ?? 0;
-    if (gone > 0) {
-      // This run's gone ones are those it marked now (see sqlite-run.ts).
-      await client.query(`INSERT INTO changes (run, sync, id, kind, at) SELECT $2, $1, id, 'gone', $3 FROM sync_tenders WHERE sync = $1 AND gone_at = $3 ORDER BY id`, [
-        name,
-        run,
-        now,
-      ]);
-      await client.query(
-        `UPDATE tenders SET gone_at = $2 WHERE gone_at IS NULL
-           AND id IN (SELECT id FROM sync_tenders WHERE sync = $1 AND gone_at = $2)
-           AND NOT EXISTS (SELECT 1 FROM sync_tenders m WHERE m.id = tenders.id AND m.gone_at IS NULL)`,
-        [name, now],
-      );
-    }
-    return gone;
-  }
-
-  /** A complete run: the sync's definition as it ran, created now if it is new. */
-  async #saveSync(run: number, now: string): Promise<void> {
-    const { sync } = this.#ctx;
-    await this.#ctx.client.query(
-      `INSERT INTO syncs (name, query, service, created, last_run, last_complete) VALUES ($1, $2, $3, $4, $5, $4)
-       ON CONFLICT (name) DO UPDATE SET query = excluded.query, service = excluded.service, last_run = excluded.last_run,
-         last_complete = excluded.last_complete`,
-      [sync.name, stringifyExact(sync.query), sync.service, now, run],
-    );
   }
 
   #receipt(facts: RunFacts, ended: string, complete: boolean): RunReceipt {
@@ -542,91 +377,13 @@ export class PostgresRun implements SyncRun {
   }
 
   async #insertRun(r: RunReceipt): Promise<number> {
-    const values = runRowValues(r, (flag) => flag);
-    const { rows } = await this.#ctx.client.query<{ run: number }>(
-      `INSERT INTO runs (${RUN_COLUMNS}) VALUES (${values.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING run`,
-      values,
-    );
+    const s = insertRun(postgresDialect, r);
+    const { rows } = await this.#ctx.client.query<{ run: number }>(`${s.sql} RETURNING run`, s.params);
     return rows[0]!.run;
   }
 
-}
-
-/**
- * Whether this run makes the copy (`building`): it took the lock of upgrades,
- * and the schema still has no tables; then the run's transaction has made
- * them, without the keys and indexes the end builds, and stays open. Else
- * nothing is begun: the copy is `made` already, or `pending` (another run is
- * making it: this one waits at its commit, not now).
- */
-async function makesCopy(ctx: RunContext): Promise<'building' | 'made' | 'pending'> {
-  const { client } = ctx;
-  await client.query('BEGIN');
-  let version: number | undefined;
-  try {
-    const { rows } = await client.query<{ mine: boolean }>('SELECT pg_try_advisory_xact_lock($1::bigint) AS mine', [ctx.migrateKey]);
-    if (!rows[0]!.mine) {
-      await client.query('COMMIT');
-      return 'pending';
-    }
-    version = await schemaVersion(client, ctx.schema);
-    if (version === 0) {
-      // The transaction waits between pages as the walk does (a slow service, a Retry-After): a server that
-      // ends idle transactions (idle_in_transaction_session_timeout) must not end this one.
-      await client.query('SET LOCAL idle_in_transaction_session_timeout = 0');
-      await createCopy(client);
-      await client.query('ALTER TABLE tenders DROP CONSTRAINT tenders_pkey; ALTER TABLE sync_tenders DROP CONSTRAINT sync_tenders_pkey; DROP INDEX sync_tenders_id');
-      for (const sql of TENDER_INDEXES) await client.query(`DROP INDEX ${indexName(sql)}`);
-      return 'building';
-    }
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
+  /** Runs `s` on the run's connection; how many rows it changed. */
+  async #exec(s: Statement): Promise<number> {
+    return (await this.#ctx.client.query(s.sql, s.params)).rowCount ?? 0;
   }
-  // Made meanwhile, maybe by another version of tenders: upgraded if older, refused if newer.
-  if (version === undefined || version > SCHEMA_VERSION) {
-    throw new RunError(`${ctx.location} was made meanwhile by another program or a newer tenders (schema version ${version ?? 'unknown'}): this sync cannot write it`);
-  }
-  if (version < SCHEMA_VERSION) await migrate(client, ctx.schema, ctx.migrateKey);
-  return 'made';
-}
-
-/**
- * What the copy's commits have made of it, as far as a run's comparisons go:
- * every sync commit adds a `runs` row (a higher run number) and forget removes
- * the forgotten sync's (fewer rows). Read under the commit lock, a different
- * answer than at the run's start means another writer committed meanwhile.
- */
-async function commits(client: pg.ClientBase): Promise<string> {
-  const { rows } = await client.query<{ v: string }>("SELECT count(*) || '/' || coalesce(max(run), 0) AS v FROM runs");
-  return rows[0]!.v;
-}
-
-/** In JSON text: a NUL character or an unpaired surrogate (JSON.stringify escapes both), which jsonb cannot hold. */
-export const UNSTORABLE = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f])/i;
-
-function unstorable(id: string, why: string): Error {
-  const name = id.length > 80 ? `${id.slice(0, 80)}…` : id;
-  return new Error(`tender ${JSON.stringify(name)} cannot be stored in PostgreSQL: ${why}; see docs/local-copy-postgres.md`);
-}
-
-/**
- * Bytes of a key a B-tree index entry of PostgreSQL surely holds: up to 2704 bytes of an entry,
- * compressed, less its header and the other columns of the membership's key (a sync name of 100).
- */
-const INDEXED_BYTES = 2500;
-
-/**
- * The value of an indexed text column, or NULL when longer than an index
- * holds (no real status, country or buyer name is): the document keeps it,
- * and count --by reads it from there.
- */
-function indexed(value: string | null): string | null {
-  return value !== null && utf8Longer(value, INDEXED_BYTES) ? null : value;
-}
-
-/** A document's JSON text as a COPY field: JSON escapes every control character, so only its backslashes are doubled. */
-function copyJson(text: string): string {
-  return text.includes('\\') ? text.replaceAll('\\', '\\\\') : text;
 }

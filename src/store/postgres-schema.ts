@@ -7,8 +7,12 @@
  */
 
 import type pg from 'pg';
-import { UsageError } from '../errors.js';
+import { NoCopyError, RunError, UsageError } from '../errors.js';
+import type { Connection, Target } from './postgres-connect.js';
+import { lockKey } from './postgres-lock.js';
+import type { OpenOptions } from './store.js';
 import { rebuildTsv } from './postgres-fts-rebuild.js';
+import { fillCpvAndWeights } from './postgres-cpv-fill.js';
 import { TENDER_INDEXES as SHARED_INDEXES } from './tender-indexes.js';
 
 export type Migration = (client: pg.ClientBase) => Promise<void>;
@@ -153,6 +157,14 @@ export const MIGRATIONS: readonly Migration[] = [
     }
     await client.query(WATCHES);
   },
+  // 6: each tender's CPV codes in `cpv` (a JSON array) and one a row in tender_cpv, indexed by code (a code prefix is a
+  // range of it); the buyer's words in `tsv` weigh B, which --buyer-name matches alone.
+  async (client) => {
+    await client.query(`ALTER TABLE tenders ADD COLUMN cpv text;
+      CREATE TABLE tender_cpv (id text COLLATE "C" NOT NULL, code text COLLATE "C" NOT NULL, PRIMARY KEY (id, code));
+      CREATE INDEX tender_cpv_code ON tender_cpv (code, id);`);
+    await fillCpvAndWeights(client);
+  },
 ];
 
 /** The tables of watches' states (schema version 5). */
@@ -267,4 +279,20 @@ export async function migrate(client: pg.ClientBase, schema: string, lock: strin
       throw err;
     }
   }
+}
+
+/**
+ * The schema's version, upgraded for writing; refusals as usage errors. A
+ * schema without tables (0) stays so: the copy is made by its first sync (postgres-run.ts).
+ */
+export async function checkVersion(client: pg.PoolClient, target: Target, connection: Connection, { mode, definitionsOnly }: OpenOptions): Promise<number> {
+  const where = target.location;
+  const version = await schemaVersion(client, connection.schema);
+  refuseSchema(version, where, connection.schema);
+  if (mode === 'read' && version !== SCHEMA_VERSION) {
+    if (version === 0) throw new NoCopyError(`no local copy in ${where} yet: run tenders sync first`);
+    if (!definitionsOnly) throw new RunError(`${where} is a local copy of an older schema (version ${version}): run tenders sync to upgrade it`);
+  }
+  if (mode === 'write' && version > 0 && version < MIGRATIONS.length) await migrate(client, connection.schema, lockKey(connection.schema, 'migrate'));
+  return version;
 }

@@ -2,6 +2,9 @@
 
 import { UsageError } from '../errors.js';
 import { ftsMessage } from './fts5-query.js';
+import { stringifyExact } from '../model/exact-json.js';
+import { queryKey } from '../model/query-key.js';
+import type { SyncDefinition } from './store.js';
 
 /** A sync's name, as a watch's: up to 100 letters, digits, '-', '_' and '.', not starting with '.'. */
 const SYNC_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
@@ -28,14 +31,26 @@ export function ftsError(words: string, reason: string): UsageError {
 }
 
 /** A sync's saved query or service that differs from this run's: refused unless reset. */
-export function definitionMismatch(name: string, what: 'query' | 'service', saved: string, given: string): UsageError {
+function definitionMismatch(name: string, what: 'query' | 'service', saved: string, given: string): UsageError {
   return new UsageError(
     `sync '${name}' was saved with ${what === 'query' ? 'the query' : 'the service'} ${saved}, not ${given}: ` +
       `run it without filters to reuse the saved ${what}, or with --reset to replace it`,
   );
 }
 
+/** A run of `sync` against its saved definition: a query or service that differs is refused unless reset. */
+export function checkDefinition(sync: SyncDefinition, saved: SyncDefinition | undefined, reset = false): void {
+  if (!saved || reset) return;
+  if (queryKey(saved.query) !== queryKey(sync.query)) throw definitionMismatch(sync.name, 'query', stringifyExact(saved.query), JSON.stringify(sync.query));
+  if (saved.service !== sync.service) throw definitionMismatch(sync.name, 'service', saved.service, sync.service);
+}
+
 /** How long a writer waited for another, as its error says it: `30 s`, `0.2 s`. */
 export function waited(ms: number): string {
   return `${ms < 1000 ? (ms / 1000).toFixed(1) : Math.round(ms / 1000)} s`;
+}
+
+/** The full-text words of a selection an engine's refusal is about: `words`, else the buyer's name's. */
+export function ftsWords(selection: { words?: string; buyerName?: string }): string | undefined {
+  return selection.words ?? selection.buyerName;
 }

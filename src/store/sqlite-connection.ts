@@ -6,6 +6,7 @@
 
 import Database from 'better-sqlite3';
 import { NoCopyError, RunError, UsageError } from '../errors.js';
+import { acquireLock } from '../files/lock.js';
 import { waited } from './rules.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from './sqlite-schema.js';
 
@@ -149,4 +150,14 @@ export function busyError(path: string, timeoutMs: number): RunError {
   return new RunError(
     `${path} is busy: another sync has been writing it for more than ${waited(timeoutMs)}; try again when it is done`,
   );
+}
+
+/** The per-sync writer lock: a file beside the database, naming its holder. */
+export async function syncLock(path: string, name: string): Promise<() => Promise<void>> {
+  try {
+    return await acquireLock(`${path}.sync-${name}`);
+  } catch (err) {
+    if (err instanceof RunError) throw new RunError(`sync '${name}' is running already: ${err.message}`);
+    throw err;
+  }
 }

@@ -18,12 +18,16 @@
  */
 
 import Database from 'better-sqlite3';
+import { RunError } from '../errors.js';
+import { acquireLock } from '../files/lock.js';
 import { closeSync, fsyncSync, linkSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { interruptedBy, openCopy, throwIfInterrupted, writeTransaction } from './sqlite-connection.js';
 import { STAGED_COLUMNS, STAGED_WIDTH, type StagedPage } from './sqlite-rows.js';
-import { insertRunRow, saveLastRun, saveSync } from './sqlite-run-rows.js';
+import { exec, insertRunRow } from './sqlite-run-rows.js';
 import { runReceipt } from './run-receipt.js';
+import { sqliteDialect } from './sql/dialect.js';
+import { cpvStatements, saveLastRun, saveSync } from './sql/writes.js';
 import { openRun } from './sqlite-run.js';
 import { FTS_INSERT_TRIGGER, migrate, TENDER_KEY } from './sqlite-schema.js';
 import { indexName, TENDER_INDEXES } from './tender-indexes.js';
@@ -31,14 +35,33 @@ import type { RunCounts, RunFacts, RunReceipt } from './store.js';
 import type { HostedRun, RunInit } from './sqlite-run-host.js';
 
 /** Where the first sync of the copy at `path` builds it. */
-export function partialCopyPath(path: string): string {
+function partialCopyPath(path: string): string {
   return `${path}.partial`;
 }
 
 /** Removes the partial copy of the copy at `path`, and the files SQLite may have made beside it. */
-export function removePartialCopy(path: string): void {
+function removePartialCopy(path: string): void {
   const partial = partialCopyPath(path);
   for (const file of [partial, `${partial}-journal`, `${partial}-wal`, `${partial}-shm`]) rmSync(file, { force: true });
+}
+
+/**
+ * The first sync of a new copy builds it whole: the lock of its partial file,
+ * unless another sync is building it (undefined). A partial file beside a copy
+ * that exists (not `unborn`) is a killed first sync's: removed.
+ */
+export async function partialCopyLock(path: string, unborn: boolean): Promise<(() => Promise<void>) | undefined> {
+  const release = await acquireLock(partialCopyPath(path)).catch(elsewhere);
+  if (!release || unborn) return release;
+  removePartialCopy(path);
+  await release();
+  return undefined;
+}
+
+/** A lock another process holds: that one does the work, not this one. */
+function elsewhere(err: unknown): undefined {
+  if (err instanceof RunError) return undefined;
+  throw err;
 }
 
 /** An empty copy in memory: what a store answers from before its copy exists. */
@@ -160,9 +183,10 @@ export class NewCopyRun implements HostedRun {
     // One segment: a full-text query reads one b-tree, not one per page.
     db.exec("INSERT INTO tenders_fts (tenders_fts) VALUES ('optimize')");
     db.prepare('INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT ?, id, ?, ? FROM tenders ORDER BY id').run(sync.name, now, now);
+    for (const s of cpvStatements(sqliteDialect)) exec(db, s);
     const receipt = this.#receipt(facts, now, true);
     receipt.run = insertRunRow(db, receipt);
-    saveSync(db, sync, receipt.run, now);
+    exec(db, saveSync(sqliteDialect, sync, receipt.run, now));
     db.exec('COMMIT');
     // Readers of the copy, once it is in place, are never blocked by a sync.
     db.exec('PRAGMA locking_mode = NORMAL');
@@ -233,7 +257,7 @@ export class NewCopyRun implements HostedRun {
         () => {
           const receipt = this.#receipt(facts, new Date().toISOString(), false);
           receipt.run = insertRunRow(db, receipt);
-          saveLastRun(db, init.sync.name, receipt.run);
+          exec(db, saveLastRun(sqliteDialect, init.sync.name, receipt.run));
           return receipt;
         },
         interruptedBy(init.interrupt),

@@ -8,7 +8,7 @@
 import { stringifyJson } from '../model/exact-json.js';
 import { tenderColumns, tenderId } from './columns.js';
 
-export const STAGED_COLUMNS = 'id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, doc';
+export const STAGED_COLUMNS = 'id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, cpv, doc';
 export const STAGED_WIDTH = STAGED_COLUMNS.split(',').length;
 
 export interface StagedPage {
@@ -30,7 +30,7 @@ export function stagedPage(tenders: readonly Record<string, unknown>[]): StagedP
       continue;
     }
     const c = tenderColumns(id, tender);
-    values.push(id, c.published, c.deadline, c.status, c.buyerId, c.buyerName, c.buyerCountry, c.title, c.valueEur, stringifyJson(tender));
+    values.push(id, c.published, c.deadline, c.status, c.buyerId, c.buyerName, c.buyerCountry, c.title, c.valueEur, c.cpv, stringifyJson(tender));
   }
   return { values, seen: tenders.length, withoutId };
 }

@@ -17,16 +17,14 @@ import type BetterSqlite3 from 'better-sqlite3';
 
 type Database = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
-import { parseJson } from '../model/json-parse.js';
-import type { JsonObject } from '../model/exact-json.js';
-import { jsonOrNull } from './columns.js';
 import { runReceipt } from './run-receipt.js';
+import { sqliteDialect } from './sql/dialect.js';
+import { cpvStatements, fieldChangeRows, goneStatements, joinSync, lastSeen, newChanges, saveCounts, saveLastRun, saveSync, type Changed, type DifferingRow } from './sql/writes.js';
 import { interruptedBy, openCopy, writeTransaction, type Interrupt } from './sqlite-connection.js';
-import { fieldChanges } from './diff.js';
+import { STAGED_COLUMNS, STAGED_WIDTH, type StagedPage } from './sqlite-rows.js';
+import { exec, insertRunRow } from './sqlite-run-rows.js';
 import { FTS_INSERT_TRIGGER } from './sqlite-schema.js';
 import { indexName, TENDER_INDEXES } from './tender-indexes.js';
-import { STAGED_COLUMNS, STAGED_WIDTH, type StagedPage } from './sqlite-rows.js';
-import { insertRunRow, saveCounts, saveLastRun, saveSync } from './sqlite-run-rows.js';
 import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition } from './store.js';
 
 /** Tenders written at once from which the indexes are rebuilt rather than updated (see #bulk). */
@@ -106,9 +104,8 @@ export class SqliteRun {
     db.exec('PRAGMA temp.journal_mode = MEMORY');
     // The stage is written and read in order: a small cache does, and memory stays the same for every size of sync.
     db.exec('PRAGMA temp.cache_size = -2048');
-    db.exec(`CREATE TABLE ${this.#stage} (
-      id TEXT NOT NULL, published TEXT, deadline TEXT, status TEXT, buyer_id TEXT, buyer_name TEXT,
-      buyer_country TEXT, title TEXT, value_eur REAL, doc TEXT NOT NULL)`);
+    // The staged columns as `tenders` declares them (their types, so values compare as stored).
+    db.exec(`CREATE TABLE ${this.#stage} AS SELECT ${STAGED_COLUMNS} FROM main.tenders WHERE false`);
     db.exec(`CREATE TABLE ${this.#ids} (id TEXT NOT NULL, row INTEGER NOT NULL)`);
     this.#see = db.prepare(`INSERT INTO ${this.#ids} (id, row) SELECT id, rowid FROM ${this.#stage} WHERE rowid >= ?`);
     db.exec(`CREATE TABLE ${this.#delta} (id TEXT PRIMARY KEY, held INTEGER NOT NULL, differs INTEGER NOT NULL) WITHOUT ROWID`);
@@ -171,7 +168,7 @@ export class SqliteRun {
     this.#collectSeen();
     const receipt = this.#receipt(facts, new Date().toISOString(), false);
     receipt.run = insertRunRow(this.#ctx.db, receipt);
-    saveLastRun(db, sync.name, receipt.run);
+    exec(db, saveLastRun(sqliteDialect, sync.name, receipt.run));
     return receipt;
   }
 
@@ -191,12 +188,11 @@ export class SqliteRun {
     }
     const fresh = one(`SELECT count(*) FROM ${delta} WHERE NOT held`);
     this.#counts.new = fresh;
-    if (!this.baseline) {
-      db.prepare(`INSERT INTO changes (run, sync, id, kind, at) SELECT ?, ?, id, 'new', ? FROM ${delta} WHERE NOT held ORDER BY id`).run(run, name, now);
-    }
-    const changed = this.#recordFieldChanges(run, now);
+    if (!this.baseline) exec(db, newChanges(sqliteDialect, delta, run, name, now));
+    const { changed, held } = this.#recordFieldChanges(run, now);
     this.#counts.changed = changed;
-    this.#counts.unchanged = distinct - fresh - changed;
+    // A tender new to the sync and changed since another sync stored it is both: not unchanged.
+    this.#counts.unchanged = distinct - fresh - held;
 
     // Only documents that are new, changed or back are written, in the walk's order: many by reading
     // the stage as it was written, a few by finding them in it.
@@ -209,24 +205,24 @@ export class SqliteRun {
     db.prepare(
       `INSERT INTO tenders (${STAGED_COLUMNS}, first_seen)
        SELECT ${STAGED_COLUMNS.replace(/\w+/g, 's.$&')}, ? FROM ${rows}
-       ON CONFLICT (id) DO UPDATE SET published = excluded.published, deadline = excluded.deadline, status = excluded.status,
-         buyer_id = excluded.buyer_id, buyer_name = excluded.buyer_name, buyer_country = excluded.buyer_country, title = excluded.title,
-         value_eur = excluded.value_eur, doc = excluded.doc, gone_at = NULL`,
+       ON CONFLICT (id) DO UPDATE SET ${STAGED_COLUMNS.replace('id, ', '').replace(/\w+/g, '$& = excluded.$&')}, gone_at = NULL`,
     ).run(now);
+    for (const s of cpvStatements(sqliteDialect, delta)) exec(db, s);
     rebuild();
     // Before the membership is written: only the tenders the sync held before the run are looked at.
-    if (mode === 'full') this.#counts.gone = this.#markGone(run, name, now);
+    if (mode === 'full') {
+      const [mark, ...record] = goneStatements(sqliteDialect, `EXISTS (SELECT 1 FROM ${seen} x WHERE x.id = sync_tenders.id)`, run, name, now);
+      this.#counts.gone = exec(db, mark!);
+      if (this.#counts.gone > 0) for (const s of record) exec(db, s);
+    }
     // A full run saw every tender the sync still holds (in key order, a row at a time), and holds the new and back
     // ones now; a new-only run leaves the ones the sync holds as they were (their last_seen too).
-    if (mode === 'full') db.prepare('UPDATE sync_tenders SET last_seen = ? WHERE sync = ? AND gone_at IS NULL').run(now, name);
-    db.prepare(
-      `INSERT INTO sync_tenders (sync, id, first_seen, last_seen) SELECT ?, id, ?, ? FROM ${delta} WHERE NOT held
-       ON CONFLICT (sync, id) DO UPDATE SET last_seen = excluded.last_seen, gone_at = NULL`,
-    ).run(name, now, now);
+    if (mode === 'full') exec(db, lastSeen(sqliteDialect, name, now));
+    exec(db, joinSync(sqliteDialect, delta, name, now));
 
-    saveSync(db, sync, run, now);
+    exec(db, saveSync(sqliteDialect, sync, run, now));
     const c = this.#counts;
-    saveCounts(db, run, c);
+    exec(db, saveCounts(sqliteDialect, run, c));
     receipt.counts = { ...c };
     return receipt;
   }
@@ -269,9 +265,9 @@ export class SqliteRun {
   /**
    * One `changed` row per changed field of every staged tender whose stored
    * document differs, whichever sync stored it (a change is recorded once, by
-   * the run that sees it first). Returns how many of the sync's own tenders changed.
+   * the run that sees it first). Returns how many tenders changed, and how many of them the sync held.
    */
-  #recordFieldChanges(run: number, now: string): number {
+  #recordFieldChanges(run: number, now: string): Changed {
     const { db, sync } = this.#ctx;
     const read = db
       .prepare(
@@ -281,16 +277,15 @@ export class SqliteRun {
       )
       .raw();
     const insert = db.prepare("INSERT INTO changes (run, sync, id, kind, field, old, new, at) VALUES (?, ?, ?, 'changed', ?, ?, ?, ?)");
-    let changed = 0;
+    const counted: Changed = { changed: 0, held: 0 };
     let after = '';
     for (;;) {
-      const rows = read.all(after) as [string, string, string, number][];
-      for (const [id, before, current, held] of rows) {
-        const fields = fieldChanges(parseJson(before) as JsonObject, parseJson(current) as JsonObject);
-        for (const field of fields) insert.run(run, sync.name, id, field.path, jsonOrNull(field.old), jsonOrNull(field.new), now);
-        if (held && fields.length > 0) changed++;
-      }
-      if (rows.length < DIFF_BATCH) return changed;
+      const rows = read.all(after) as DifferingRow[];
+      const found = fieldChangeRows(rows);
+      for (const [id, field, old, value] of found.changes) insert.run(run, sync.name, id, field, old, value, now);
+      counted.changed += found.changed;
+      counted.held += found.held;
+      if (rows.length < DIFF_BATCH) return counted;
       after = rows[rows.length - 1]![0];
     }
   }
@@ -317,29 +312,6 @@ export class SqliteRun {
       db.exec("INSERT INTO tenders_fts (tenders_fts) VALUES ('rebuild')");
       db.exec("INSERT INTO tenders_fts (tenders_fts) VALUES ('optimize')");
     };
-  }
-
-  /** The sync's tenders this complete run did not see: `gone` rows, and gone_at where no sync holds them any more. */
-  #markGone(run: number, name: string, now: string): number {
-    const { db } = this.#ctx;
-    const missing = `sync = ? AND gone_at IS NULL AND NOT EXISTS (SELECT 1 FROM ${this.#seen} x WHERE x.id = sync_tenders.id)`;
-    const gone = db.prepare(`UPDATE sync_tenders SET gone_at = ? WHERE ${missing}`).run(now, name).changes;
-    if (gone > 0) {
-      // This run's gone ones are those it marked now: looked up once, not once more against every staged id.
-      db.prepare(`INSERT INTO changes (run, sync, id, kind, at) SELECT ?, ?, id, 'gone', ? FROM sync_tenders WHERE sync = ? AND gone_at = ? ORDER BY id`).run(
-        run,
-        name,
-        now,
-        name,
-        now,
-      );
-      db.prepare(
-        `UPDATE tenders SET gone_at = ? WHERE gone_at IS NULL
-           AND id IN (SELECT id FROM sync_tenders WHERE sync = ? AND gone_at = ?)
-           AND NOT EXISTS (SELECT 1 FROM sync_tenders m WHERE m.id = tenders.id AND m.gone_at IS NULL)`,
-      ).run(now, name, now);
-    }
-    return gone;
   }
 
   #receipt(facts: RunFacts, ended: string, complete: boolean): RunReceipt {

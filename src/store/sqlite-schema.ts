@@ -7,6 +7,10 @@
 
 import type BetterSqlite3 from 'better-sqlite3';
 
+import { parseJson } from '../model/json-parse.js';
+import { tenderColumns } from './columns.js';
+import { sqliteDialect } from './sql/dialect.js';
+import { cpvStatements } from './sql/writes.js';
 import { TENDER_INDEXES } from './tender-indexes.js';
 
 type Database = BetterSqlite3.Database;
@@ -132,6 +136,17 @@ CREATE VIRTUAL TABLE tenders_fts USING fts5(
 INSERT INTO tenders_fts (tenders_fts) VALUES ('rebuild');
 `;
 
+/**
+ * Version 4: each tender's CPV codes (model/cpv.ts tenderCpvCodes) as a JSON array in `cpv`,
+ * and one a row in tender_cpv (from that column, rewritten with the tender), indexed by code:
+ * the tenders under a code prefix are a range of the index, not a scan of every document.
+ */
+const V4 = `
+ALTER TABLE tenders ADD COLUMN cpv TEXT;
+CREATE TABLE tender_cpv (id TEXT NOT NULL, code TEXT NOT NULL, PRIMARY KEY (id, code)) WITHOUT ROWID;
+CREATE INDEX tender_cpv_code ON tender_cpv (code, id);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec(V1);
@@ -141,6 +156,20 @@ export const MIGRATIONS: readonly Migration[] = [
   // when a tender was last seen is sync_tenders.last_seen, per sync.
   (db) => db.exec('ALTER TABLE tenders DROP COLUMN last_seen'),
   (db) => db.exec(V3),
+  // Version 4: each tender's CPV codes, in a column and one a row in tender_cpv, where a code prefix is a range of its index.
+  (db) => {
+    db.exec(V4);
+    // Only a document that says "cpv" can hold codes where tenders reads them (model/cpv.ts DEFAULT_CPV_PATHS).
+    const read = db.prepare(`SELECT seq, id, doc FROM tenders WHERE seq > ? AND doc LIKE '%cpv%' ORDER BY seq LIMIT 1000`).raw();
+    const write = db.prepare('UPDATE tenders SET cpv = ? WHERE seq = ?');
+    for (let rows = read.all(0) as [number, string, string][]; rows.length > 0; rows = read.all(rows[rows.length - 1]![0]) as [number, string, string][]) {
+      for (const [seq, id, doc] of rows) {
+        const { cpv } = tenderColumns(id, parseJson(doc) as Record<string, unknown>);
+        if (cpv !== null) write.run(cpv, seq);
+      }
+    }
+    for (const s of cpvStatements(sqliteDialect)) db.prepare(s.sql).run(...s.params);
+  },
 ];
 
 /** The schema version this build writes for SQLite; a copy of a newer one is refused. */

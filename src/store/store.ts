@@ -3,6 +3,8 @@
  * interface, two engines (SQLite in ./sqlite.ts, PostgreSQL in ./postgres.ts
  * exporting `openPostgresStore(url, options): Promise<Store>`), opened by
  * `openStore(location, options)` in ./open.ts.
+ * Both engines run the SQL of one layer (./sql/: a dialect object, the
+ * selection, reads and a run's writes), built once for both.
  * The code that walks, diffs and records changes only sees this interface.
  * The tables behind it are part of the product too: docs/local-copy-schema.md.
  *
@@ -127,6 +129,11 @@ export interface SelectOptions {
   after?: string;
 }
 
+/** How `count` groups: with byPath `cpv`, the codes cut to a level of the hierarchy (model/cpv.ts cpvAtLevel; default 8, each code). */
+export interface CountOptions {
+  cpvLevel?: 2 | 3 | 4 | 5 | 8;
+}
+
 /** One value of `count(selection, byPath)`. */
 export interface LocalCount {
   /** The field's JSON value (RawNumber kept); `undefined` for tenders without the field. */
@@ -181,8 +188,11 @@ export interface Store {
   beginRun(options: RunOptions): Promise<SyncRun>;
   /** The selection's tenders in the service's order (spec 3.2, ties by id in the same direction), in batches. */
   select(selection: LocalSelection, options?: SelectOptions): AsyncGenerator<Record<string, unknown>[]>;
-  /** Exact counts; `byPath` a dot path into the documents (buyer.name); a path no stored tender has is a UsageError. */
-  count(selection: LocalSelection, byPath?: string): Promise<LocalCounts>;
+  /**
+   * Exact counts; `byPath` a dot path into the documents (buyer.name); a path no stored tender has is a UsageError.
+   * `cpv`: per CPV code (a tender under each of its codes, once per group at `options.cpvLevel`), tenders without one as no value.
+   */
+  count(selection: LocalSelection, byPath?: string, options?: CountOptions): Promise<LocalCounts>;
   changes(filter?: ChangeFilter): AsyncGenerator<ChangeRecord[]>;
   listSyncs(): Promise<SyncInfo[]>;
   /** The saved definition of a sync, or undefined. */

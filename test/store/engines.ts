@@ -23,6 +23,10 @@ export interface Engine {
   location(): Promise<{ location: string; cleanup: () => Promise<void> }>;
   /** The rows of `sql` read from the copy at `location` with the engine's own client, not the store: each row an array, booleans as 0 or 1. */
   rows(location: string, sql: string): Promise<unknown[][]>;
+  /** Runs `sql` (statements separated by semicolons) on the copy at `location` with the engine's own client: what another program, or an older tenders, may do. */
+  exec(location: string, sql: string): Promise<void>;
+  /** The statements that make a copy of this build one of the version before, as far as that version's tables go (its migration is then run again). */
+  previousVersion: string;
 }
 
 export const sqliteEngine: Engine = {
@@ -40,6 +44,15 @@ export const sqliteEngine: Engine = {
       db.close();
     }
   },
+  async exec(location, sql) {
+    const db = new Database(location);
+    try {
+      db.exec(sql);
+    } finally {
+      db.close();
+    }
+  },
+  previousVersion: `DROP TABLE tender_cpv; ALTER TABLE tenders DROP COLUMN cpv; UPDATE meta SET value = '${SQLITE_VERSION - 1}' WHERE key = 'schema_version'`,
 };
 
 export const postgresEngine: Engine = {
@@ -59,6 +72,18 @@ export const postgresEngine: Engine = {
       await client.end();
     }
   },
+  async exec(location, sql) {
+    const client = new pg.Client({ connectionString: location });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  },
+  // Version 5 weighed no word of tsv.
+  previousVersion: `DROP TABLE tender_cpv; ALTER TABLE tenders DROP COLUMN cpv; UPDATE tenders SET tsv = setweight(tsv, 'D');
+    UPDATE meta SET value = '${POSTGRES_VERSION - 1}' WHERE key = 'schema_version'`,
 };
 
 

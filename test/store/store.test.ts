@@ -208,12 +208,29 @@ describe.each(engines)('store ($name)', (engine) => {
       // A gone tender is not selected, and comes back as new.
       expect(ids(await all(store.select({})))).toEqual(['D', 'B', 'A']);
       const back = await sync(store, 's', [base('A', { deadline: '2026-05-01T12:00:00Z', estimatedValue: { amount: 120, currency: 'EUR', amountEur: 120 } }), base('B'), base('C', { title: 'Renamed' }), base('D')]);
-      expect(back.counts).toMatchObject({ new: 1, changed: 0, gone: 0 });
+      // Back and renamed: new to the sync again, and changed since it was stored (its rows say both, so do its counts).
+      expect(back.counts).toMatchObject({ new: 1, changed: 1, gone: 0, unchanged: 3 });
       expect((await all(store.changes({ id: 'C' }))).map(shape)).toEqual([
         ['C', 'gone', null, undefined, undefined],
         ['C', 'new', null, undefined, undefined],
         ['C', 'changed', 'title', 'Tender C', 'Renamed'],
       ]);
+    });
+
+    it("a new sync's baseline records no change of its own, and counts the change of a tender another sync stored as it records it", async () => {
+      await sync(store, 'a', [base('A'), base('B')]);
+      const receipt = await sync(store, 'b', [base('A', { status: 'closed' }), base('B'), base('C')]);
+      expect(receipt).toMatchObject({ baseline: true, counts: { new: 3, changed: 1, unchanged: 0, gone: 0 } });
+      const shape = (c: ChangeRecord) => [c.run, c.sync, c.id, c.kind, c.field, c.old, c.new];
+      // The stored document changed: one change of A, recorded once, by the run that saw it; no `new` rows (the baseline).
+      expect((await all(store.changes())).map(shape)).toEqual([[receipt.run, 'b', 'A', 'changed', 'status', 'open', 'closed']]);
+      // It is A's history in a, which held A then; and a's next run finds A as stored.
+      expect((await all(store.changes({ sync: 'a' }))).map((c) => [c.id, c.kind])).toEqual([['A', 'changed']]);
+      expect((await sync(store, 'a', [base('A', { status: 'closed' }), base('B')])).counts).toMatchObject({ new: 0, changed: 0, unchanged: 2 });
+      // Equal documents: the baseline of a third sync records nothing and counts no change.
+      const third = await sync(store, 'c', [base('A', { status: 'closed' }), base('B')]);
+      expect(third.counts).toMatchObject({ new: 2, changed: 0, unchanged: 0 });
+      expect(await all(store.changes())).toHaveLength(1);
     });
 
     it('a repeated id counts as its last copy, whatever an earlier copy said', async () => {
@@ -480,6 +497,120 @@ describe.each(engines)('store ($name)', (engine) => {
       await sync(store, 'few', few);
       expect((await store.count({ sync: 'few' })).total).toBe(5);
       expect(ids(await all(store.select({ sync: 'few' })))).toEqual(truth({}, (t) => few.some((d) => d.id === t.id)));
+    });
+  });
+  describe('CPV codes and buyers', () => {
+    const tender = (id: string, day: number, buyer: [string, string], codes: Record<string, unknown>, title = `Works ${id}`) => ({
+      id,
+      title,
+      status: 'open',
+      publicationDate: `2026-03-0${day}`,
+      buyer: { id: buyer[0], name: buyer[1], country: 'DEU' },
+      ...codes,
+    });
+    const tenders = [
+      tender('T1', 1, ['B1', 'Stadt Köln Tiefbauamt'], { cpvCodes: ['45233140-2', '45000000'] }),
+      tender('T2', 2, ['B2', 'Ville de Lyon'], { cpv: '45233120' }),
+      // A number and a word are no codes; the codes of both places count, each once.
+      tender('T3', 3, ['B1', 'Köln Kliniken'], { cpvCodes: ['33100000', 'not a code', 45233140, '33100000-1'] }),
+      tender('T4', 4, ['B3', 'Hospital Lyon'], {}, 'Köln roads'),
+      tender('T5', 5, ['B3', 'Lyon Hospital Roads'], { cpvCodes: ['45100000'], cpv: '33600000-6' }),
+    ];
+    const selected = async (selection: LocalSelection) => (ids(await all(store.select(selection))) as string[]).sort();
+    const counted = async (selection: LocalSelection, path: string, options?: { cpvLevel?: 2 | 3 | 4 | 5 | 8 }) =>
+      (await store.count(selection, path, options)).rows.map((r) => [r.value, r.count]);
+
+    beforeEach(async () => {
+      await sync(store, 'all', tenders);
+    });
+
+    it('--cpv selects the tenders any of whose codes falls under a code of the hierarchy', async () => {
+      expect(await selected({ cpv: ['45'] })).toEqual(['T1', 'T2', 'T5']);
+      expect(await selected({ cpv: ['4523'] })).toEqual(['T1', 'T2']);
+      expect(await selected({ cpv: ['4523314'] })).toEqual(['T1']);
+      expect(await selected({ cpv: ['33', '4510'] })).toEqual(['T3', 'T5']);
+      expect(await selected({ cpv: ['9'.repeat(2)] })).toEqual([]);
+      expect(await selected({ cpv: [] })).toEqual(['T1', 'T2', 'T3', 'T4', 'T5']);
+      expect(await selected({ cpv: ['45'], buyerIds: ['B3'] })).toEqual(['T5']);
+      expect((await store.count({ cpv: ['45'] })).total).toBe(3);
+      // In the service's order, paged as any selection.
+      expect(ids(await all(store.select({ cpv: ['45'] }, { limit: 1, after: 'T5' })))).toEqual(['T2']);
+    });
+
+    it('--buyer selects by the buyer\'s id, --buyer-name by every word of the buyer\'s name alone', async () => {
+      expect(await selected({ buyerIds: ['B1'] })).toEqual(['T1', 'T3']);
+      expect(await selected({ buyerIds: ['B1', 'B3'] })).toEqual(['T1', 'T3', 'T4', 'T5']);
+      expect(await selected({ buyerName: 'lyon' })).toEqual(['T2', 'T4', 'T5']);
+      expect(await selected({ buyerName: 'lyon hospital' })).toEqual(['T4', 'T5']);
+      expect(await selected({ buyerName: '"lyon hospital"' })).toEqual(['T5']);
+      expect(await selected({ buyerName: 'hosp*' })).toEqual(['T4', 'T5']);
+      expect(await selected({ buyerName: 'lyon NOT hospital' })).toEqual(['T2']);
+      // Diacritics folded as in `words`; the title's words are not the buyer's (T4 is titled Köln roads).
+      expect(await selected({ buyerName: 'koln' })).toEqual(['T1', 'T3']);
+      expect(await selected({ buyerName: 'roads' })).toEqual(['T5']);
+      expect(await selected({ words: 'roads', buyerName: 'hospital' })).toEqual(['T4', 'T5']);
+      await expect(store.count({ buyerName: '"lyon' })).rejects.toThrow(/full-text query '"lyon' is not valid/);
+    });
+
+    it('count --by cpv counts per code, or per group of a level, a tender once under each; --by buyer.id per buyer', async () => {
+      expect(await counted({}, 'cpv')).toEqual([
+        [undefined, 1],
+        ['33100000', 1],
+        ['33600000', 1],
+        ['45000000', 1],
+        ['45100000', 1],
+        ['45233120', 1],
+        ['45233140', 1],
+      ]);
+      expect(await counted({}, 'cpv', { cpvLevel: 2 })).toEqual([
+        ['45000000', 3],
+        ['33000000', 2],
+        [undefined, 1],
+      ]);
+      expect(await counted({}, 'cpv', { cpvLevel: 4 })).toEqual([
+        ['45230000', 2],
+        [undefined, 1],
+        ['33100000', 1],
+        ['33600000', 1],
+        ['45000000', 1],
+        ['45100000', 1],
+      ]);
+      expect(await counted({ cpv: ['45'] }, 'cpv', { cpvLevel: 2 })).toEqual([
+        ['45000000', 3],
+        ['33000000', 1],
+      ]);
+      expect((await store.count({ cpv: ['45'] }, 'cpv', { cpvLevel: 2 })).total).toBe(3);
+      expect(await counted({}, 'buyer.id')).toEqual([
+        ['B1', 2],
+        ['B3', 2],
+        ['B2', 1],
+      ]);
+    });
+
+    it("keeps the codes with the tenders: a changed document's codes replace its old ones, forget removes them", async () => {
+      await sync(store, 'all', [{ ...tenders[0]!, cpvCodes: ['33100000'] }, ...tenders.slice(1)]);
+      expect(await selected({ cpv: ['4523'] })).toEqual(['T2']);
+      expect(await selected({ cpv: ['331'] })).toEqual(['T1', 'T3']);
+      await sync(store, 'other', [tenders[4]!]);
+      await store.forget('all');
+      expect(await engine.rows(location, 'SELECT id, code FROM tender_cpv ORDER BY code')).toEqual([
+        ['T5', '33600000'],
+        ['T5', '45100000'],
+      ]);
+    });
+
+    it("an older copy's codes are read from its documents when it is upgraded, and the buyer's name found alone", async () => {
+      await store.close();
+      await engine.exec(location, engine.previousVersion);
+      store = await open(location);
+      expect(await selected({ cpv: ['45'] })).toEqual(['T1', 'T2', 'T5']);
+      expect(await counted({}, 'cpv', { cpvLevel: 2 })).toEqual([
+        ['45000000', 3],
+        ['33000000', 2],
+        [undefined, 1],
+      ]);
+      expect(await selected({ buyerName: 'koln' })).toEqual(['T1', 'T3']);
+      expect((await store.status()).schemaVersion).toBe(engine.schemaVersion);
     });
   });
 });

@@ -1,0 +1,97 @@
+/**
+ * How the PostgreSQL store reads: statements on the pool, a read-only
+ * snapshot for several, a cursor for many rows; the server's failures as the
+ * store's errors (a refused full-text query, a lost server, Ctrl-C).
+ */
+
+import type pg from 'pg';
+import { RunError, UsageError } from '../errors.js';
+import type { LocalSelection } from '../model/local-selection.js';
+import { checkOut, failure, type Connection, type Target } from './postgres-connect.js';
+import { ftsError, ftsWords } from './rules.js';
+import type { Statement } from './sql/dialect.js';
+
+/** Rows handed on at a time by a cursor. */
+const BATCH = 256;
+
+export class PostgresReader {
+  constructor(
+    private readonly connection: Connection,
+    private readonly target: Target,
+    /** The command's interruption (OpenOptions.signal). */
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  async connect(): Promise<pg.PoolClient> {
+    this.connection.check();
+    return checkOut(this.connection.pool, (err) => this.failure(err));
+  }
+
+  failure(err: unknown): Error {
+    return failure(this.connection.interrupted(err), this.target, this.connection.scrub);
+  }
+
+  async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = [], selection?: LocalSelection): Promise<pg.QueryResult<R>> {
+    try {
+      this.connection.check();
+      return await this.connection.pool.query<R>(sql, params);
+    } catch (err) {
+      throw this.queryError(err, selection);
+    }
+  }
+
+  /** `work`'s statements in one read-only snapshot; rows as arrays. */
+  async snapshot<T>(work: (read: (s: Statement, selection?: LocalSelection) => Promise<unknown[][]>) => Promise<T>): Promise<T> {
+    const client = await this.connect();
+    let broken = false;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY').catch((err: unknown) => {
+        throw this.queryError(err, undefined);
+      });
+      return await work(async (s, selection) => {
+        try {
+          return (await client.query<unknown[]>({ text: s.sql, values: s.params, rowMode: 'array' })).rows;
+        } catch (err) {
+          throw this.queryError(err, selection);
+        }
+      });
+    } finally {
+      await client.query('ROLLBACK').catch(() => (broken = true));
+      client.release(broken);
+    }
+  }
+
+  /** Rows of `sql` in batches, in one read-only snapshot, through a cursor. */
+  async *cursor<T>(sql: string, params: unknown[], selection: LocalSelection | undefined, map: (row: unknown[]) => T): AsyncGenerator<T[]> {
+    const client = await this.connect();
+    let broken = false;
+    try {
+      const query = (text: string, values?: unknown[]) =>
+        client.query<unknown[]>({ text, values, rowMode: 'array' }).catch((err: unknown) => {
+          throw this.queryError(err, selection);
+        });
+      await query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await query(`DECLARE rows NO SCROLL CURSOR FOR ${sql}`, params);
+      for (;;) {
+        this.connection.check();
+        const { rows } = await query(`FETCH ${BATCH} FROM rows`);
+        if (rows.length === 0) return;
+        yield rows.map(map);
+        if (rows.length < BATCH) return;
+      }
+    } finally {
+      await client.query('ROLLBACK').catch(() => (broken = true));
+      client.release(broken);
+    }
+  }
+
+  queryError(err: unknown, selection: LocalSelection | undefined): Error {
+    if (err instanceof UsageError || err instanceof RunError) return err;
+    if (this.signal?.aborted) return this.failure(err);
+    const code = (err as { code?: string }).code ?? '';
+    const words = selection && ftsWords(selection);
+    if (words !== undefined && code === '42601') return ftsError(words, (err as Error).message);
+    if (code.startsWith('08') || code === '57P01' || /^E[A-Z]+$/.test(code)) return this.failure(err);
+    return err as Error;
+  }
+}
