@@ -1,4 +1,4 @@
-import { COUNTRIES, CPV, EUR_RATES, HOSTILE_TITLES, PROCEDURES, STATUSES, SUBJECTS, type CountryInfo } from './catalogue.js';
+import { COUNTRIES, CPV, CPV_RELATED, EUR_RATES, HOSTILE_TITLES, PROCEDURES, STATUSES, SUBJECTS, type CountryInfo } from './catalogue.js';
 import { Random } from './random.js';
 
 export interface Buyer {
@@ -17,6 +17,8 @@ export interface Tender {
   estimatedValue: { amount: number; currency: string; amountEur: number } | null;
   procedure: string;
   cpv: string;
+  /** The CPV codes of the tender: `cpv` first, then one to three related codes. */
+  cpvCodes: string[];
   url: string;
 }
 
@@ -80,11 +82,13 @@ function makeBuyers(random: Random): Buyer[] {
 export class TenderGenerator {
   readonly buyers: Buyer[];
   readonly #random: Random;
+  readonly #seed: number;
   readonly #countries = new Map<string, CountryInfo>(COUNTRIES.map((c) => [c.code, c]));
   #count = 0;
 
   constructor(seed: number) {
     this.#random = new Random(seed);
+    this.#seed = seed;
     this.buyers = makeBuyers(this.#random);
   }
 
@@ -110,7 +114,7 @@ export class TenderGenerator {
     const title = r.chance(0.05) ? r.pick(HOSTILE_TITLES) : r.pick(SUBJECTS[country.lang]!).replace('{p}', place);
     const currency = r.chance(0.8) ? country.currency : r.pick(CURRENCIES);
     const amount = Math.round(10 ** (3.7 + r.next() * 3.8));
-    return {
+    const tender: Tender = {
       id,
       title,
       status: r.pick(STATUS_WEIGHTS),
@@ -120,7 +124,22 @@ export class TenderGenerator {
       estimatedValue: r.chance(0.2) ? null : { amount, currency, amountEur: Math.round(amount * EUR_RATES[currency]! * 100) / 100 },
       procedure: r.pick(PROCEDURES),
       cpv: r.pick(CPV),
+      cpvCodes: [], // after the draws of `r`, below
       url: `https://tenders.example.org/notices/${id}`,
     };
+    tender.cpvCodes = this.#cpvCodes(tender.cpv);
+    return tender;
+  }
+
+  /**
+   * `cpv` and one to three of its related codes, drawn from a sequence of the
+   * seed and the tender's number: the other fields' draws stay as they were.
+   */
+  #cpvCodes(cpv: string): string[] {
+    const r = new Random((Math.imul(this.#seed, 0x9e3779b1) ^ this.#count) >>> 0);
+    const related = [...CPV_RELATED[cpv]!];
+    const codes = [cpv];
+    for (let n = r.int(1, Math.min(3, related.length)); n > 0; n--) codes.push(related.splice(r.int(0, related.length - 1), 1)[0]!);
+    return codes;
   }
 }

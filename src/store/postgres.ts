@@ -29,6 +29,7 @@ import {
   type SelectOptions,
   type Store,
   type StoreStatus,
+  type StoredTender,
   type SyncInfo,
   type SyncRun,
 } from './store.js';
@@ -223,6 +224,14 @@ class PostgresStore implements Store {
       new: r.new === null ? undefined : parseJson(r.new),
       at: r.at,
     }));
+  }
+
+  async getTender(id: string): Promise<StoredTender | undefined> {
+    type Row = { doc_text: string; first_seen: string; gone_at: string | null };
+    const row = (await this.#rows<Row>('SELECT doc_text, first_seen, gone_at FROM tenders WHERE id = $1', [id]))[0];
+    if (!row) return undefined;
+    const syncs = (await this.#rows<{ sync: string }>('SELECT sync FROM sync_tenders WHERE id = $1 ORDER BY sync', [id])).map((r) => r.sync);
+    return { tender: parseJson(row.doc_text) as Record<string, unknown>, firstSeen: row.first_seen, goneAt: row.gone_at, syncs };
   }
 
   async listSyncs(): Promise<SyncInfo[]> {

@@ -30,6 +30,7 @@ import {
   type SelectOptions,
   type Store,
   type StoreStatus,
+  type StoredTender,
   type SyncInfo,
   type SyncRun,
 } from './store.js';
@@ -251,6 +252,14 @@ class SqliteStore implements Store {
     } finally {
       if (own && this.db.inTransaction) this.db.exec('COMMIT');
     }
+  }
+
+  async getTender(id: string): Promise<StoredTender | undefined> {
+    if (this.unborn) return undefined;
+    const row = this.db.prepare('SELECT doc, first_seen, gone_at FROM tenders WHERE id = ?').raw().get(id) as [string, string, string | null] | undefined;
+    if (!row) return undefined;
+    const syncs = (this.db.prepare('SELECT sync FROM sync_tenders WHERE id = ? ORDER BY sync').raw().all(id) as [string][]).map(([name]) => name);
+    return { tender: parseJson(row[0]) as Record<string, unknown>, firstSeen: row[1], goneAt: row[2], syncs };
   }
 
   async listSyncs(): Promise<SyncInfo[]> {

@@ -127,6 +127,11 @@ export interface SelectOptions {
   after?: string;
 }
 
+/** How `count` groups: with byPath `cpv`, the codes cut to a level of the hierarchy (model/cpv.ts cpvAtLevel; default 8, each code). */
+export interface CountOptions {
+  cpvLevel?: 2 | 3 | 4 | 5 | 8;
+}
+
 /** One value of `count(selection, byPath)`. */
 export interface LocalCount {
   /** The field's JSON value (RawNumber kept); `undefined` for tenders without the field. */
@@ -165,6 +170,18 @@ export interface ChangeRecord {
   at: string;
 }
 
+/** One tender of the copy with its life in it (`tenders show`). */
+export interface StoredTender {
+  /** The document as the last run that saw it stored it. */
+  tender: Record<string, unknown>;
+  /** ISO timestamp of the run that first stored it. */
+  firstSeen: string;
+  /** ISO timestamp of the run that found it gone; null while the service lists it. */
+  goneAt: string | null;
+  /** The syncs that hold it or held it, by name. */
+  syncs: string[];
+}
+
 export interface StoreStatus {
   /** Where the copy is: the file path, or the URL without password. */
   location: string;
@@ -181,9 +198,14 @@ export interface Store {
   beginRun(options: RunOptions): Promise<SyncRun>;
   /** The selection's tenders in the service's order (spec 3.2, ties by id in the same direction), in batches. */
   select(selection: LocalSelection, options?: SelectOptions): AsyncGenerator<Record<string, unknown>[]>;
-  /** Exact counts; `byPath` a dot path into the documents (buyer.name); a path no stored tender has is a UsageError. */
-  count(selection: LocalSelection, byPath?: string): Promise<LocalCounts>;
+  /**
+   * Exact counts; `byPath` a dot path into the documents (buyer.name); a path no stored tender has is a UsageError.
+   * `cpv`: per CPV code (a tender under each of its codes, once per group at `options.cpvLevel`), tenders without one as no value.
+   */
+  count(selection: LocalSelection, byPath?: string, options?: CountOptions): Promise<LocalCounts>;
   changes(filter?: ChangeFilter): AsyncGenerator<ChangeRecord[]>;
+  /** One tender by id, gone or not; undefined for an id the copy does not hold. */
+  getTender(id: string): Promise<StoredTender | undefined>;
   listSyncs(): Promise<SyncInfo[]>;
   /** The saved definition of a sync, or undefined. */
   getSync(name: string): Promise<SyncInfo | undefined>;
