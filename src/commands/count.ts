@@ -120,12 +120,12 @@ export function registerCount(program: Command, ctx: CommandContext): void {
 
 /** count --local: exact counts from the copy, every value of any field, no ceiling. */
 async function countLocal(command: Command, flags: CountFlags, ctx: CommandContext): Promise<void> {
+  if (flags.cpvLevel !== undefined && flags.by !== BY_CPV) throw new UsageError(`--cpv-level groups the counts per CPV code: add --by ${BY_CPV}`);
+  const cpvLevel = flags.cpvLevel === undefined ? undefined : parseCpvLevel(flags.cpvLevel);
   const { localQuery } = await import('./local-plan.js');
   const { selection, db } = localQuery(command, ctx.io, new Date());
   const { format, by } = flags;
   if (!by && format !== 'text' && format !== 'json') throw new UsageError(`count --format ${format} is for one count per value: add --by FIELD`);
-  if (flags.cpvLevel !== undefined && by !== BY_CPV) throw new UsageError(`--cpv-level groups the counts per CPV code: add --by ${BY_CPV}`);
-  const cpvLevel = flags.cpvLevel === undefined ? undefined : parseCpvLevel(flags.cpvLevel);
   const { runLocalCount } = await import('../run/local-count.js');
   await runLocalCount({ db, selection, by, format, ...(cpvLevel !== undefined ? { cpvLevel } : {}) }, { io: ctx.io, signal: ctx.signal });
 }

@@ -95,8 +95,8 @@ function dateText(ms: number, dateOnly: boolean): string {
 
 function historyRows(history: TenderHistory): Row[] {
   const rows: Row[] = [
-    { depth: 0, label: 'first seen', value: history.firstSeen },
-    { depth: 0, label: 'syncs', value: history.syncs.join(', ') || '(none)' },
+    { depth: 1, label: 'first seen', value: history.firstSeen },
+    { depth: 1, label: 'syncs', value: history.syncs.join(', ') || '(none)' },
   ];
   for (const change of history.changes) {
     const what =
@@ -105,9 +105,9 @@ function historyRows(history: TenderHistory): Row[] {
         : change.kind === 'new'
           ? 'new (listed again)'
           : 'gone (no longer listed)';
-    rows.push({ depth: 0, label: change.at, value: `${what}  [${change.sync}]` });
+    rows.push({ depth: 1, label: change.at, value: `${what}  [${change.sync}]` });
   }
-  rows.push({ depth: 0, label: 'gone', value: history.goneAt ?? 'no, the service lists it' });
+  rows.push({ depth: 1, label: 'gone', value: history.goneAt ?? 'no, the service lists it' });
   return rows;
 }
 
