@@ -1,4 +1,4 @@
-import { cpvPrefix } from './cpv.js';
+import { cpvPrefix, normalizeCpvCode } from './cpv.js';
 
 /** One entry of the vocabulary: the code (eight digits, no check digit) and its English name. */
 export interface CpvEntry {
@@ -35,6 +35,22 @@ export class CpvVocabulary {
   label(code: string): string {
     const name = this.#names.get(code);
     return name === undefined ? code : `${code} ${name}`;
+  }
+
+  /**
+   * A table cell of a CPV field with the names: a code as written and its
+   * name (`45233140-2 Roadworks`), a list of them joined with `; `;
+   * undefined for a value that holds no code.
+   */
+  cell(value: unknown): string | undefined {
+    const label = (item: unknown) => {
+      const code = typeof item === 'string' ? normalizeCpvCode(item) : undefined;
+      const name = code === undefined ? undefined : this.#names.get(code);
+      return name === undefined ? undefined : `${(item as string).trim()} ${name}`;
+    };
+    if (typeof value === 'string') return label(value);
+    if (!Array.isArray(value) || !value.some((item) => label(item) !== undefined)) return undefined;
+    return value.map((item) => label(item) ?? (typeof item === 'string' ? item : JSON.stringify(item))).join('; ');
   }
 
   /**

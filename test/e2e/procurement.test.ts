@@ -56,6 +56,22 @@ describe('tenders cpv: codes by name or branch', () => {
   });
 });
 
+describe('a table with a CPV column', () => {
+  it('shows each code with its name; other formats keep the codes as the service sent them', async () => {
+    const r = await runCli(['search', '-n', '5', '-f', 'table', '--columns', 'id,cpv,cpvCodes'], sb.url);
+    expect(r.code, r.stderr).toBe(0);
+    const json = await runCli(['search', '-n', '5', '-f', 'ndjson'], sb.url);
+    const tenders = lines(json.stdout).map((line) => parseJson(line) as Tender & { cpv: string; cpvCodes: string[] });
+    const name = (code: string) => VOCABULARY.find((line) => line.startsWith(`${code}\t`))!.split('\t')[1]!;
+    const rows = lines(r.stdout).slice(1);
+    tenders.forEach((t, i) => {
+      expect(rows[i]).toContain(`${t.cpv} ${name(t.cpv)}`);
+      expect(rows[i]).toContain(t.cpvCodes.map((code) => `${code} ${name(code)}`).join('; '));
+    });
+    expect(json.stdout).not.toContain(name(tenders[0]!.cpv));
+  });
+});
+
 describe('without --local, the CPV and buyer filters are refused, and nothing is sent', () => {
   it('says to add --local, or to send a field the service may accept with --filter', async () => {
     const before = sb.requests.length;

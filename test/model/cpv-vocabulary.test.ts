@@ -45,6 +45,11 @@ describe('the CPV 2008 vocabulary', () => {
     expect(both.length).toBeGreaterThan(3);
     expect(both.every((entry) => entry.code.startsWith('909') && /clean/i.test(entry.name) && /services/i.test(entry.name))).toBe(true);
     expect(vocabulary.find(['xyzzy'])).toEqual([]);
+    // A table's cell of a CPV field: the codes as written, with their names.
+    expect(vocabulary.cell('45233140-2')).toBe('45233140-2 Roadworks');
+    expect(vocabulary.cell(['45233140', '77777777', '90910000'])).toBe('45233140 Roadworks; 77777777; 90910000 Cleaning services');
+    expect(vocabulary.cell(['77777777'])).toBeUndefined();
+    expect(vocabulary.cell(42)).toBeUndefined();
     expect(vocabulary.find([])).toHaveLength(9454);
   });
 
