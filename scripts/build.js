@@ -144,7 +144,7 @@ await Promise.all([
   ),
 ]);
 
-// The CPV vocabulary (data/README.md says where it came from), read beside the bundle.
+// The CPV vocabulary (docs/local-filters.md says where it came from), read beside the bundle.
 copyFileSync(new URL('../data/cpv-2008.tsv', import.meta.url), new URL('../dist/cpv-2008.tsv', import.meta.url));
 
 // The manual page, from the program just built: every command and flag is in it. Building it
