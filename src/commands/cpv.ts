@@ -32,6 +32,7 @@ export function registerCpv(program: Command, ctx: CommandContext): void {
   );
   cmd.action(async (words: string[], flags: OutputFlags, command: Command) => {
     const globals = command.optsWithGlobals<GlobalFlags>();
+    if (globals.dryRun) throw new UsageError('--dry-run shows the requests a run would send: cpv sends none, it reads the vocabulary tenders ships');
     const output = outputPlan(flags, interactiveFormat(ctx.io, outputFile(flags)));
     const formats = recordFormats();
     if (!formats.includes(output.format)) throw new UsageError(`cpv prints ${formats.join(', ')}: ${output.format} is for tenders`);

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { UsageError } from '../errors.js';
 import { storeTarget } from '../store/location.js';
 import { withPager, type CommandContext } from './context.js';
 import { dbOption, examples, localOption, type GlobalFlags } from './flags.js';
@@ -36,6 +37,7 @@ export function registerShow(program: Command, ctx: CommandContext): void {
   );
   cmd.action(async (id: string, flags: ShowFlags, command: Command) => {
     const globals = command.optsWithGlobals<GlobalFlags>();
+    if (globals.dryRun) throw new UsageError('--dry-run shows the requests a run would send: show sends none, it reads the local copy');
     const db = storeTarget(flags.db, ctx.io.env);
     const plan = { db, id, format: flags.format };
     const { runShow } = await import('../run/show.js');

@@ -49,6 +49,11 @@ describe('tenders cpv: codes by name or branch', () => {
     expect(lines(both.stdout).slice(1).every((line) => line.startsWith('45') && /road/i.test(line) && /works/i.test(line))).toBe(true);
   });
 
+  it('sends no request, so --dry-run is a usage error, as it is for show', async () => {
+    expect(await local(['--dry-run', 'cpv', 'road'])).toMatchObject({ code: 2, stdout: '' });
+    expect(await local(['--dry-run', 'show', 'T-1'])).toMatchObject({ code: 2, stderr: 'tenders: --dry-run shows the requests a run would send: show sends none, it reads the local copy\n' });
+  });
+
   it('says on a terminal when nothing matches, and prints nothing: not an error', async () => {
     const r = await local(['cpv', 'xyzzy', '--verbose']);
     expect(r).toMatchObject({ code: 0, stdout: '' });
