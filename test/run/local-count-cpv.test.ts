@@ -18,7 +18,7 @@ describe('count --local --by cpv', () => {
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^45233140 Roadworks +\d+$/m);
     expect(text.stdout).toMatch(/^90910000 Cleaning services +\d+$/m);
-    expect(text.stdout).toMatch(/^total +200$/m);
+    expect(text.stdout).toMatch(/^total +\d+$/m);
 
     const terminal = await run([], { stdoutTTY: true, columns: 50 });
     expect(terminal.stdout).toMatch(/^72000000 IT services: consult… +\d+/m);
