@@ -75,8 +75,6 @@ export interface FormatOptions extends FormatChoice {
   terminal?: boolean;
   /** Rows are a watch's changes (atom: an entry per change, ids stable per change). */
   watch?: WatchFeedInfo;
-  /** Table: a cell of a CPV column (`cpv`, `cpvCodes`) with the codes' names; loaded only when such a column is asked for. */
-  cpvCell?: (path: string, value: unknown) => string | undefined;
 }
 
 /**

@@ -61,7 +61,7 @@ export class TableFormatter implements Formatter {
       style: { 'padding-left': 0, 'padding-right': 0, head: [], border: [] },
     });
     for (const item of items) {
-      table.push(this.#paths.map((path, i) => this.#cell(valueAt(item, path), this.#amounts[i], layout.columns[i]!)));
+      table.push(this.#paths.map((path, i) => this.#cell(valueAt(item, path), this.#amounts[i])));
     }
     this.#rows += items.length;
     return (
@@ -105,7 +105,7 @@ export class TableFormatter implements Formatter {
     const fit = fitColumns(
       columns.map((column, i) => ({
         header: stringWidth(column.header),
-        data: Math.max(column.width ?? 0, ...items.map((item) => stringWidth(this.#cell(valueAt(item, paths[i]!), column.amount, column.path)))),
+        data: Math.max(column.width ?? 0, ...items.map((item) => stringWidth(this.#cell(valueAt(item, paths[i]!), column.amount)))),
         cut: column.cut,
         cutLast: column.cutLast,
         priority: column.priority,
@@ -119,8 +119,8 @@ export class TableFormatter implements Formatter {
     return shown.map((c) => sanitizeForTerminal(c.header));
   }
 
-  #cell(value: unknown, amount: boolean | undefined, path: string): string {
-    return sanitizeForTerminal(this.opts.cpvCell?.(path, value) ?? cellFor(value, amount, Boolean(this.opts.terminal)));
+  #cell(value: unknown, amount: boolean | undefined): string {
+    return sanitizeForTerminal(cellFor(value, amount, Boolean(this.opts.terminal)));
   }
 
   #setLayout(layout: TableLayout): void {

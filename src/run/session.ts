@@ -176,13 +176,11 @@ export class Session {
   /** The formatter of the plan's format for this output (a resumed one goes on from `resume`). */
   async createFormatter(resume?: FormatterState): Promise<Formatter> {
     const { format, columns } = this.plan.output!;
-    const options = this.formatOptions();
+    const formatter = await createFormatter(format, this.formatOptions(), resume);
     // A table asked for a CPV column shows the codes' names: the vocabulary is read then only.
-    if (format === 'table' && columns?.some((path) => (DEFAULT_CPV_PATHS as readonly string[]).includes(path))) {
-      const vocabulary = await cpvVocabulary();
-      options.cpvCell = (path, value) => ((DEFAULT_CPV_PATHS as readonly string[]).includes(path) ? vocabulary.cell(value) : undefined);
-    }
-    return createFormatter(format, options, resume);
+    if (format !== 'table' || !columns?.some((path) => (DEFAULT_CPV_PATHS as readonly string[]).includes(path))) return formatter;
+    const [{ withCpvNames }, vocabulary] = await Promise.all([import('../output/cpv-names.js'), cpvVocabulary()]);
+    return withCpvNames(formatter, vocabulary);
   }
 
   /**
