@@ -114,7 +114,7 @@ export class TenderGenerator {
     const title = r.chance(0.05) ? r.pick(HOSTILE_TITLES) : r.pick(SUBJECTS[country.lang]!).replace('{p}', place);
     const currency = r.chance(0.8) ? country.currency : r.pick(CURRENCIES);
     const amount = Math.round(10 ** (3.7 + r.next() * 3.8));
-    const tender: Tender = {
+    return {
       id,
       title,
       status: r.pick(STATUS_WEIGHTS),
@@ -123,23 +123,21 @@ export class TenderGenerator {
       buyer: { ...buyer },
       estimatedValue: r.chance(0.2) ? null : { amount, currency, amountEur: Math.round(amount * EUR_RATES[currency]! * 100) / 100 },
       procedure: r.pick(PROCEDURES),
-      cpv: r.pick(CPV),
-      cpvCodes: [], // after the draws of `r`, below
+      ...this.#cpv(r.pick(CPV)),
       url: `https://tenders.example.org/notices/${id}`,
     };
-    tender.cpvCodes = this.#cpvCodes(tender.cpv);
-    return tender;
   }
 
   /**
-   * `cpv` and one to three of its related codes, drawn from a sequence of the
-   * seed and the tender's number: the other fields' draws stay as they were.
+   * The tender's `cpv` and its `cpvCodes`: `cpv` and one to three of its
+   * related codes, drawn from a sequence of the seed and the tender's number,
+   * so the other fields' draws stay as they were.
    */
-  #cpvCodes(cpv: string): string[] {
+  #cpv(cpv: string): Pick<Tender, 'cpv' | 'cpvCodes'> {
     const r = new Random((Math.imul(this.#seed, 0x9e3779b1) ^ this.#count) >>> 0);
     const related = [...CPV_RELATED[cpv]!];
-    const codes = [cpv];
-    for (let n = r.int(1, Math.min(3, related.length)); n > 0; n--) codes.push(related.splice(r.int(0, related.length - 1), 1)[0]!);
-    return codes;
+    const cpvCodes = [cpv];
+    for (let n = r.int(1, Math.min(3, related.length)); n > 0; n--) cpvCodes.push(related.splice(r.int(0, related.length - 1), 1)[0]!);
+    return { cpv, cpvCodes };
   }
 }
