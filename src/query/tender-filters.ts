@@ -228,7 +228,7 @@ const TABLE = [
     key: 'cpv',
     flag: '--cpv',
     value: '<codes>',
-    help: 'with --local: CPV codes, each selecting itself and every code below it (45 or 45000000: division 45; 4523: that group; a check digit is ignored) (repeatable, comma-separated)',
+    help: 'with --local: CPV codes, each selecting itself and every code below it (45 or 45000000: division 45; 4523: that class; a check digit is ignored) (repeatable, comma-separated)',
     repeatable: true,
     scope: 'local',
     complete: CPV_DIVISIONS,
