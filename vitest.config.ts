@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { scaled } from './test/support/scale.js';
 
@@ -6,7 +7,12 @@ const { version } = JSON.parse(readFileSync(new URL('./package.json', import.met
 
 export default defineConfig({
   // src/ runs as it is here: a sync's SQLite run is hosted in the test's own thread (src/store/sqlite-run-client.ts).
-  define: { __TENDERS_VERSION__: JSON.stringify(version), __TENDERS_SQLITE_WORKER__: 'null' },
+  // The CPV vocabulary is read from the repository (src/files/cpv-file.ts).
+  define: {
+    __TENDERS_VERSION__: JSON.stringify(version),
+    __TENDERS_SQLITE_WORKER__: 'null',
+    __TENDERS_CPV_FILE__: JSON.stringify(fileURLToPath(new URL('./data/cpv-2008.tsv', import.meta.url))),
+  },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-tmp.ts'],

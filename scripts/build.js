@@ -15,7 +15,7 @@
 // bin/tenders.js hands to V8: a run then compiles almost nothing.
 import { build } from 'esbuild';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -126,7 +126,12 @@ await Promise.all([
     // bundle runs as a vm.Script (bin/tenders.js), which has no ES module loader.
     supported: { 'dynamic-import': false },
     // A sync into SQLite works on a thread of its own, started from the file built next (src/store/sqlite-run-client.ts).
-    define: { __TENDERS_VERSION__: JSON.stringify(version), __TENDERS_SQLITE_WORKER__: JSON.stringify('sqlite-worker.cjs') },
+    // The CPV vocabulary, read when a command needs a name (src/files/cpv-file.ts), is copied beside it below.
+    define: {
+      __TENDERS_VERSION__: JSON.stringify(version),
+      __TENDERS_SQLITE_WORKER__: JSON.stringify('sqlite-worker.cjs'),
+      __TENDERS_CPV_FILE__: JSON.stringify('cpv-2008.tsv'),
+    },
   }),
   // The thread a sync into SQLite stages and commits on: the run's code alone, loaded when a sync starts.
   build({ ...common, entryPoints: ['src/store/sqlite-worker.ts'], outfile: out('sqlite-worker.cjs'), format: 'cjs', external: NATIVE }),
@@ -152,6 +157,8 @@ await Promise.all([
     }),
   ),
 ]);
+// The CPV vocabulary (docs/local-filters.md says where it came from), read beside the bundle.
+copyFileSync(new URL('../data/cpv-2008.tsv', import.meta.url), out('cpv-2008.tsv'));
 const DIST = join(ROOT, 'dist');
 const made = moveInto(out(''), DIST);
 
@@ -161,6 +168,7 @@ const writeAtomic = (path, data) => {
   renameSync(`${path}.${process.pid}.tmp`, path);
   if (made.size > 0) made.add(relative(DIST, path));
 };
+
 
 // The manual page, from the program just built: every command and flag is in it. Building it
 // and a few dry runs compile what a run compiles (the program, every command's flags, help,

@@ -1,6 +1,7 @@
 import type { Command, Option } from 'commander';
 import { pathKey, type CompletionCommand, type CompletionModel, type CompletionOption, type SavedKind } from '../output/completion/model.js';
 import type { Shell } from './completion.js';
+import { TENDER_FILTERS } from '../query/tender-filters.js';
 import { HELP_TOPICS } from './help.js';
 
 /** The completion script of `program` for `shell`. */
@@ -80,7 +81,7 @@ function completionOption(option: Option): CompletionOption {
     names: [option.short, option.long].filter((name): name is string => name !== undefined),
     description: option.description,
     takesValue: option.required || option.optional,
-    choices: option.argChoices ?? [],
+    choices: option.argChoices ?? [...(TENDER_FILTERS.find((row) => row.flag === option.long)?.complete ?? [])],
     file: /<file>|\[file\]/.test(option.flags),
     saved: option.long === undefined ? undefined : SAVED_OPTIONS[option.long],
   };

@@ -4,6 +4,7 @@ import { countFormat, countFormats, type CountFormat } from '../output/counts.js
 import { TENDERS, endpointPath } from '../query/endpoints.js';
 import { tenderBody, type TenderFilterFlags } from '../query/tender-body.js';
 import { createReporter } from '../output/reporter.js';
+import { CPV_LEVELS, parseCpvLevel } from '../query/local-values.js';
 import { tenderFilter } from '../query/tender-filters.js';
 import { DIMENSIONS, EVERY_VALUE, partitionBy, type Dimension } from '../run/partition.js';
 import { openChoices } from './choices.js';
@@ -28,11 +29,17 @@ function exampleFlag(by: Dimension): string {
   return `${row.short ?? row.flag} ${row.example}`;
 }
 
-type CountFlags = TenderFilterFlags & LocalFlags & { format: CountFormat; by?: string; parallel?: string };
+type CountFlags = TenderFilterFlags & LocalFlags & { format: CountFormat; by?: string; parallel?: string; cpvLevel?: string };
+
+/** The field --by names to count per CPV code (the store reads every code of a tender, model/cpv.ts). */
+const BY_CPV = 'cpv';
 
 /** --by: online a dimension (country, status); with --local any dot path. Offered as choices, checked here. */
 function byOption(): Option {
-  const option = new Option('--by <field>', 'one count per country given with -c (every country without -c), or per status given with -s; with --local, per value of any field (buyer.name)');
+  const option = new Option(
+    '--by <field>',
+    'one count per country given with -c (every country without -c), or per status given with -s; with --local, per value of any field (buyer.name), or per CPV code (cpv)',
+  );
   // The dimensions in any case, as every choice; a dot path as given (checked by dimension() or the store).
   const dimensions = Object.keys(DIMENSIONS);
   return openChoices(option, dimensions, (value) => dimensions.find((choice) => choice === value.trim().toLowerCase()) ?? value);
@@ -61,6 +68,11 @@ export function registerCount(program: Command, ctx: CommandContext): void {
     .addOption(byOption())
     .addOption(parallelCounts())
     .addOption(
+      new Option('--cpv-level <n>', 'with --local --by cpv: count per division (2), group (3), class (4), category (5) or code (8), a tender once per group').choices(
+        Object.keys(CPV_LEVELS),
+      ),
+    )
+    .addOption(
       new Option('-f, --format <format>', `text; json: {"count":N,"capped":B}; with --by also ${countFormats().byOnly.join(', ')}`)
         .choices(countFormats().all)
         .default('text'),
@@ -75,10 +87,12 @@ export function registerCount(program: Command, ctx: CommandContext): void {
       'tenders count -s open,closed,awarded --by status -f csv',
       'tenders count --local --by buyer.name -c DEU,AUT -s open',
       'tenders count --local hospital cleaning --deadline-after now',
+      'tenders count --local --by cpv --cpv-level 2      # per CPV division, with names',
     ]),
   );
   cmd.action(async (_words: unknown, flags: CountFlags, command: Command) => {
     if (flags.local) return countLocal(command, flags, ctx);
+    if (flags.cpvLevel !== undefined) throw new UsageError('--cpv-level groups the counts of count --local --by cpv: add --local --by cpv');
     flags = localFilterFlags(command) as CountFlags;
     const connection = connectionPlan(command.optsWithGlobals<GlobalFlags>(), ctx.io);
     const query = { path: endpointPath(TENDERS, ctx.io.env), body: tenderBody(flags), noun: TENDERS.noun };
@@ -107,10 +121,12 @@ export function registerCount(program: Command, ctx: CommandContext): void {
 
 /** count --local: exact counts from the copy, every value of any field, no ceiling. */
 async function countLocal(command: Command, flags: CountFlags, ctx: CommandContext): Promise<void> {
+  if (flags.cpvLevel !== undefined && flags.by !== BY_CPV) throw new UsageError(`--cpv-level groups the counts per CPV code: add --by ${BY_CPV}`);
+  const cpvLevel = flags.cpvLevel === undefined ? undefined : parseCpvLevel(flags.cpvLevel);
   const { localQuery } = await import('./local-plan.js');
   const { selection, db } = localQuery(command, ctx.io, new Date());
   const { format, by } = flags;
   if (!by && !countFormat(format).total) throw new UsageError(`count --format ${format} is for one count per value: add --by FIELD`);
   const { runLocalCount } = await import('../run/local-count.js');
-  await runLocalCount({ db, selection, by, format }, { io: ctx.io, signal: ctx.signal });
+  await runLocalCount({ db, selection, by, format, ...(cpvLevel !== undefined ? { cpvLevel } : {}) }, { io: ctx.io, signal: ctx.signal });
 }

@@ -24,6 +24,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'watch', load: async () => (await import('./watch.js')).registerWatch },
   { name: 'sync', load: async () => (await import('./sync.js')).registerSync },
   { name: 'changes', load: async () => (await import('./changes.js')).registerChanges },
+  { name: 'show', load: async () => (await import('./show.js')).registerShow },
+  { name: 'cpv', load: async () => (await import('./cpv.js')).registerCpv },
   { name: 'config', load: async () => (await import('./config.js')).registerConfig },
   { name: 'completion', load: async () => (await import('./completion.js')).registerCompletion },
 ];

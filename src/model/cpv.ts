@@ -13,6 +13,12 @@ const CODE = /^(\d{2,8})(?:-\d)?$/;
 /** Where a tender's codes are unless a setting names another path: the `cpvCodes` array, then the single `cpv` string. */
 export const DEFAULT_CPV_PATHS = ['cpvCodes', 'cpv'] as const;
 
+/** The 45 divisions of CPV 2008 (the first two digits of every code): what completion offers after --cpv. */
+export const CPV_DIVISIONS = [
+  '03', '09', '14', '15', '16', '18', '19', '22', '24', '30', '31', '32', '33', '34', '35', '37', '38', '39', '41', '42', '43', '44', '45',
+  '48', '50', '51', '55', '60', '63', '64', '65', '66', '70', '71', '72', '73', '75', '76', '77', '79', '80', '85', '90', '92', '98',
+] as const;
+
 /** A code as stored and compared: eight digits, no check digit; undefined for anything that is not a CPV code. */
 export function normalizeCpvCode(raw: string): string | undefined {
   const match = CODE.exec(raw.trim());

@@ -1,8 +1,11 @@
 import { UsageError } from '../errors.js';
+import { cpvPrefix } from '../model/cpv.js';
+import { splitList } from './validate.js';
 
 /**
  * The values of the local-only filters (--since, --until, --deadline-after,
- * --deadline-before, --min-value, --max-value, WORDS), checked before the
+ * --deadline-before, --min-value, --max-value, WORDS, --cpv, --buyer,
+ * --buyer-name), checked before the
  * store is opened; each failure is a UsageError (exit 2) that states the rule.
  */
 
@@ -100,4 +103,39 @@ export function parseEur(flag: string, text: string): number {
 export function parseWords(words: readonly string[]): string | undefined {
   const query = words.join(' ').trim();
   return query === '' ? undefined : query;
+}
+
+/**
+ * --cpv: each code as the prefix it selects (45, 4523, 45233140-2 → 45, 4523,
+ * 4523314), each once, in the order given; what is not a CPV code is refused
+ * with the rule.
+ */
+export function parseCpvCodes(values: readonly string[]): string[] {
+  const prefixes = splitList('--cpv', values).map((code) => {
+    const prefix = cpvPrefix(code);
+    if (prefix === undefined) {
+      throw new UsageError(
+        `--cpv takes CPV codes of 2 to 8 digits, a check digit allowed (45, 4523, 45233140, 45233140-2): a code selects itself and every code below it, not '${code}'`,
+      );
+    }
+    return prefix;
+  });
+  return [...new Set(prefixes)];
+}
+
+/** --buyer: buyer ids as the service writes them (`buyer.id`), each once. */
+export function parseBuyerIds(values: readonly string[]): string[] {
+  return [...new Set(splitList('--buyer', values))];
+}
+
+/** The levels of the CPV hierarchy `count --by cpv --cpv-level` groups by: digits kept of each code. */
+export const CPV_LEVELS = { 2: 'divisions', 3: 'groups', 4: 'classes', 5: 'categories', 8: 'each code' } as const;
+export type CpvLevel = 2 | 3 | 4 | 5 | 8;
+
+/** --cpv-level: 2, 3, 4, 5 or 8. */
+export function parseCpvLevel(text: string): CpvLevel {
+  const level = Number(text.trim());
+  if (Object.hasOwn(CPV_LEVELS, level) && /^\d$/.test(text.trim())) return level as CpvLevel;
+  const rule = Object.entries(CPV_LEVELS).map(([n, name]) => `${n} (${name})`).join(', ');
+  throw new UsageError(`--cpv-level takes ${rule}, not '${text}'`);
 }

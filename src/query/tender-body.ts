@@ -20,6 +20,9 @@ export interface LocalFilterFlags {
   deadlineBefore?: string;
   minValue?: string;
   maxValue?: string;
+  cpv?: string[];
+  buyer?: string[];
+  buyerName?: string;
   sync?: string;
 }
 
@@ -62,6 +65,10 @@ function refuseLocalOnly(flags: object): void {
     if (raw === undefined) continue;
     // "WORDS ('hospital cleaning') search ...", "--since filters ...".
     const what = row.positional ? `${row.flag} ('${[raw].flat().join(' ')}') search` : `${row.flag} filters`;
-    throw new UsageError(`${what} the local copy that tenders sync keeps: add --local`);
+    // The spec shows no such field: sent only when the user names it (docs/decisions.md).
+    const send = row.unshownField
+      ? `, or send a field the service may accept though its spec does not show it: --filter '${row.unshownField}'`
+      : '';
+    throw new UsageError(`${what} the local copy that tenders sync keeps: add --local${send}`);
   }
 }

@@ -1,7 +1,8 @@
+import { CPV_DIVISIONS } from '../model/cpv.js';
 import { stringifyExact } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { PAGE_SIZE_MAX } from './endpoints.js';
-import { parseEur, parseInstant, parseWords, type Bound } from './local-values.js';
+import { parseBuyerIds, parseCpvCodes, parseEur, parseInstant, parseWords, type Bound } from './local-values.js';
 import { KNOWN_STATUSES, parseCountries, parseFilters, parseLimit, parseOrder, parseSavedName, parseSort, parseStatuses, SORT_FIELDS, SORT_ORDERS } from './validate.js';
 
 /**
@@ -31,6 +32,8 @@ export interface TenderFilter {
   repeatable?: boolean;
   /** Values shown in help and offered by completion; the parser checks them (commander would refuse `--sort DEADLINE`). */
   suggest?: readonly string[];
+  /** Values completion offers that help does not list (too many to read); the parser checks what is given. */
+  complete?: readonly string[];
   /** The default said in help; nothing is set (the service's or the store's default applies). */
   defaultHelp?: string;
   scope: FilterScope;
@@ -48,6 +51,12 @@ export interface TenderFilter {
   partition?: boolean;
   /** The LocalSelection field a local query sets from its value. */
   selection?: keyof LocalSelection;
+  /**
+   * A local-only filter's request field that a service may accept although the
+   * spec does not show it: never sent unasked; the refusal without --local says
+   * how to send it (`--filter FIELD=VALUE`, this being the example).
+   */
+  unshownField?: string;
   /** A value to show in advice and docs. */
   example: string;
   /** The tender field it selects on: a table keeps that column in view (filteredColumns). */
@@ -224,6 +233,41 @@ const TABLE = [
     selection: 'maxValueEur',
     example: '5e6',
     column: 'estimatedValue.amountEur',
+  },
+  {
+    key: 'cpv',
+    flag: '--cpv',
+    value: '<codes>',
+    help: 'with --local: CPV codes, each selecting itself and every code below it (45 or 45000000: division 45; 4523: that class; a check digit is ignored) (repeatable, comma-separated)',
+    repeatable: true,
+    scope: 'local',
+    complete: CPV_DIVISIONS,
+    parse: (raw: RawValue) => parseCpvCodes(list(raw)),
+    selection: 'cpv',
+    unshownField: 'cpvCodes=["45233140"]',
+    example: '45233140',
+  },
+  {
+    key: 'buyer',
+    flag: '--buyer',
+    value: '<id>',
+    help: "with --local: the buyer's id (buyer.id) (repeatable, comma-separated)",
+    repeatable: true,
+    scope: 'local',
+    parse: (raw: RawValue) => parseBuyerIds(list(raw)),
+    selection: 'buyerIds',
+    unshownField: 'buyerIds=["ORG-DEU-0007"]',
+    example: 'ORG-DEU-0007',
+  },
+  {
+    key: 'buyerName',
+    flag: '--buyer-name',
+    value: '<words>',
+    help: "with --local: full-text query over the buyer's name alone, every word required",
+    scope: 'local',
+    parse: (raw: RawValue) => parseWords([one(raw)]),
+    selection: 'buyerName',
+    example: 'hospital',
   },
   {
     key: 'sync',

@@ -5,6 +5,8 @@ import { displayOptions } from '../output/display.js';
 import { formatDefinition, refuseOnTerminal } from '../output/format-registry.js';
 import { createFormatter, type Chunk, type FormatOptions, type Formatter, type FormatterState } from '../output/formatter.js';
 import { nodeFs, type FileSystem } from '../files/fs.js';
+import { cpvVocabulary } from '../files/cpv-file.js';
+import { DEFAULT_CPV_PATHS } from '../model/cpv.js';
 import { acquireLock } from '../files/lock.js';
 import { formatCount, formatCounted, formatTotal } from '../model/numbers.js';
 import { createProgress, silent, type Progress } from '../output/progress.js';
@@ -177,8 +179,13 @@ export class Session {
   }
 
   /** The formatter of the plan's format for this output (a resumed one goes on from `resume`). */
-  createFormatter(resume?: FormatterState): Promise<Formatter> {
-    return createFormatter(this.plan.output!.format, this.formatOptions(), resume);
+  async createFormatter(resume?: FormatterState): Promise<Formatter> {
+    const { format, columns } = this.plan.output!;
+    const formatter = await createFormatter(format, this.formatOptions(), resume);
+    // A table asked for a CPV column shows the codes' names: the vocabulary is read then only.
+    if (format !== 'table' || !columns?.some((path) => (DEFAULT_CPV_PATHS as readonly string[]).includes(path))) return formatter;
+    const [{ withCpvNames }, vocabulary] = await Promise.all([import('../output/cpv-names.js'), cpvVocabulary()]);
+    return withCpvNames(formatter, vocabulary);
   }
 
   /**

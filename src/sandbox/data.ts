@@ -1,4 +1,4 @@
-import { COUNTRIES, CPV, EUR_RATES, HOSTILE_TITLES, PROCEDURES, STATUSES, SUBJECTS, type CountryInfo } from './catalogue.js';
+import { COUNTRIES, CPV, CPV_RELATED, EUR_RATES, HOSTILE_TITLES, PROCEDURES, STATUSES, SUBJECTS, type CountryInfo } from './catalogue.js';
 import { Random } from './random.js';
 
 export interface Buyer {
@@ -17,6 +17,8 @@ export interface Tender {
   estimatedValue: { amount: number; currency: string; amountEur: number } | null;
   procedure: string;
   cpv: string;
+  /** The CPV codes of the tender: `cpv` first, then one to three related codes. */
+  cpvCodes: string[];
   url: string;
 }
 
@@ -84,6 +86,7 @@ function makeBuyers(random: Random): Buyer[] {
 export class TenderGenerator {
   readonly buyers: Buyer[];
   readonly #random: Random;
+  readonly #seed: number;
   readonly #countries = new Map<string, CountryInfo>(COUNTRIES.map((c) => [c.code, c]));
   #count = 0;
 
@@ -93,6 +96,7 @@ export class TenderGenerator {
     readonly today = NEWEST,
   ) {
     this.#random = new Random(seed);
+    this.#seed = seed;
     this.buyers = makeBuyers(this.#random);
   }
 
@@ -130,8 +134,21 @@ export class TenderGenerator {
       buyer: { ...buyer },
       estimatedValue: r.chance(0.2) ? null : { amount, currency, amountEur: Math.round(amount * EUR_RATES[currency]! * 100) / 100 },
       procedure: r.pick(PROCEDURES),
-      cpv: r.pick(CPV),
+      ...this.#cpv(r.pick(CPV)),
       url: `https://tenders.example.org/notices/${id}`,
     };
+  }
+
+  /**
+   * The tender's `cpv` and its `cpvCodes`: `cpv` and one to three of its
+   * related codes, drawn from a sequence of the seed and the tender's number,
+   * so the other fields' draws stay as they were.
+   */
+  #cpv(cpv: string): Pick<Tender, 'cpv' | 'cpvCodes'> {
+    const r = new Random((Math.imul(this.#seed, 0x9e3779b1) ^ this.#count) >>> 0);
+    const related = [...CPV_RELATED[cpv]!];
+    const cpvCodes = [cpv];
+    for (let n = r.int(1, Math.min(3, related.length)); n > 0; n--) cpvCodes.push(related.splice(r.int(0, related.length - 1), 1)[0]!);
+    return { cpv, cpvCodes };
   }
 }

@@ -18,7 +18,7 @@ import { PostgresRun } from './postgres-run.js';
 import { checkVersion, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
 import { checkDefinition, checkSyncName } from './rules.js';
 import { postgresDialect, statement } from './sql/dialect.js';
-import { changeRecord, changesStatement, countTenders, forgetStatements, readStatus, readSyncs, syncNames } from './sql/reads.js';
+import { changeRecord, changesStatement, countTenders, forgetStatements, readStatus, readSyncs, readTender, syncNames } from './sql/reads.js';
 import { afterCondition, fromWhere, orderBy, orderOf } from './sql/selection.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
@@ -31,6 +31,7 @@ import {
   type SelectOptions,
   type Store,
   type StoreStatus,
+  type StoredTender,
   type SyncInfo,
   type SyncRun,
 } from './store.js';
@@ -145,6 +146,10 @@ class PostgresStore implements Store {
   async *changes(filter: ChangeFilter = {}): AsyncGenerator<ChangeRecord[]> {
     const { sql, params } = changesStatement(postgresDialect, filter);
     yield* this.#reader.cursor(sql, params, undefined, changeRecord);
+  }
+
+  async getTender(id: string): Promise<StoredTender | undefined> {
+    return this.unborn ? undefined : this.#reader.snapshot((read) => readTender(read, postgresDialect, id));
   }
 
   async listSyncs(): Promise<SyncInfo[]> {

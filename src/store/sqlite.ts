@@ -10,7 +10,7 @@ import { parseJson } from '../model/json-parse.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { checkDefinition, checkSyncName, ftsError, ftsWords } from './rules.js';
 import { sqliteDialect, statement, type Statement } from './sql/dialect.js';
-import { changeRecord, changesStatement, countTenders, forgetStatements, readStatus, readSyncs, syncNames } from './sql/reads.js';
+import { changeRecord, changesStatement, countTenders, forgetStatements, readStatus, readSyncs, readTender, syncNames } from './sql/reads.js';
 import { afterCondition, fromWhere, orderBy, orderOf } from './sql/selection.js';
 import { openCopy, syncLock, writeTransaction } from './sqlite-connection.js';
 import { checkDatabaseFile } from './sqlite-file.js';
@@ -29,6 +29,7 @@ import {
   type SelectOptions,
   type Store,
   type StoreStatus,
+  type StoredTender,
   type SyncInfo,
   type SyncRun,
 } from './store.js';
@@ -156,6 +157,10 @@ class SqliteStore implements Store {
     } finally {
       end();
     }
+  }
+
+  async getTender(id: string): Promise<StoredTender | undefined> {
+    return this.unborn ? undefined : readTender((s) => this.#read(s), sqliteDialect, id);
   }
 
   async listSyncs(): Promise<SyncInfo[]> {

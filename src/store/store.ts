@@ -172,6 +172,18 @@ export interface ChangeRecord {
   at: string;
 }
 
+/** One tender of the copy with its life in it (`tenders show`). */
+export interface StoredTender {
+  /** The document as the last run that saw it stored it. */
+  tender: Record<string, unknown>;
+  /** ISO timestamp of the run that first stored it. */
+  firstSeen: string;
+  /** ISO timestamp of the run that found it gone; null while the service lists it. */
+  goneAt: string | null;
+  /** The syncs that hold it or held it, by name. */
+  syncs: string[];
+}
+
 export interface StoreStatus {
   /** Where the copy is: the file path, or the URL without password. */
   location: string;
@@ -194,6 +206,8 @@ export interface Store {
    */
   count(selection: LocalSelection, byPath?: string, options?: CountOptions): Promise<LocalCounts>;
   changes(filter?: ChangeFilter): AsyncGenerator<ChangeRecord[]>;
+  /** One tender by id, gone or not; undefined for an id the copy does not hold. */
+  getTender(id: string): Promise<StoredTender | undefined>;
   listSyncs(): Promise<SyncInfo[]>;
   /** The saved definition of a sync, or undefined. */
   getSync(name: string): Promise<SyncInfo | undefined>;

@@ -8,6 +8,7 @@ import { requireTool } from '../support/tools.js';
 import { bashCompletions, fishCompletions, zshCompletions } from '../support/completion.js';
 import { pagedTenders } from '../support/fake-client.js';
 import { runInProcess } from '../support/run.js';
+import { CPV_DIVISIONS } from '../../src/model/cpv.js';
 
 const has = (shell: string) => requireTool(shell, `apt-get install ${shell}`);
 const dir = mkdtempSync(join(tmpdir(), 'tenders-completion-'));
@@ -25,7 +26,7 @@ async function script(shell: string): Promise<string> {
 
 /** What is offered after the words typed, the same for each shell: [words, expected]. */
 const CASES: [string[], string[]][] = [
-  [['tenders', ''], ['search', 'export', 'count', 'fields', 'orgs', 'watch', 'sync', 'changes', 'config', 'completion', 'help']],
+  [['tenders', ''], ['search', 'export', 'count', 'fields', 'orgs', 'watch', 'sync', 'changes', 'show', 'cpv', 'config', 'completion', 'help']],
   [['tenders', 'o'], ['orgs']],
   [['tenders', 'config', ''], ['list', 'get', 'set', 'unset', 'path', 'edit', 'help']],
   [['tenders', 'config', 'set', ''], ['base-url', 'db', 'rate', 'retries', 'timeout', 'max-wait', 'color', 'pager']],
@@ -48,6 +49,8 @@ const CASES: [string[], string[]][] = [
   [['tenders', 'orgs', 'help', ''], ['search', 'tenders', 'fields']],
   [['tenders', 'export', '-o', 'op'], ['open.csv']],
   [['tenders', 'search', '--cursor', ''], []],
+  [['tenders', 'search', '--cpv', ''], [...CPV_DIVISIONS]],
+  [['tenders', 'count', '--local', '--cpv', '4'], ['41', '42', '43', '44', '45', '48']],
 ];
 
 const sorted = (values: string[]) => [...values].sort();

@@ -16,7 +16,7 @@ type Tender = Record<string, unknown>;
 // derived by the code under test: the header a CSV export of its tenders must have.
 const SANDBOX_COLUMNS = [
   'id', 'title', 'status', 'publicationDate', 'deadline', 'buyer.id', 'buyer.name', 'buyer.country',
-  'estimatedValue.amount', 'estimatedValue.currency', 'estimatedValue.amountEur', 'procedure', 'cpv', 'url',
+  'estimatedValue.amount', 'estimatedValue.currency', 'estimatedValue.amountEur', 'procedure', 'cpv', 'cpvCodes', 'url',
 ];
 
 /** A cell as the README promises: null and missing empty, numbers and booleans as JSON, strings as they are. */

@@ -69,7 +69,7 @@ interface Coverage {
 const UNUSED = ['crypto', 'http', 'https', 'tty', 'net', 'internal/deps/undici/undici', 'child_process', 'dgram', 'os', 'fs/promises', 'module', 'internal/modules/esm/loader'];
 
 /** The commands other than search, by their modules. */
-const OTHER_COMMANDS = ['export', 'count', 'fields', 'orgs', 'watch', 'sync', 'changes', 'completion'].map((name) => `src/commands/${name}.ts`);
+const OTHER_COMMANDS = ['export', 'count', 'fields', 'orgs', 'watch', 'sync', 'changes', 'show', 'cpv', 'completion'].map((name) => `src/commands/${name}.ts`);
 
 describe('start-up loads only what the command needs', () => {
   it('--dry-run search runs its own command module, and no other command\'s', () => {

@@ -168,7 +168,7 @@ describe.skipIf(!hasScript)('the pager', () => {
 describe('tenders fields', () => {
   const PATHS = [
     'id', 'title', 'status', 'publicationDate', 'deadline', 'buyer.id', 'buyer.name', 'buyer.country',
-    'estimatedValue.amount', 'estimatedValue.currency', 'estimatedValue.amountEur', 'procedure', 'cpv', 'url',
+    'estimatedValue.amount', 'estimatedValue.currency', 'estimatedValue.amountEur', 'procedure', 'cpv', 'cpvCodes', 'url',
   ];
 
   it('piped: every dot path with a JSON example, from one page of 20 with the search filters', async () => {
@@ -203,7 +203,7 @@ describe('tenders fields', () => {
     expect(lines[0]).toMatch(/^field\s+example$/);
     expect(lines.slice(1, PATHS.length + 1).map((line) => line.split(' ')[0])).toEqual(PATHS);
     for (const line of lines.slice(0, PATHS.length + 1)) expect(stringWidth(line)).toBeLessThanOrEqual(60);
-    expect(r.text).toContain('14 fields in the first 20 tenders; choose some with --columns id,title,status');
+    expect(r.text).toContain('15 fields in the first 20 tenders; choose some with --columns id,title,status');
   });
 });
 
@@ -234,7 +234,7 @@ describe('--header-style snake', () => {
   it('gives CSV headers that SQL takes unquoted', async () => {
     const r = await runCli(['export', '--max', '3', '--header-style', 'snake'], sb.url);
     expect(r.stdout.split('\n')[0]).toBe(
-      'id,title,status,publication_date,deadline,buyer_id,buyer_name,buyer_country,estimated_value_amount,estimated_value_currency,estimated_value_amount_eur,procedure,cpv,url',
+      'id,title,status,publication_date,deadline,buyer_id,buyer_name,buyer_country,estimated_value_amount,estimated_value_currency,estimated_value_amount_eur,procedure,cpv,cpv_codes,url',
     );
   });
 

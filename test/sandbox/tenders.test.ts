@@ -78,7 +78,7 @@ describe('Search Tenders walks', () => {
     const page = res.json();
     expect(Object.keys(page)).toEqual(['tenders', 'page']);
     expect(Object.keys(page.page)).toEqual(['nextCursor', 'total']);
-    expect(Object.keys(results(page)[0]!)).toEqual(['id', 'title', 'status', 'publicationDate', 'deadline', 'buyer', 'estimatedValue', 'procedure', 'cpv', 'url']);
+    expect(Object.keys(results(page)[0]!)).toEqual(['id', 'title', 'status', 'publicationDate', 'deadline', 'buyer', 'estimatedValue', 'procedure', 'cpv', 'cpvCodes', 'url']);
   });
 
   it('serves several requests over one keep-alive connection', async () => {

@@ -13,7 +13,7 @@ import type { LocalSelection } from '../../model/local-selection.js';
 import { snake, sortCounts, stringColumn, timestamp } from '../columns.js';
 import { RUN_COLUMNS } from '../run-receipt.js';
 import { dotPathKeys } from '../rules.js';
-import type { ChangeFilter, ChangeRecord, CountOptions, LocalCounts, RunReceipt, StoreStatus, SyncInfo } from '../store.js';
+import type { ChangeFilter, ChangeRecord, CountOptions, LocalCounts, RunReceipt, StoredTender, StoreStatus, SyncInfo } from '../store.js';
 import { statement, type Sql, type SqlDialect, type Statement } from './dialect.js';
 import { fromWhere } from './selection.js';
 
@@ -169,6 +169,14 @@ export async function readStatus(read: Reader, d: SqlDialect, location: string, 
       ? await value(() => 'SELECT max(last_complete) FROM syncs')
       : await value((sql) => `SELECT last_complete FROM syncs WHERE name = ${sql.value(sync)}`)) ?? null) as string | null,
   };
+}
+
+/** One tender as the copy holds it (gone ones too), with when it was first seen and the syncs that hold it; undefined for an id it does not hold. */
+export async function readTender(read: Reader, d: SqlDialect, id: string): Promise<StoredTender | undefined> {
+  const [row] = (await read(statement(d, (sql) => `SELECT ${d.docText}, first_seen, gone_at FROM tenders WHERE id = ${sql.value(id)}`))) as [string, string, string | null][];
+  if (!row) return undefined;
+  const syncs = await read(statement(d, (sql) => `SELECT sync FROM sync_tenders WHERE id = ${sql.value(id)} ORDER BY sync`));
+  return { tender: parseJson(row[0]) as Record<string, unknown>, firstSeen: row[1], goneAt: row[2], syncs: syncs.map(([name]) => name as string) };
 }
 
 /** The names of the syncs, for a message naming the ones there are. */

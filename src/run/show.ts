@@ -1,0 +1,48 @@
+import { RunError } from '../errors.js';
+import type { IO } from '../io.js';
+import { DEFAULT_CPV_PATHS } from '../model/cpv.js';
+import { stringifyExact } from '../model/exact-json.js';
+import { withoutPasswords } from '../model/redact.js';
+import { cpvVocabulary } from '../files/cpv-file.js';
+import { neutralizeForTerminal } from '../output/sanitize.js';
+import { printTo } from '../output/sink.js';
+import { renderTenderView, type TenderHistory } from '../output/tender-view.js';
+import type { StoreTarget } from '../store/location.js';
+import { withLocalCopy } from './local-copy.js';
+
+/** `tenders show ID`: which tender, from which copy, as the view or as JSON. */
+export interface ShowPlan {
+  db: StoreTarget;
+  id: string;
+  format: 'text' | 'json';
+}
+
+/**
+ * One tender from the local copy with its history there (first seen, each
+ * change, gone): the service has no operation that returns one tender, so
+ * the copy is where it is read (docs/decisions.md).
+ */
+export async function runShow(plan: ShowPlan, { io, signal, now }: { io: IO; signal: AbortSignal; now: Date }): Promise<void> {
+  const found = await withLocalCopy(plan.db, undefined, signal, async (store) => {
+    const stored = await store.getTender(plan.id);
+    if (!stored) return undefined;
+    const changes: TenderHistory['changes'] = [];
+    for await (const batch of store.changes({ id: plan.id })) {
+      for (const c of batch) changes.push({ at: c.at, sync: c.sync, kind: c.kind, field: c.field, ...(c.old !== undefined ? { old: c.old } : {}), ...(c.new !== undefined ? { new: c.new } : {}) });
+    }
+    return { tender: stored.tender, history: { firstSeen: stored.firstSeen, goneAt: stored.goneAt, syncs: stored.syncs, changes } };
+  });
+  if (!found) throw new RunError(`no tender '${plan.id}' in the local copy at ${withoutPasswords(plan.db.location)}: a sync whose query matches it keeps it`);
+  if (plan.format === 'json') {
+    const text = `${stringifyExact(found)}\n`;
+    return printTo(io.stdout, signal, io.stdoutIsTTY ? neutralizeForTerminal(text, true) : text);
+  }
+  const vocabulary = await cpvVocabulary();
+  const view = renderTenderView(found.tender, found.history, {
+    width: io.stdoutWidth(),
+    now,
+    cpvPaths: DEFAULT_CPV_PATHS,
+    cpvName: (code) => vocabulary.name(code),
+  });
+  await printTo(io.stdout, signal, view);
+}
