@@ -24,6 +24,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'watch', load: async () => (await import('./watch.js')).registerWatch },
   { name: 'sync', load: async () => (await import('./sync.js')).registerSync },
   { name: 'changes', load: async () => (await import('./changes.js')).registerChanges },
+  { name: 'serve', load: async () => (await import('./serve.js')).registerServe },
   { name: 'completion', load: async () => (await import('./completion.js')).registerCompletion },
 ];
 

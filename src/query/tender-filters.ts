@@ -48,6 +48,8 @@ export interface TenderFilter {
   partition?: boolean;
   /** The LocalSelection field a local query sets from its value. */
   selection?: keyof LocalSelection;
+  /** The additive request field `tenders serve` takes it as (a plain client of the service never sends it). */
+  apiField?: string;
   /** A value to show in advice and docs. */
   example: string;
 }
@@ -153,6 +155,7 @@ const TABLE = [
     scope: 'local',
     parse: (raw: RawValue) => parseWords(list(raw)),
     selection: 'words',
+    apiField: 'q',
     example: 'hospital cleaning',
   },
   {
@@ -163,6 +166,7 @@ const TABLE = [
     scope: 'local',
     parse: date('--since', 'start'),
     selection: 'publishedSince',
+    apiField: 'publishedFrom',
     example: '7d',
   },
   {
@@ -173,6 +177,7 @@ const TABLE = [
     scope: 'local',
     parse: date('--until', 'end'),
     selection: 'publishedUntil',
+    apiField: 'publishedTo',
     example: '2026-03-31',
   },
   {
@@ -183,6 +188,7 @@ const TABLE = [
     scope: 'local',
     parse: date('--deadline-after', 'start'),
     selection: 'deadlineAfter',
+    apiField: 'deadlineFrom',
     example: 'now',
   },
   {
@@ -193,6 +199,7 @@ const TABLE = [
     scope: 'local',
     parse: date('--deadline-before', 'end'),
     selection: 'deadlineBefore',
+    apiField: 'deadlineTo',
     example: '+14d',
   },
   {
@@ -203,6 +210,7 @@ const TABLE = [
     scope: 'local',
     parse: (raw: RawValue) => parseEur('--min-value', one(raw)),
     selection: 'minValueEur',
+    apiField: 'minValueEur',
     example: '1e6',
   },
   {
@@ -213,6 +221,7 @@ const TABLE = [
     scope: 'local',
     parse: (raw: RawValue) => parseEur('--max-value', one(raw)),
     selection: 'maxValueEur',
+    apiField: 'maxValueEur',
     example: '5e6',
   },
   {
@@ -223,6 +232,7 @@ const TABLE = [
     scope: 'local',
     parse: (raw: RawValue) => parseSavedName('sync', one(raw)),
     selection: 'sync',
+    apiField: 'sync',
     example: 'deu-open',
   },
 ] as const satisfies readonly TenderFilter[];
@@ -240,6 +250,9 @@ export const PARTITION_FILTERS: readonly PartitionFilter[] = TABLE.filter((row):
 /** The rows the online commands take (sent to the service), and those only `--local` takes. */
 export const ONLINE_FILTERS: readonly TenderFilter[] = TENDER_FILTERS.filter((row) => row.scope !== 'local');
 export const LOCAL_ONLY_FILTERS: readonly TenderFilter[] = TENDER_FILTERS.filter((row) => row.scope === 'local');
+
+/** The rows a replica (`tenders serve`) takes as additive request fields. */
+export const API_FIELD_FILTERS: readonly TenderFilter[] = TENDER_FILTERS.filter((row) => row.apiField !== undefined);
 
 /** The row of a key of the parsed flags. */
 export function tenderFilter(key: FilterKey): TenderFilter {

@@ -42,6 +42,7 @@ export function fromWhere(selection: LocalSelection, sorted: boolean, params: Pa
     where.push(query === null ? 'false' : `t.tsv @@ ${params.add(query)}::tsquery`);
   }
   if (selection.countries?.length) where.push(`t.buyer_country = ANY(${params.add(selection.countries)}::text[])`);
+  if (selection.buyerIds?.length) where.push(`t.buyer_id = ANY(${params.add(selection.buyerIds)}::text[])`);
   if (selection.statuses?.length) where.push(`t.status = ANY(${params.add(selection.statuses)}::text[])`);
   const date = (value: string | undefined) => (value === undefined ? null : timestamp(value));
   range(where, params, 't.published', 'timestamptz', date(selection.publishedSince), date(selection.publishedUntil));
@@ -58,6 +59,12 @@ export function orderBy(order: Order): string {
 /** The keyset condition "after the tender with id `$id`" in the order's direction. */
 export function afterCondition(order: Order, id: string): string {
   return `(t.${order.column}, t.id) ${order.direction === 'desc' ? '<' : '>'} (SELECT a.${order.column}, a.id FROM tenders a WHERE a.id = ${id})`;
+}
+
+/** The keyset condition "after the position (`$key`, `$id`)", the key of the order's column (store.ts SortPosition). */
+export function afterPosition(order: Order, key: string, id: string): string {
+  const type = order.column === 'value_eur' ? 'numeric' : 'timestamptz';
+  return `(t.${order.column}, t.id) ${order.direction === 'desc' ? '<' : '>'} (${key}::${type}, ${id}::text)`;
 }
 
 function range(where: string[], params: Params, column: string, type: string, low: unknown, high: unknown): void {

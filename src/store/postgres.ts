@@ -16,7 +16,7 @@ import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
 import { beyondNumeric } from './numeric-range.js';
 import { PostgresRun, UNSTORABLE } from './postgres-run.js';
 import { migrate, MIGRATIONS, refuseSchema, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
-import { afterCondition, fromWhere, objectPath, orderBy, orderOf, Params } from './postgres-select.js';
+import { afterCondition, afterPosition, fromWhere, objectPath, orderBy, orderOf, Params } from './postgres-select.js';
 import { checkSyncName, definitionMismatch, dotPathKeys, ftsError } from './rules.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
@@ -156,7 +156,12 @@ class PostgresStore implements Store {
     const order = orderOf(selection);
     const params = new Params();
     const base = fromWhere(selection, true, params);
-    const keyset = options.after === undefined ? '' : ` AND ${afterCondition(order, params.add(options.after))}`;
+    const keyset =
+      options.from !== undefined
+        ? ` AND ${afterPosition(order, params.add(options.from.key), params.add(options.from.id))}`
+        : options.after === undefined
+          ? ''
+          : ` AND ${afterCondition(order, params.add(options.after))}`;
     const limit = options.limit === undefined ? '' : ` LIMIT ${Math.max(0, Math.floor(options.limit))}`;
     if (options.after !== undefined) await this.#checkAfter(order.column, options.after);
     // One snapshot for every batch (whatever a sync commits meanwhile), read through a cursor.

@@ -69,6 +69,10 @@ export function fromWhere(selection: LocalSelection, sorted: boolean, fts: FtsPl
     where.push(`t.buyer_country IN (${marks(selection.countries.length)})`);
     params.push(...selection.countries);
   }
+  if (selection.buyerIds?.length) {
+    where.push(`t.buyer_id IN (${marks(selection.buyerIds.length)})`);
+    params.push(...selection.buyerIds);
+  }
   if (selection.statuses?.length) {
     where.push(`t.status IN (${marks(selection.statuses.length)})`);
     params.push(...selection.statuses);
