@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/model/json-parse.js';
+import { startServer } from '../../src/serve/server.js';
+import { openStore } from '../../src/store/open.js';
+import { filledCopy, syncInto } from '../support/local-copy.js';
+import { post } from '../support/serve.js';
+
+const TENDERS = '/api/v1/tenders/search';
+/** A fault inside the server fails the test (its answer would be a 500). */
+const failTest = (err: unknown) => {
+  throw err;
+};
+type Page = { tenders: { id: string }[]; page: { nextCursor: string | null; total: unknown } };
+
+describe('the serve routes over a copy', () => {
+  it('a cursor handed out before a sync keeps paging after it: none twice, none skipped that stayed', async () => {
+    const { db, docs } = await filledCopy(300, 11);
+    const store = await openStore(db, { mode: 'read' });
+    const server = await startServer({ store, host: '127.0.0.1', port: 0, secret: 's', fault: failTest });
+    try {
+      const body = { sortBy: 'deadline', limit: 10 };
+      const first = parseJson((await post(server.url, TENDERS, body)).text) as Page;
+      const before = (parseJson((await post(server.url, TENDERS, { ...body, limit: 100 })).text) as Page).tenders.map((t) => t.id);
+      expect(first.tenders.map((t) => t.id)).toEqual(before.slice(0, 10));
+      // The sync removes the page's last tender (the cursor's own) and two of the next page.
+      const removed = new Set([before[9], before[11], before[14]]);
+      await syncInto(db, 'all', docs.filter((d) => !removed.has(d.id as string)));
+      const second = parseJson((await post(server.url, TENDERS, { ...body, cursor: first.page.nextCursor })).text) as Page;
+      expect(second.page.total).toBeNull();
+      expect(second.tenders.map((t) => t.id)).toEqual(before.slice(10).filter((id) => !removed.has(id)).slice(0, 10));
+    } finally {
+      await server.close();
+      await store.close();
+    }
+  });
+
+  it('a cursor of another sort, or another server, is 400 invalid cursor', async () => {
+    const { db } = await filledCopy(60, 12);
+    const store = await openStore(db, { mode: 'read' });
+    const one = await startServer({ store, host: '127.0.0.1', port: 0, secret: 'one', fault: failTest });
+    const two = await startServer({ store, host: '127.0.0.1', port: 0, secret: 'two', fault: failTest });
+    try {
+      const { page } = parseJson((await post(one.url, TENDERS, { limit: 5 })).text) as Page;
+      expect((await post(one.url, TENDERS, { limit: 5, cursor: page.nextCursor })).status).toBe(200);
+      for (const [url, body] of [
+        [one.url, { limit: 5, sortOrder: 'asc', cursor: page.nextCursor }],
+        [one.url, { limit: 5, q: 'school', cursor: page.nextCursor }],
+        [two.url, { limit: 5, cursor: page.nextCursor }],
+      ] as const) {
+        const r = await post(url, TENDERS, body);
+        expect([r.status, r.text]).toEqual([400, '{"message":"invalid cursor"}']);
+      }
+    } finally {
+      await one.close();
+      await two.close();
+      await store.close();
+    }
+  });
+});
