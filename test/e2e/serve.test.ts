@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
 import { runCli } from '../support/cli.js';
 import { useSandbox } from '../support/sandbox.js';
+import { postgres, POSTGRES_MISSING } from '../support/postgres.js';
 import { post, spawnServe, type Replica } from '../support/serve.js';
 import { testDir } from '../support/test-context.js';
 
@@ -23,8 +24,7 @@ const SORTS = [
   { sortBy: 'estimatedValue', sortOrder: 'asc' },
 ];
 
-async function syncedCopy(): Promise<string> {
-  const db = join(testDir(), 'copy.db');
+async function syncedCopy(db = join(testDir(), 'copy.db')): Promise<string> {
   const r = await runCli(['sync', 'deu', '-c', 'DEU', '--db', db], sb.url);
   expect(r.code, r.stderr).toBe(0);
   return db;
@@ -56,29 +56,36 @@ async function withReplica(db: string, args: string[], body: (replica: Replica) 
   }
 }
 
-describe('tenders serve over a SQLite copy', () => {
-  it('answers the sandbox\'s tenders for every sort, order and page size, paged to the end, and its organisations', async () => {
-    const db = await syncedCopy();
-    await withReplica(db, [], async (replica) => {
-      expect(replica.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      for (const sort of SORTS) {
-        for (const limit of [7, 100]) {
-          const body = { ...sort, limit, buyerCountries: ['DEU'] };
-          const served = await walk(replica.url, TENDERS, body);
-          const upstream = await walk(sb.url, TENDERS, body);
-          expect(served.items.length).toBeGreaterThan(0);
-          expect(served).toEqual(upstream);
-        }
+/** The replica of `db` answers what the sandbox answers, for the copy's tenders. */
+async function faithful(db: string): Promise<Replica> {
+  let running: Replica | undefined;
+  await withReplica(db, [], async (replica) => {
+    running = replica;
+    expect(replica.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    for (const sort of SORTS) {
+      for (const limit of [7, 100]) {
+        const body = { ...sort, limit, buyerCountries: ['DEU'] };
+        const served = await walk(replica.url, TENDERS, body);
+        const upstream = await walk(sb.url, TENDERS, body);
+        expect(served.items.length).toBeGreaterThan(0);
+        expect(served).toEqual(upstream);
       }
-      const org = (sb.truth(TENDERS, { buyerCountries: ['DEU'] })[0] as { buyer: { id: string } }).buyer.id;
-      const path = `/api/v1/organisations/${encodeURIComponent(org)}/tenders/search`;
-      expect(await walk(replica.url, path, { sortBy: 'deadline', limit: 5 })).toEqual(await walk(sb.url, path, { sortBy: 'deadline', limit: 5 }));
-      const orgs = await walk(replica.url, '/api/v1/organisations/search', { countries: ['DEU'], limit: 4 }, 'organisations');
-      const upstream = await walk(sb.url, '/api/v1/organisations/search', { countries: ['DEU'], limit: 4 }, 'organisations');
-      expect(orgs.items).toEqual(upstream.items.filter((o) => (o as { tenderCount: number }).tenderCount > 0));
-      // One access-log line per request: method, path, status, bytes, ms.
-      expect(replica.stderr()).toMatch(/^POST \/api\/v1\/tenders\/search 200 \d+ \d+\.\dms$/m);
-    });
+    }
+    const org = (sb.truth(TENDERS, { buyerCountries: ['DEU'] })[0] as { buyer: { id: string } }).buyer.id;
+    const path = `/api/v1/organisations/${encodeURIComponent(org)}/tenders/search`;
+    expect(await walk(replica.url, path, { sortBy: 'deadline', limit: 5 })).toEqual(await walk(sb.url, path, { sortBy: 'deadline', limit: 5 }));
+    const orgs = await walk(replica.url, '/api/v1/organisations/search', { countries: ['DEU'], limit: 4 }, 'organisations');
+    const upstream = await walk(sb.url, '/api/v1/organisations/search', { countries: ['DEU'], limit: 4 }, 'organisations');
+    expect(orgs.items).toEqual(upstream.items.filter((o) => (o as { tenderCount: number }).tenderCount > 0));
+    // One access-log line per request: method, path, status, bytes, ms.
+    expect(replica.stderr()).toMatch(/^POST \/api\/v1\/tenders\/search 200 \d+ \d+\.\dms$/m);
+  });
+  return running!;
+}
+
+describe('tenders serve over a SQLite copy', () => {
+  it("answers the sandbox's tenders for every sort, order and page size, paged to the end, and its organisations", async () => {
+    await faithful(await syncedCopy());
   });
 
   it('refuses as the sandbox does, and answers errors as {"message"} with safe headers', async () => {
@@ -157,5 +164,14 @@ describe('tenders serve over a SQLite copy', () => {
     } finally {
       expect(await replica.stop()).toBe(0);
     }
+  });
+});
+
+describe.skipIf(POSTGRES_MISSING)('tenders serve over a PostgreSQL copy', () => {
+  it("answers the sandbox's tenders for every sort, order and page size, and never shows the password", async () => {
+    const url = await (await postgres()).createDatabase('serve');
+    const replica = await faithful(await syncedCopy(url));
+    expect(replica.stderr()).not.toContain(new URL(url).password);
+    expect(replica.stderr()).not.toContain(decodeURIComponent(new URL(url).password));
   });
 });
