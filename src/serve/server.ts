@@ -85,7 +85,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return tenders.answer(body, orgIdOf(path));
   };
 
-  const server: Server = createServer(async (req, res: ServerResponse) => {
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  // Node looks for late requests every 30 s by default: then a 10 s limit would hold a slow client up to 40 s.
+  const server: Server = createServer({ connectionsCheckingInterval: Math.min(1000, headersTimeout) }, async (req, res: ServerResponse) => {
     const started = performance.now();
     const path = (req.url ?? '/').split('?')[0]!;
     let r: ApiResponse;
@@ -106,7 +108,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     res.writeHead(r.status, { ...SAFE_HEADERS, 'content-type': JSON_TYPE, 'content-length': bytes, ...r.headers });
     res.end(r.body);
   });
-  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  server.headersTimeout = headersTimeout;
   server.requestTimeout = options.requestTimeoutMs ?? 30_000;
 
   await new Promise<void>((resolve, reject) => {

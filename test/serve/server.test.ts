@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
 import { startServer } from '../../src/serve/server.js';
@@ -53,6 +55,32 @@ describe('the serve routes over a copy', () => {
     } finally {
       await one.close();
       await two.close();
+      await store.close();
+    }
+  });
+});
+
+describe('a slow client', () => {
+  /** What the server answers on a raw connection that sends `text` and then nothing more. */
+  async function answerTo(url: string, text: string): Promise<string> {
+    const { port } = new URL(url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.write(text);
+    const [chunk] = (await once(socket, 'data')) as [Buffer];
+    socket.destroy();
+    return chunk.toString();
+  }
+
+  it('cannot hold a connection: headers late or a body late is 408', async () => {
+    const { db } = await filledCopy(20, 13);
+    const store = await openStore(db, { mode: 'read' });
+    const server = await startServer({ store, host: '127.0.0.1', port: 0, secret: 's', fault: failTest, headersTimeoutMs: 200, requestTimeoutMs: 400 });
+    try {
+      expect(await answerTo(server.url, 'POST /api/v1/tenders/search HTTP/1.1\r\nHost: x\r\n')).toMatch(/^HTTP\/1\.1 408 /);
+      const body = 'POST /api/v1/tenders/search HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"limit":';
+      expect(await answerTo(server.url, body)).toMatch(/^HTTP\/1\.1 408 /);
+    } finally {
+      await server.close();
       await store.close();
     }
   });
