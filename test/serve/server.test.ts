@@ -85,3 +85,40 @@ describe('a slow client', () => {
     }
   });
 });
+
+describe('the other routes', () => {
+  it('organisations are the served buyers with their counts, paged by name then id; health, errors and the token as documented', async () => {
+    const { db, sandbox } = await filledCopy(200, 14);
+    const store = await openStore(db, { mode: 'read' });
+    const server = await startServer({ store, host: '127.0.0.1', port: 0, secret: 's', fault: failTest, token: 'tok' });
+    const auth = { authorization: 'Bearer tok' };
+    try {
+      const orgs: unknown[] = [];
+      let cursor: string | null | undefined;
+      do {
+        const r = parseJson((await post(server.url, '/api/v1/organisations/search', { limit: 3, ...(cursor ? { cursor } : {}) }, auth)).text) as {
+          organisations: unknown[];
+          page: { nextCursor: string | null; total: unknown };
+        };
+        if (cursor === undefined) expect(r.page.total).toMatchObject({ capped: false });
+        orgs.push(...r.organisations);
+        cursor = r.page.nextCursor;
+      } while (cursor);
+      const expected = sandbox.orgTruth(() => true).filter((o) => o.tenderCount > 0);
+      expect(orgs).toEqual(expected);
+      const unknownOrg = await post(server.url, '/api/v1/organisations/ORG-NONE/tenders/search', {}, auth);
+      expect([unknownOrg.status, unknownOrg.text]).toEqual([404, '{"message":"organisation not found: ORG-NONE"}']);
+      expect((await post(server.url, '/api/v1/organisations/search', {})).status).toBe(401);
+      expect((await post(server.url, '/nowhere', {}, auth)).status).toBe(404);
+      expect((await post(server.url, '/healthz', {})).headers.get('allow')).toBe('GET');
+      expect(await (await fetch(`${server.url}/readyz`)).json()).toMatchObject({ status: 'ready', syncs: [{ name: 'all' }] });
+      const bad = await post(server.url, '/api/v1/tenders/search', { exactTotal: 'yes' }, auth);
+      expect([bad.status, bad.text]).toEqual([400, '{"message":"exactTotal must be true or false"}']);
+      const sandboxOnly = await post(server.url, '/api/v1/tenders/search', { query: 'school' }, auth);
+      expect(sandboxOnly.status).toBe(400);
+    } finally {
+      await server.close();
+      await store.close();
+    }
+  });
+});
