@@ -90,7 +90,7 @@ describe('tenders serve over a SQLite copy', () => {
 
   it('refuses as the sandbox does, and answers errors as {"message"} with safe headers', async () => {
     const db = await syncedCopy();
-    await withReplica(db, ['--quiet'], async (replica) => {
+    await withReplica(db, ['-q'], async (replica) => {
       const first = parseJson((await post(replica.url, TENDERS, { limit: 2 })).text) as { page: { nextCursor: string } };
       for (const body of [{ limit: 0 }, { limit: 101 }, { sortBy: 'title' }, { sortOrder: 'up' }, { cursor: 'forged.cursor' }, { limit: 2, sortBy: 'deadline', cursor: first.page.nextCursor }, '{not json', []]) {
         const mine = await post(replica.url, TENDERS, body);
@@ -117,7 +117,7 @@ describe('tenders serve over a SQLite copy', () => {
 
   it('answers the additive fields from the filter table, with page.total.exact on request', async () => {
     const db = await syncedCopy();
-    await withReplica(db, ['--quiet'], async (replica) => {
+    await withReplica(db, ['-q'], async (replica) => {
       const body = { minValueEur: 100000, deadlineFrom: '2024-12-01', sortBy: 'deadline', exactTotal: true, limit: 100 };
       const served = await walk(replica.url, TENDERS, body);
       const local = await runCli(['export', '--local', '--db', db, '--min-value', '100000', '--deadline-after', '2024-12-01', '--sort', 'deadline', '-f', 'ndjson'], undefined);
@@ -133,7 +133,7 @@ describe('tenders serve over a SQLite copy', () => {
 
   it('is a service for the CLI: search and export --base-url the replica equal export --local', async () => {
     const db = await syncedCopy();
-    await withReplica(db, ['--quiet'], async (replica) => {
+    await withReplica(db, ['-q'], async (replica) => {
       const local = await runCli(['export', '--local', '--db', db, '--sort', 'estimatedValue', '-f', 'ndjson'], undefined);
       const remote = await runCli(['export', '-c', 'DEU', '--sort', 'estimatedValue', '-f', 'ndjson'], replica.url);
       expect(remote.code, remote.stderr).toBe(0);
@@ -148,11 +148,13 @@ describe('tenders serve over a SQLite copy', () => {
 
   it('listens beyond loopback only with a token or --public; a token is required then, missing or wrong alike', async () => {
     const db = await syncedCopy();
+    const dry = await runCli(['serve', '--db', db, '--listen', '0.0.0.0:0', '--public', '--dry-run'], undefined);
+    expect([dry.code, dry.stdout]).toEqual([0, `would serve ${db} at http://0.0.0.0:0 for anyone (--public)\n`]);
     const refused = await runCli(['serve', '--db', db, '--listen', '0.0.0.0:0'], undefined);
     expect([refused.code, refused.stderr]).toEqual([2, expect.stringMatching(/^tenders: --listen 0\.0\.0\.0:0 reaches beyond this machine/)]);
     const tokenFile = join(testDir(), 'token');
     writeFileSync(tokenFile, 's3cret-token\n');
-    const replica = await spawnServe(['--db', db, '--listen', '0.0.0.0:0', '--token-file', tokenFile, '--quiet']);
+    const replica = await spawnServe(['--db', db, '--listen', '0.0.0.0:0', '--token-file', tokenFile, '-q']);
     try {
       const url = replica.url.replace('0.0.0.0', '127.0.0.1');
       const missing = await post(url, TENDERS, {});
