@@ -8,8 +8,8 @@ export interface Replica {
   child: ChildProcess;
   /** What the server wrote on stderr so far (the access log). */
   stderr(): string;
-  /** SIGTERM, then its exit code. */
-  stop(): Promise<number | null>;
+  /** A signal (SIGTERM by default), then its exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 /** Spawns `tenders serve ARGS` and resolves once it printed its base URL; killed when the test ends first. */
@@ -31,8 +31,8 @@ export async function spawnServe(args: string[], env: Record<string, string | un
     url,
     child,
     stderr: () => err,
-    stop: async () => {
-      child.kill('SIGTERM');
+    stop: async (signal = 'SIGTERM') => {
+      child.kill(signal);
       const [code] = (await exited) as [number | null];
       return code;
     },
