@@ -27,6 +27,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'show', load: async () => (await import('./show.js')).registerShow },
   { name: 'cpv', load: async () => (await import('./cpv.js')).registerCpv },
   { name: 'config', load: async () => (await import('./config.js')).registerConfig },
+  { name: 'serve', load: async () => (await import('./serve.js')).registerServe },
   { name: 'completion', load: async () => (await import('./completion.js')).registerCompletion },
 ];
 

@@ -57,6 +57,8 @@ export interface TenderFilter {
    * how to send it (`--filter FIELD=VALUE`, this being the example).
    */
   unshownField?: string;
+  /** The additive request field `tenders serve` takes it as (a plain client of the service never sends it). */
+  apiField?: string;
   /** A value to show in advice and docs. */
   example: string;
   /** The tender field it selects on: a table keeps that column in view (filteredColumns). */
@@ -166,6 +168,7 @@ const TABLE = [
     scope: 'local',
     parse: (raw: RawValue) => parseWords(list(raw)),
     selection: 'words',
+    apiField: 'q',
     example: 'hospital cleaning',
   },
   {
@@ -176,6 +179,7 @@ const TABLE = [
     scope: 'local',
     parse: date('--since', 'start'),
     selection: 'publishedSince',
+    apiField: 'publishedFrom',
     example: '7d',
     column: 'publicationDate',
   },
@@ -187,6 +191,7 @@ const TABLE = [
     scope: 'local',
     parse: date('--until', 'end'),
     selection: 'publishedUntil',
+    apiField: 'publishedTo',
     example: '2026-03-31',
     column: 'publicationDate',
   },
@@ -198,6 +203,7 @@ const TABLE = [
     scope: 'local',
     parse: date('--deadline-after', 'start'),
     selection: 'deadlineAfter',
+    apiField: 'deadlineFrom',
     example: 'now',
     column: 'deadline',
   },
@@ -209,6 +215,7 @@ const TABLE = [
     scope: 'local',
     parse: date('--deadline-before', 'end'),
     selection: 'deadlineBefore',
+    apiField: 'deadlineTo',
     example: '+14d',
     column: 'deadline',
   },
@@ -220,6 +227,7 @@ const TABLE = [
     scope: 'local',
     parse: (raw: RawValue) => parseEur('--min-value', one(raw)),
     selection: 'minValueEur',
+    apiField: 'minValueEur',
     example: '1e6',
     column: 'estimatedValue.amountEur',
   },
@@ -231,6 +239,7 @@ const TABLE = [
     scope: 'local',
     parse: (raw: RawValue) => parseEur('--max-value', one(raw)),
     selection: 'maxValueEur',
+    apiField: 'maxValueEur',
     example: '5e6',
     column: 'estimatedValue.amountEur',
   },
@@ -244,6 +253,7 @@ const TABLE = [
     complete: CPV_DIVISIONS,
     parse: (raw: RawValue) => parseCpvCodes(list(raw)),
     selection: 'cpv',
+    apiField: 'cpvCodes',
     unshownField: 'cpvCodes=["45233140"]',
     example: '45233140',
   },
@@ -256,6 +266,7 @@ const TABLE = [
     scope: 'local',
     parse: (raw: RawValue) => parseBuyerIds(list(raw)),
     selection: 'buyerIds',
+    apiField: 'buyerIds',
     unshownField: 'buyerIds=["ORG-DEU-0007"]',
     example: 'ORG-DEU-0007',
   },
@@ -267,6 +278,7 @@ const TABLE = [
     scope: 'local',
     parse: (raw: RawValue) => parseWords([one(raw)]),
     selection: 'buyerName',
+    apiField: 'buyerName',
     example: 'hospital',
   },
   {
@@ -277,6 +289,7 @@ const TABLE = [
     scope: 'local',
     parse: (raw: RawValue) => parseSavedName('sync', one(raw)),
     selection: 'sync',
+    apiField: 'sync',
     example: 'deu-open',
   },
 ] as const satisfies readonly TenderFilter[];
@@ -294,6 +307,9 @@ export const PARTITION_FILTERS: readonly PartitionFilter[] = TABLE.filter((row):
 /** The rows the online commands take (sent to the service), and those only `--local` takes. */
 export const ONLINE_FILTERS: readonly TenderFilter[] = TENDER_FILTERS.filter((row) => row.scope !== 'local');
 export const LOCAL_ONLY_FILTERS: readonly TenderFilter[] = TENDER_FILTERS.filter((row) => row.scope === 'local');
+
+/** The rows a replica (`tenders serve`) takes as additive request fields. */
+export const API_FIELD_FILTERS: readonly TenderFilter[] = TENDER_FILTERS.filter((row) => row.apiField !== undefined);
 
 /** The row of a key of the parsed flags. */
 export function tenderFilter(key: FilterKey): TenderFilter {

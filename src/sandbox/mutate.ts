@@ -1,7 +1,7 @@
 import { COUNTRIES, EUR_RATES } from './catalogue.js';
 import type { Tender } from './data.js';
 import { Random } from './random.js';
-import { BadRequest } from './request.js';
+import { BadRequest } from '../contract/response.js';
 import type { Row, Store } from './store.js';
 
 /**

@@ -1,17 +1,17 @@
-import { CursorCodec, queryFingerprint, type Position } from './cursor.js';
-import { BadRequest, parseOrgQuery, parseTenderQuery } from './request.js';
+import { CursorCodec, cursorPosition, orgFingerprint, tenderFingerprint } from '../contract/cursor.js';
+import { orgMatcher } from '../contract/organisations.js';
+import { pageBody } from '../contract/page.js';
+import { orgIdOf, ORGS_PATH, TENDERS_PATH, searchOperation } from '../contract/paths.js';
+import { parseOrgQuery, parseTenderQuery, type TenderRules } from '../contract/request.js';
+import { BadRequest, errorResponse, type ApiResponse } from '../contract/response.js';
+import { STATUSES } from './catalogue.js';
 import { DRIFT_FIELD, EXOTIC_FIELDS, isExotic, missort, withRawFields } from './faults.js';
-import { orgMatcher, sortKey, tenderMatcher, type Row, type Store, type Total } from './store.js';
+import { sortKey, tenderMatcher, type Row, type Store } from './store.js';
 
-export const TENDERS_PATH = '/api/v1/tenders/search';
-export const ORGS_PATH = '/api/v1/organisations/search';
-const ORG_TENDERS = /^\/api\/v1\/organisations\/([^/]+)\/tenders\/search$/;
+export { ORGS_PATH, TENDERS_PATH };
 
-export interface ApiResponse {
-  status: number;
-  body: string;
-  headers?: Record<string, string>;
-}
+/** The sandbox's statuses are its catalogue's. */
+const RULES: TenderRules = { statuses: STATUSES };
 
 /** How to render a page: the faults that change a page rather than replace it. */
 export interface RenderOptions {
@@ -29,26 +29,6 @@ export interface RenderOptions {
   missort?: boolean;
 }
 
-/** An error answer: the service's error bodies are `{"message": ...}`. */
-export const errorResponse = (status: number, message: string, headers?: Record<string, string>): ApiResponse => ({
-  status,
-  body: JSON.stringify({ message }),
-  headers,
-});
-
-function pageBody(key: string, items: string[], next: string | null, total: Total | null): string {
-  return `{"${key}":[${items.join(',')}],"page":${JSON.stringify({ nextCursor: next, total })}}`;
-}
-
-/** The organisation id in an Organisation Tenders path, as sent when it does not decode. */
-function orgIdOf(path: string): string {
-  const id = ORG_TENDERS.exec(path)![1]!;
-  try {
-    return decodeURIComponent(id);
-  } catch {
-    return id;
-  }
-}
 
 /** The three search operations of the spec, over a store. */
 export class Routes {
@@ -63,14 +43,14 @@ export class Routes {
 
   /** Which operation a path names, or undefined (404). */
   static known(path: string): boolean {
-    return path === TENDERS_PATH || path === ORGS_PATH || ORG_TENDERS.test(path);
+    return searchOperation(path) !== undefined;
   }
 
   handle(path: string, body: unknown, render: RenderOptions = {}): ApiResponse {
     try {
       if (path === TENDERS_PATH) return this.#tenders(body, undefined, render);
       if (path === ORGS_PATH) return this.#orgs(body, render);
-      const orgId = orgIdOf(path);
+      const orgId = orgIdOf(path)!;
       if (!this.store.org(orgId)) return errorResponse(404, `organisation not found: ${orgId}`);
       return this.#tenders(body, orgId, render);
     } catch (err) {
@@ -83,22 +63,15 @@ export class Routes {
   truth(path: string, body: unknown): unknown[] {
     if (!Routes.known(path)) throw new Error(`not a search path: ${path}`);
     if (path === ORGS_PATH) return this.store.orgTruth(orgMatcher(parseOrgQuery(body).filters)).map((o) => ({ ...o }));
-    const orgId = path === TENDERS_PATH ? undefined : orgIdOf(path);
-    const q = parseTenderQuery(body);
+    const orgId = orgIdOf(path);
+    const q = parseTenderQuery(body, RULES);
     return this.store.truth(q.sortBy, q.sortOrder, tenderMatcher(q.filters, orgId)).map((t) => JSON.parse(JSON.stringify(t)) as unknown);
   }
 
-  #position(cursor: string | undefined, fingerprint: string): Position | undefined {
-    if (cursor === undefined) return undefined;
-    const position = this.#codec.decode(cursor, fingerprint);
-    if (!position) throw new BadRequest('invalid cursor');
-    return position;
-  }
-
   #tenders(body: unknown, orgId: string | undefined, render: RenderOptions): ApiResponse {
-    const q = parseTenderQuery(body);
-    const fingerprint = queryFingerprint({ op: 'tenders', orgId, sortBy: q.sortBy, sortOrder: q.sortOrder, ...q.filters });
-    const after = this.#position(q.cursor, fingerprint);
+    const q = parseTenderQuery(body, RULES);
+    const fingerprint = tenderFingerprint(q, orgId);
+    const after = cursorPosition(this.#codec, q.cursor, fingerprint);
     const match = tenderMatcher(q.filters, orgId);
     const { rows, next } = this.store.page(q.sortBy, q.sortOrder, match, q.limit, after);
     if (render.repeatOverlap && after) {
@@ -122,8 +95,8 @@ export class Routes {
 
   #orgs(body: unknown, render: RenderOptions): ApiResponse {
     const q = parseOrgQuery(body);
-    const fingerprint = queryFingerprint({ op: 'organisations', ...q.filters });
-    const after = this.#position(q.cursor, fingerprint);
+    const fingerprint = orgFingerprint(q);
+    const after = cursorPosition(this.#codec, q.cursor, fingerprint);
     const match = orgMatcher(q.filters);
     const { orgs, next } = this.store.orgPage(match, q.limit, after);
     if (render.missort) missort(orgs, (o) => o.name);

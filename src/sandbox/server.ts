@@ -6,8 +6,8 @@ import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { decideFault, hugeBody, malformedBody, type Faults } from './faults.js';
 import { mutate, parseMutation, type Mutation, type MutationResult } from './mutate.js';
-import { BadRequest } from './request.js';
-import { errorResponse, Routes, type ApiResponse, type RenderOptions } from './routes.js';
+import { BadRequest, errorResponse, type ApiResponse } from '../contract/response.js';
+import { Routes, type RenderOptions } from './routes.js';
 import { Store } from './store.js';
 
 export type { Faults } from './faults.js';

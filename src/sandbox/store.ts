@@ -1,15 +1,10 @@
-import type { Position } from './cursor.js';
+import type { Position } from '../contract/cursor.js';
+import { compareKeys as compare, seek, type Key } from '../contract/keyset.js';
+import { orgCount, orgPage, sortOrgs, type Organisation } from '../contract/organisations.js';
+import { cappedTotal, TOTAL_CAP, type Total } from '../contract/page.js';
+import { SORT_FIELDS, type SortBy, type SortOrder, type TenderFilters } from '../contract/request.js';
 import { TenderGenerator, type Buyer, type Tender } from './data.js';
 import type { Random } from './random.js';
-import type { OrgFilters, SortBy, SortOrder, TenderFilters } from './request.js';
-
-const TOTAL_CAP = 10_000;
-const SORT_FIELDS: SortBy[] = ['publicationDate', 'deadline', 'estimatedValue'];
-
-export interface Total {
-  count: number;
-  capped: boolean;
-}
 
 /**
  * A tender with its JSON rendered once, when first sent (rendering them all
@@ -38,14 +33,6 @@ export class Row {
   }
 }
 
-export interface Organisation {
-  id: string;
-  name: string;
-  country: string;
-  tenderCount: number;
-}
-
-type Key = string | number;
 const ORDERS: SortOrder[] = ['asc', 'desc'];
 const DAY = 86_400_000;
 
@@ -53,26 +40,6 @@ export function sortKey(tender: Tender, sortBy: SortBy): Key | null {
   if (sortBy === 'publicationDate') return tender.publicationDate;
   if (sortBy === 'deadline') return tender.deadline;
   return tender.estimatedValue?.amountEur ?? null;
-}
-
-/** Ascending (key, id) order: the keyset the cursors point into. */
-function compare(aKey: Key, aId: string, bKey: Key, bId: string): number {
-  if (aKey !== bKey) return aKey < bKey ? -1 : 1;
-  return aId === bId ? 0 : aId < bId ? -1 : 1;
-}
-
-/** First index in `list` strictly after `pos` in the list's own direction. */
-function seek<T>(list: T[], pos: Position, keyOf: (item: T) => [Key, string], order: SortOrder): number {
-  const sign = order === 'asc' ? 1 : -1;
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const [key, id] = keyOf(list[mid]!);
-    if (sign * compare(key, id, pos.key, pos.id) > 0) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 const rowKey = (sortBy: SortBy) => (r: Row): [Key, string] => [sortKey(r.tender, sortBy)!, r.tender.id];
@@ -112,12 +79,6 @@ export function tenderMatcher(filters: TenderFilters, buyerId?: string): (t: Ten
   };
 }
 
-export function orgMatcher(filters: OrgFilters): (o: Organisation) => boolean {
-  const countries = filters.countries && new Set(filters.countries);
-  const query = filters.query?.toLowerCase();
-  return (o) => (!countries || countries.has(o.country)) && (query === undefined || o.name.toLowerCase().includes(query));
-}
-
 /**
  * The data set with one index per (sort field, order), each holding only the
  * tenders that have the field (spec 3.2 exclusions). Pages seek by keyset.
@@ -140,9 +101,7 @@ export class Store {
   /** `today`: UTC midnight (ms) of the day the data is as of (default: NEWEST, fixed). */
   constructor(size: number, seed: number, today?: number) {
     this.#generator = new TenderGenerator(seed, today);
-    this.#orgs = this.#generator.buyers
-      .map((b: Buyer) => ({ ...b, tenderCount: 0 }))
-      .sort((a, b) => compare(a.name, a.id, b.name, b.id));
+    this.#orgs = sortOrgs(this.#generator.buyers.map((b: Buyer) => ({ ...b, tenderCount: 0 })));
     this.#orgById = new Map(this.#orgs.map((o) => [o.id, o]));
     let newest = '';
     for (const tender of this.#generator.initial(size)) {
@@ -185,7 +144,7 @@ export class Store {
     const index = this.#indexes.get(`${sortBy}:asc`)!;
     let count = 0;
     for (let i = 0; i < index.length && count <= TOTAL_CAP; i++) if (match(index[i]!.tender)) count++;
-    const total = { count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP };
+    const total = cappedTotal(count);
     this.#counts.set(fingerprint, total);
     return total;
   }
@@ -213,24 +172,15 @@ export class Store {
   }
 
   orgPage(match: (o: Organisation) => boolean, limit: number, after?: Position) {
-    const keyOf = (o: Organisation): [Key, string] => [o.name, o.id];
-    const found: Organisation[] = [];
-    for (let i = after ? seek(this.#orgs, after, keyOf, 'asc') : 0; i < this.#orgs.length && found.length <= limit; i++) {
-      if (match(this.#orgs[i]!)) found.push(this.#orgs[i]!);
-    }
-    const more = found.length > limit;
-    if (more) found.pop();
-    const last = found.at(-1);
-    return { orgs: found, next: more && last ? { key: last.name, id: last.id } : null };
+    return orgPage(this.#orgs, match, limit, after);
   }
 
   orgCount(match: (o: Organisation) => boolean): Total {
-    const count = this.#orgs.filter(match).length;
-    return { count: Math.min(count, TOTAL_CAP), capped: count > TOTAL_CAP };
+    return orgCount(this.#orgs, match);
   }
 
   orgTruth(match: (o: Organisation) => boolean): Organisation[] {
-    return this.#orgs.filter(match).sort((a, b) => (a.name === b.name ? (a.id < b.id ? -1 : 1) : a.name < b.name ? -1 : 1));
+    return sortOrgs(this.#orgs.filter(match));
   }
 
   /** New tenders, published on the newest day, placed into every index: data changing under a reader. */

@@ -7,6 +7,7 @@
 import { isObject, RawNumber, stringifyJson } from '../model/exact-json.js';
 import { tenderCpvCodes } from '../model/cpv.js';
 import { readInstant } from '../model/instant.js';
+import type { SortPosition } from './store.js';
 
 export interface TenderColumns {
   id: string;
@@ -46,6 +47,15 @@ export function tenderColumns(id: string, tender: Record<string, unknown>): Tend
     valueEur: number(isObject(value) ? value.amountEur : undefined),
     cpv: codes(tender),
   };
+}
+
+const SORT_COLUMN = { publicationDate: 'published', deadline: 'deadline', estimatedValue: 'valueEur' } as const;
+
+/** Where a stored tender stands in the order of `sortBy`: what SelectOptions.from continues after; undefined without the field. */
+export function sortPosition(tender: Record<string, unknown>, sortBy: keyof typeof SORT_COLUMN): SortPosition | undefined {
+  const id = tenderId(tender);
+  const key = id === undefined ? null : tenderColumns(id, tender)[SORT_COLUMN[sortBy]];
+  return key === null || id === undefined ? undefined : { key, id };
 }
 
 /** The typed column a dot path is held in whole when the document's value is a string (count --by reads it, not the JSON). */

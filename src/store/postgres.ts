@@ -131,7 +131,14 @@ class PostgresStore implements Store {
     if (options.after !== undefined) await this.#checkAfter(order.column, options.after);
     const { sql, params } = statement(postgresDialect, (q) => {
       const base = fromWhere(selection, true, q);
-      const key = options.after === undefined ? undefined : `(SELECT a.${order.column}, a.id FROM tenders a WHERE a.id = ${q.value(options.after)})`;
+      // A serve cursor's position (its tender may be gone since), or the tender `after` names.
+      const cast = order.column === 'value_eur' ? 'numeric' : 'timestamptz';
+      const key =
+        options.from !== undefined
+          ? `(${q.value(options.from.key)}::${cast}, ${q.value(options.from.id)}::text)`
+          : options.after === undefined
+            ? undefined
+            : `(SELECT a.${order.column}, a.id FROM tenders a WHERE a.id = ${q.value(options.after)})`;
       return `SELECT t.doc_text ${base}${key === undefined ? '' : ` AND ${afterCondition(order, key)}`} ${orderBy(order)}${limit}`;
     });
     // One snapshot for every batch (whatever a sync commits meanwhile), read through a cursor.

@@ -50,7 +50,11 @@ export async function openSqliteStore(path: string, options: OpenOptions): Promi
   // A query reads the copy where its matches lie, in a fresh process each time: mapped, those
   // pages are read from the OS cache without a system call each (a first full-text page over
   // 200 000 tenders in half the time). A sync does not map: its memory would grow with the copy.
-  if (options.mode === 'read') db.exec(`PRAGMA mmap_size = ${READ_MMAP_BYTES}`);
+  if (options.mode === 'read') {
+    db.exec(`PRAGMA mmap_size = ${READ_MMAP_BYTES}`);
+    // A reader cannot write, whatever it is asked (tenders serve answers strangers' requests from it).
+    db.exec('PRAGMA query_only = ON');
+  }
   return new SqliteStore(db, path, busyTimeoutMs, options.signal);
 }
 
@@ -108,6 +112,7 @@ class SqliteStore implements Store {
     let remaining = options.limit ?? Infinity;
     let after: [unknown, string] | undefined;
     if (options.after !== undefined) after = this.#sortKey(order.column, options.after);
+    if (options.from !== undefined) after = [options.from.key, options.from.id];
     // The order is found on row numbers alone, then only the page's documents are read: a full-text
     // match of many tenders sorts small rows, not their documents.
     const page = (keyset: boolean) =>

@@ -127,6 +127,17 @@ export interface SelectOptions {
   limit?: number;
   /** Continue after the tender with this id, in the selection's order (the next page); an id not in the selection is a UsageError. */
   after?: string;
+  /**
+   * Continue after this position (tenders serve's cursors), whether or not its tender is still
+   * there: a keyset that stays right while a sync writes. Not with `after`.
+   */
+  from?: SortPosition;
+}
+
+/** A place in a selection's order: the sort column's value (columns.ts sortPosition) and the id. */
+export interface SortPosition {
+  key: string | number;
+  id: string;
 }
 
 /** How `count` groups: with byPath `cpv`, the codes cut to a level of the hierarchy (model/cpv.ts cpvAtLevel; default 8, each code). */

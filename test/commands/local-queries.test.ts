@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { execute } from '../../src/cli.js';
 import { parseJson } from '../../src/model/json-parse.js';
-import type { SortBy, SortOrder } from '../../src/sandbox/request.js';
+import type { SortBy, SortOrder } from '../../src/contract/request.js';
 import { filledCopy, syncInto } from '../support/local-copy.js';
 import { memoryIO, type MemoryIOOptions } from '../support/io.js';
 import { testDir } from '../support/test-context.js';

@@ -4,7 +4,7 @@ import { RunError, UsageError } from '../../src/errors.js';
 import { stringifyJson } from '../../src/model/exact-json.js';
 import type { LocalSelection } from '../../src/model/local-selection.js';
 import { Store as Sandbox, tenderMatcher } from '../../src/sandbox/store.js';
-import type { SortBy, SortOrder } from '../../src/sandbox/request.js';
+import type { SortBy, SortOrder } from '../../src/contract/request.js';
 import { type ChangeRecord, type Store, type SyncDefinition } from '../../src/store/store.js';
 import { all, engines, letters, open, sync } from './engines.js';
 

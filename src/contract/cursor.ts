@@ -1,4 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { OrgQuery, TenderQuery } from './request.js';
+import { BadRequest } from './response.js';
 
 /** A keyset position: the sort value and id of the last result of a page. */
 export interface Position {
@@ -54,4 +56,21 @@ export class CursorCodec {
   #sign(payload: string): string {
     return createHmac('sha256', this.secret).update(payload).digest('base64url').slice(0, 22);
   }
+}
+
+/** What a tender search's cursor is bound to (spec 3.3): the operation, its organisation, filters, sort and order. */
+export function tenderFingerprint(q: TenderQuery, orgId: string | undefined, extra: Record<string, unknown> = q.extra): string {
+  return queryFingerprint({ op: 'tenders', orgId, sortBy: q.sortBy, sortOrder: q.sortOrder, ...q.filters, ...extra });
+}
+
+export function orgFingerprint(q: OrgQuery): string {
+  return queryFingerprint({ op: 'organisations', ...q.filters });
+}
+
+/** The position a request's cursor continues after (none without a cursor); `400 invalid cursor` for one not issued for this query. */
+export function cursorPosition(codec: CursorCodec, cursor: string | undefined, fingerprint: string): Position | undefined {
+  if (cursor === undefined) return undefined;
+  const position = codec.decode(cursor, fingerprint);
+  if (!position) throw new BadRequest('invalid cursor');
+  return position;
 }

@@ -1,9 +1,19 @@
-import { STATUSES } from './catalogue.js';
+import { SORT_DEFAULT_ORDER } from '../model/local-selection.js';
+import { BadRequest } from './response.js';
 
-export const SORT_DEFAULTS = { publicationDate: 'desc', deadline: 'asc', estimatedValue: 'desc' } as const;
-export type SortBy = keyof typeof SORT_DEFAULTS;
+/**
+ * The request rules of the service's three search operations (service-spec
+ * 2.1, 3.2, 8): the fields, their types, limit 1..100 (default 25), sortBy and
+ * the default sortOrder of each. One implementation for every data source
+ * (the sandbox's generated tenders, `tenders serve`'s copy): what a source
+ * adds is named in TenderRules.
+ */
+
+export type SortBy = keyof typeof SORT_DEFAULT_ORDER;
 export type SortOrder = 'asc' | 'desc';
+export const SORT_FIELDS = Object.keys(SORT_DEFAULT_ORDER) as SortBy[];
 
+/** The filters of Search Tenders (spec 2.1), with the sandbox's own extras (query, minValue, maxValue, cpv). */
 export interface TenderFilters {
   buyerCountries?: string[];
   statuses?: string[];
@@ -20,6 +30,8 @@ export interface TenderQuery {
   /** Effective order: the default of sortBy when the request omits it (spec 3.2). */
   sortOrder: SortOrder;
   filters: TenderFilters;
+  /** The request's fields of TenderRules.extraFields, as sent (absent ones left out). */
+  extra: Record<string, unknown>;
 }
 
 export interface OrgFilters {
@@ -33,13 +45,18 @@ export interface OrgQuery {
   filters: OrgFilters;
 }
 
-/** A request the service refuses with 400 and this message. */
-export class BadRequest extends Error {}
+/** What a data source adds to the rules. */
+export interface TenderRules {
+  /** The statuses it knows: another one is a 400 naming them. Default: any string. */
+  statuses?: readonly string[];
+  /** Fields it takes beyond the service's (a plain client never sends them): checked by the source. */
+  extraFields?: readonly string[];
+}
 
 const TENDER_FIELDS = ['limit', 'cursor', 'sortBy', 'sortOrder', 'buyerCountries', 'statuses', 'query', 'minValue', 'maxValue', 'cpv'];
 const ORG_FIELDS = ['limit', 'cursor', 'countries', 'query'];
 
-function asObject(body: unknown, allowed: string[]): Record<string, unknown> {
+function asObject(body: unknown, allowed: readonly string[]): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadRequest('the request body must be a JSON object');
   const record = body as Record<string, unknown>;
   const unknown = Object.keys(record).find((key) => !allowed.includes(key));
@@ -77,32 +94,39 @@ function number(value: unknown, field: string): number | undefined {
   return value;
 }
 
-export function parseTenderQuery(body: unknown): TenderQuery {
-  const record = asObject(body, TENDER_FIELDS);
+function statusList(value: unknown, known: readonly string[] | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) throw new BadRequest('statuses must be an array');
+  const bad = value.find((s) => (known ? !known.includes(s as string) : typeof s !== 'string'));
+  if (bad !== undefined) {
+    throw new BadRequest(known ? `statuses: unknown value ${JSON.stringify(bad)} (allowed: ${known.join(', ')})` : 'statuses must be an array of strings');
+  }
+  return value.length ? (value as string[]) : undefined;
+}
+
+export function parseTenderQuery(body: unknown, rules: TenderRules = {}): TenderQuery {
+  const extraFields = rules.extraFields ?? [];
+  const record = asObject(body, [...TENDER_FIELDS, ...extraFields]);
   const sortBy = record.sortBy === undefined ? 'publicationDate' : record.sortBy;
-  if (typeof sortBy !== 'string' || !(sortBy in SORT_DEFAULTS)) {
+  if (typeof sortBy !== 'string' || !Object.hasOwn(SORT_DEFAULT_ORDER, sortBy)) {
     throw new BadRequest('sortBy must be one of publicationDate, deadline, estimatedValue');
   }
-  const sortOrder = record.sortOrder === undefined ? SORT_DEFAULTS[sortBy as SortBy] : record.sortOrder;
+  const sortOrder = record.sortOrder === undefined ? SORT_DEFAULT_ORDER[sortBy as SortBy] : record.sortOrder;
   if (sortOrder !== 'asc' && sortOrder !== 'desc') throw new BadRequest('sortOrder must be asc or desc');
-  const statuses = record.statuses;
-  if (statuses !== undefined) {
-    if (!Array.isArray(statuses)) throw new BadRequest('statuses must be an array');
-    const bad = statuses.find((s) => !(STATUSES as readonly unknown[]).includes(s));
-    if (bad !== undefined) throw new BadRequest(`statuses: unknown value ${JSON.stringify(bad)} (allowed: ${STATUSES.join(', ')})`);
-  }
+  const statuses = statusList(record.statuses, rules.statuses);
   return {
     ...paging(record),
     sortBy: sortBy as SortBy,
     sortOrder,
     filters: {
       buyerCountries: countryCodes(record.buyerCountries, 'buyerCountries'),
-      statuses: statuses?.length ? (statuses as string[]) : undefined,
+      statuses,
       query: text(record.query, 'query'),
       minValue: number(record.minValue, 'minValue'),
       maxValue: number(record.maxValue, 'maxValue'),
       cpv: text(record.cpv, 'cpv'),
     },
+    extra: Object.fromEntries(extraFields.filter((field) => record[field] !== undefined).map((field) => [field, record[field]])),
   };
 }
 

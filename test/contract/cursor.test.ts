@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CursorCodec, queryFingerprint } from '../../src/sandbox/cursor.js';
+import { CursorCodec, queryFingerprint } from '../../src/contract/cursor.js';
 
-describe('sandbox cursors', () => {
+describe('cursors', () => {
   const codec = new CursorCodec('secret');
   const fp = queryFingerprint({ op: 'tenders', sortBy: 'deadline', sortOrder: 'asc', buyerCountries: ['DEU', 'FRA'] });
 

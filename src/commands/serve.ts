@@ -1,0 +1,53 @@
+import { Option, type Command } from 'commander';
+import { UsageError } from '../errors.js';
+import { DEFAULT_LISTEN, parseListen } from '../serve/listen.js';
+import { withoutPasswords } from '../model/redact.js';
+import { storeTarget } from '../store/location.js';
+import type { CommandContext } from './context.js';
+import { dbOption, examples, type GlobalFlags } from './flags.js';
+
+type ServeFlags = { db?: string; listen: string; tokenFile?: string; public?: boolean };
+
+export function registerServe(program: Command, ctx: CommandContext): void {
+  const cmd = program
+    .command('serve')
+    .summary("serve the local copy with the service's own API, for a team's tools and for tenders --base-url")
+    .description(
+      "Serve the copy tenders sync keeps over HTTP with the tender service's own search operations (same paths, bodies, " +
+        'cursors, totals, limits and errors), read-only, plus fields the service cannot answer (q, publishedFrom, ...; ' +
+        'docs/serve.md). Prints its base URL as the first line on stdout when ready, one access-log line per request on ' +
+        'stderr; SIGINT or SIGTERM lets requests in flight finish, then exits 0. Listens on loopback only unless told.',
+    )
+    .addOption(dbOption())
+    .addOption(new Option('--listen <host:port>', 'where to listen; port 0 picks a free one').default(DEFAULT_LISTEN))
+    .addOption(new Option('--token-file <file>', 'require Authorization: Bearer TOKEN, the first line of FILE (needed to listen beyond loopback)'))
+    .addOption(new Option('--public', 'listen beyond loopback without a token (anyone who reaches the port may search)'));
+  cmd.addHelpText(
+    'after',
+    examples([
+      'tenders serve                                       # http://127.0.0.1:8787, this machine only',
+      'tenders serve --listen 127.0.0.1:0                  # a free port: read the URL from the first line',
+      'tenders serve --listen 0.0.0.0:8787 --token-file /etc/tenders/token',
+      'tenders serve -q --db postgres://reader@db.internal/tenders   # no access log',
+      'tenders search --base-url http://127.0.0.1:8787 -c DEU --all   # the CLI as a client of the replica',
+      "curl -s localhost:8787/api/v1/tenders/search -H 'content-type: application/json' -d '{\"q\":\"hospital\",\"exactTotal\":true}'",
+    ]),
+  );
+  cmd.action(async (flags: ServeFlags, command: Command) => {
+    const globals = command.optsWithGlobals<GlobalFlags>();
+    const listen = parseListen(flags.listen);
+    if (flags.public && flags.tokenFile !== undefined) throw new UsageError('--public and --token-file: choose one (a token protects the server, --public says it needs none)');
+    if (!listen.loopback && !flags.public && flags.tokenFile === undefined) {
+      throw new UsageError(`--listen ${flags.listen} reaches beyond this machine: give --token-file FILE (clients send its token) or --public (anyone may search)`);
+    }
+    const plan = { db: storeTarget(flags.db, ctx.io.env), listen, tokenFile: flags.tokenFile, quiet: globals.quiet === true };
+    if (globals.dryRun) {
+      const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
+      const who = flags.tokenFile !== undefined ? `a bearer token from ${flags.tokenFile}` : listen.loopback ? 'this machine only' : 'anyone (--public)';
+      ctx.io.stdout.write(`would serve ${withoutPasswords(plan.db.location)} at http://${host}:${listen.port} for ${who}\n`);
+      return;
+    }
+    const { runServe } = await import('../run/serve.js');
+    await runServe(plan, { io: ctx.io, signal: ctx.signal });
+  });
+}
