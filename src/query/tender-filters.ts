@@ -48,6 +48,8 @@ export interface TenderFilter {
   partition?: boolean;
   /** The LocalSelection field a local query sets from its value. */
   selection?: keyof LocalSelection;
+  /** A local-only row's field in a request to the replica (`tenders serve`) and in the page's URL; an online row's is `body`. */
+  field?: string;
   /** A value to show in advice and docs. */
   example: string;
 }
@@ -153,6 +155,7 @@ const TABLE = [
     scope: 'local',
     parse: (raw: RawValue) => parseWords(list(raw)),
     selection: 'words',
+    field: 'q',
     example: 'hospital cleaning',
   },
   {
@@ -163,6 +166,7 @@ const TABLE = [
     scope: 'local',
     parse: date('--since', 'start'),
     selection: 'publishedSince',
+    field: 'publishedFrom',
     example: '7d',
   },
   {
@@ -173,6 +177,7 @@ const TABLE = [
     scope: 'local',
     parse: date('--until', 'end'),
     selection: 'publishedUntil',
+    field: 'publishedTo',
     example: '2026-03-31',
   },
   {
@@ -183,6 +188,7 @@ const TABLE = [
     scope: 'local',
     parse: date('--deadline-after', 'start'),
     selection: 'deadlineAfter',
+    field: 'deadlineFrom',
     example: 'now',
   },
   {
@@ -193,6 +199,7 @@ const TABLE = [
     scope: 'local',
     parse: date('--deadline-before', 'end'),
     selection: 'deadlineBefore',
+    field: 'deadlineTo',
     example: '+14d',
   },
   {
@@ -203,6 +210,7 @@ const TABLE = [
     scope: 'local',
     parse: (raw: RawValue) => parseEur('--min-value', one(raw)),
     selection: 'minValueEur',
+    field: 'minValueEur',
     example: '1e6',
   },
   {
@@ -213,6 +221,7 @@ const TABLE = [
     scope: 'local',
     parse: (raw: RawValue) => parseEur('--max-value', one(raw)),
     selection: 'maxValueEur',
+    field: 'maxValueEur',
     example: '5e6',
   },
   {
@@ -223,6 +232,7 @@ const TABLE = [
     scope: 'local',
     parse: (raw: RawValue) => parseSavedName('sync', one(raw)),
     selection: 'sync',
+    field: 'sync',
     example: 'deu-open',
   },
 ] as const satisfies readonly TenderFilter[];
