@@ -11,7 +11,7 @@ export const PLANTED = {
   bidi: 'Invoice \u202Egnp.exe\u202C for \u2067عربي\u2069 works',
   emoji: 'Ambulances 🚑 and roadworks 🚧 in 東京',
   javascriptUrl: 'javascript:window.__pwned="url"',
-  long: `${'Framework agreement for consultancy services '.repeat(45)}END`.slice(0, 2000),
+  long: `${'Framework agreement for consultancy services '.repeat(45).slice(0, 1997)}END`,
 } as const;
 
 /** Five tenders in the service's shape, published on the sandbox's newest days so they lead the default order. */

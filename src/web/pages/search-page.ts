@@ -78,7 +78,7 @@ function control(field: FormField, given: readonly string[] | undefined, syncs: 
   const common = html`id="${id}" name="${field.name}" aria-describedby="${id}-hint"`;
   const options = field.row.selection === 'sync' ? syncs : field.row.suggest;
   if (options !== undefined) {
-    const none = field.row.selection === 'sync' ? 'All syncs' : field.row.defaultHelp ? `Default (${field.row.defaultHelp})` : 'Default';
+    const none = field.row.selection === 'sync' ? 'All syncs' : 'Default';
     return html`<select ${common}><option value="">${none}</option>${options.map(
       (option) => html`<option${option.toLowerCase() === value.toLowerCase() ? html` selected` : false}>${option}</option>`,
     )}</select>`;

@@ -43,9 +43,10 @@ button:hover{background:#083c92}
 .table-box{overflow-x:auto;border:1px solid var(--line);max-width:100%}
 table{border-collapse:collapse;width:100%;min-width:44rem}
 caption{text-align:left;padding:.5rem;font-weight:600;color:var(--muted)}
-th,td{padding:.45rem .6rem;border-top:1px solid var(--line);text-align:left;vertical-align:top}
+th,td{overflow-wrap:break-word;padding:.45rem .6rem;border-top:1px solid var(--line);text-align:left;vertical-align:top}
 thead th{background:var(--soft);border-top:0;white-space:nowrap}
 td.title{min-width:16rem;max-width:32rem}
+table.results td:nth-child(2){min-width:10rem}
 .num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 .countdown{display:inline-block;font-size:.85rem;color:var(--ok);white-space:nowrap}
 .countdown.closed{color:var(--bad)}
