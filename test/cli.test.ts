@@ -61,8 +61,10 @@ describe('the IO seam', () => {
 /**
  * The floors of src/, top to bottom: a module imports from its own floor or
  * below, never above. On the floor of query, api, output and store, each
- * package stands alone (what two of them share lives in model/). The sandbox
- * is a program of its own: it imports nothing of the CLI, nor the CLI of it.
+ * package stands alone (what two of them share lives in model/). The page
+ * layer (web) stands between run and that floor: it reads through query,
+ * store and output, and whatever serves it (run, the server) mounts it. The
+ * sandbox is a program of its own: it imports nothing of the CLI, nor the CLI of it.
  */
 describe('the floors of src/', () => {
   const src = new URL('../src/', import.meta.url).pathname;
