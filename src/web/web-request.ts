@@ -21,7 +21,7 @@ export interface WebResponse {
 }
 
 /** The reads the pages make of the copy: the Store's, opened (read-only) and closed by the caller. */
-export type WebStore = Pick<Store, 'select' | 'count' | 'changes' | 'listSyncs' | 'getSync'>;
+export type WebStore = Pick<Store, 'select' | 'count' | 'changes' | 'listSyncs'>;
 
 export interface WebDeps {
   store: WebStore;
