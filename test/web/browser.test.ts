@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
@@ -18,8 +19,9 @@ import { PLANTED, plantedTenders } from './hostile-page-tenders.js';
  * node:http server that mounts the page layer as `tenders serve` does, over
  * a SQLite copy holding the sandbox's tenders and planted hostile ones.
  */
-const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = requireTool('chromium', 'apt-get install chromium fonts-noto-color-emoji');
+/** Debian's browser, never one a package downloads: where PATH finds it. */
+const CHROMIUM = hasChromium ? spawnSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).stdout.trim() : '';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** What a page may never see: a planted script that ran, a CSP report (something tried), a dialog. */
