@@ -22,6 +22,7 @@ export class Html {
 /** What may stand in a template: text (escaped), a fragment, a list of them, or nothing (undefined, null, false). */
 export type HtmlValue = Html | string | number | readonly HtmlValue[] | undefined | null | false;
 
+const NEEDS_ESCAPE = /[&<>"'\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /**
@@ -31,6 +32,8 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
  * vanishing or breaking the parse; tab and line breaks stay.
  */
 export function escapeText(text: string): string {
+  // Most values (dates, codes, amounts, plain titles) need nothing: one test, no copy.
+  if (!NEEDS_ESCAPE.test(text)) return text;
   return text
     .replace(/[&<>"']/g, (c) => ENTITIES[c]!)
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, (c) => String.fromCodePoint(c === '\u007f' ? 0x2421 : 0x2400 + c.codePointAt(0)!))
