@@ -64,6 +64,8 @@ describe('the IO seam', () => {
  * package stands alone (what two of them share lives in model/). The sandbox
  * is a program of its own: it imports nothing of the CLI but the service's
  * contract (contract/, which `tenders serve` answers with too), nor the CLI of it.
+ * The page layer (web) stands between serve and that floor: it reads through
+ * query, store and output, and the server mounts it.
  */
 describe('the floors of src/', () => {
   const src = new URL('../src/', import.meta.url).pathname;
@@ -77,6 +79,7 @@ describe('the floors of src/', () => {
     commands: 7,
     run: 6,
     serve: 5,
+    web: 4.5,
     query: 4,
     api: 4,
     output: 4,

@@ -4,6 +4,8 @@ import { CursorCodec } from '../contract/cursor.js';
 import { orgIdOf, searchOperation } from '../contract/paths.js';
 import { BadRequest, errorResponse, type ApiResponse } from '../contract/response.js';
 import { UsageError } from '../errors.js';
+import { handleWebRequest } from '../web/web-handler.js';
+import type { WebResponse } from '../web/web-request.js';
 import type { Store } from '../store/store.js';
 import { accessLine } from './access-log.js';
 import { bearerMatches } from './auth.js';
@@ -61,6 +63,23 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** A page's answer, its body streamed when it is one; `logged` is told the bytes sent. */
+async function writePage(res: ServerResponse, page: WebResponse, logged: (bytes: number) => void): Promise<void> {
+  let bytes = 0;
+  res.once('finish', () => logged(bytes));
+  res.writeHead(page.status, page.headers);
+  if (typeof page.body === 'string') {
+    bytes = Buffer.byteLength(page.body);
+    res.end(page.body);
+  } else {
+    for await (const chunk of page.body) {
+      bytes += Buffer.byteLength(chunk);
+      if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+    }
+    res.end();
+  }
+}
+
 /** `tenders serve`'s HTTP server: the service's search operations and health checks over the copy. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { store } = options;
@@ -94,7 +113,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     try {
       if (options.token !== undefined && !HEALTH.has(path) && !bearerMatches(req.headers.authorization, options.token)) {
         r = errorResponse(401, 'a bearer token is required', { 'www-authenticate': 'Bearer' });
-      } else r = await route(req, path);
+      } else {
+        // The page (docs/web.md) answers its own paths; everything else is the API's.
+        const url = new URL(req.url ?? '/', 'http://localhost');
+        const page = await handleWebRequest({ method: req.method ?? 'GET', path, query: url.searchParams, host: req.headers.host }, { store, now: () => new Date() });
+        if (page !== undefined) return await writePage(res, page, (bytes) => options.log?.(accessLine(req.method ?? '', path, page.status, bytes, performance.now() - started)));
+        r = await route(req, path);
+      }
     } catch (err) {
       // The request's own mistakes (a full-text query FTS refuses) are 400s; anything else is ours, said on stderr only.
       if (err instanceof BadRequest || err instanceof UsageError) r = errorResponse(400, err.message);

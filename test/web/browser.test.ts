@@ -1,0 +1,218 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/open.js';
+import type { Store } from '../../src/store/store.js';
+import { handleWebRequest } from '../../src/web/web-handler.js';
+import { filledCopy, syncInto } from '../support/local-copy.js';
+import { testDir } from '../support/test-context.js';
+import { requireTool } from '../support/tools.js';
+import { PLANTED, plantedTenders } from './hostile-page-tenders.js';
+
+/**
+ * The pages in Debian's chromium, driven by playwright-core over a real
+ * node:http server that mounts the page layer as `tenders serve` does, over
+ * a SQLite copy holding the sandbox's tenders and planted hostile ones.
+ */
+const hasChromium = requireTool('chromium', 'apt-get install chromium fonts-noto-color-emoji');
+/** Debian's browser, never one a package downloads: where PATH finds it. */
+const CHROMIUM = hasChromium ? spawnSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).stdout.trim() : '';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** What a page may never see: a planted script that ran, a CSP report (something tried), a dialog. */
+interface Alarms {
+  pwned: unknown;
+  violations: string[];
+}
+
+describe.skipIf(!hasChromium)('the pages in a browser', () => {
+  let server: Server;
+  let store: Store;
+  let browser: Browser;
+  let base: string;
+  const dialogs: string[] = [];
+
+  beforeAll(async () => {
+    const { db, docs } = await filledCopy(300, 5);
+    await syncInto(db, 'planted', plantedTenders());
+    await syncInto(db, 'planted', plantedTenders().map((t) => (t.id === 'P-2' ? { ...t, title: PLANTED.quote } : t)));
+    await syncInto(db, 'all', docs.slice(1));
+    store = await openStore(db, { mode: 'read' });
+    // The mount, as docs/web.md shows it for node:http.
+    server = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      handleWebRequest({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, host: req.headers.host }, { store, now: () => new Date() })
+        .then(async (answer) => {
+          if (answer === undefined) return void res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"message":"not found"}');
+          res.writeHead(answer.status, answer.headers);
+          if (typeof answer.body === 'string') return void res.end(answer.body);
+          for await (const chunk of answer.body) res.write(chunk);
+          res.end();
+        })
+        .catch((err: unknown) => res.writeHead(500).end(String(err)));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+    await store?.close();
+  });
+
+  async function open(width = 1280, javaScriptEnabled = true): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true, javaScriptEnabled });
+    // Run before any script of the page (and outside its CSP): the alarms a planted script or a blocked one would set off.
+    await context.addInitScript(() => {
+      const w = window as unknown as { __violations: string[] };
+      w.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    const page = await context.newPage();
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    return page;
+  }
+
+  const alarms = (page: Page): Promise<Alarms> =>
+    page.evaluate(() => ({ pwned: (window as unknown as { __pwned?: unknown }).__pwned, violations: (window as unknown as { __violations: string[] }).__violations }));
+
+  async function axe(page: Page): Promise<string[]> {
+    await page.evaluate(axeSource);
+    const result = await page.evaluate(async () => {
+      const run = (window as unknown as { axe: { run(options: object): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
+      return run.run({ runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
+    });
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
+  }
+
+  it('types a search, submits it, follows Next, opens a tender and comes back', async () => {
+    const page = await open();
+    await page.goto(`${base}/`);
+    await page.getByLabel('Buyer countries').fill('deu,fra,pol,ita,esp');
+    await page.getByLabel('Statuses').fill('open,closed');
+    await page.getByLabel('Sort by').selectOption('deadline');
+    await page.getByLabel('Search', { exact: true }).press('Enter');
+    await page.waitForURL(/\?q=&buyerCountries=/);
+    const url = new URL(page.url());
+    expect(url.searchParams.get('buyerCountries')).toBe('deu,fra,pol,ita,esp');
+    expect(url.searchParams.get('sortBy')).toBe('deadline');
+    const count = await page.locator('.count').innerText();
+    expect(Number(/^([\d,]+) tenders match/.exec(count)![1]!.replaceAll(',', ''))).toBeGreaterThan(25);
+    const first = await page.locator('td.title a').allInnerTexts();
+
+    await page.getByRole('link', { name: 'Next →' }).click();
+    await page.waitForURL(/cursor=L1\./);
+    const second = await page.locator('td.title a').allInnerTexts();
+    expect(second.length).toBeGreaterThan(0);
+    expect(second).not.toEqual(first);
+    const secondUrl = page.url();
+
+    const title = second[0]!;
+    await page.locator('td.title a').first().click();
+    await page.waitForURL(/\/tenders\//);
+    expect(await page.locator('h1').innerText()).toBe(title);
+    await page.goBack();
+    expect(page.url()).toBe(secondUrl);
+    await page.getByRole('link', { name: '← Previous' }).click();
+    await page.waitForURL((u) => !u.searchParams.has('cursor'));
+    expect(await page.locator('td.title a').allInnerTexts()).toEqual(first);
+  });
+
+  it('works with JavaScript off: the form is a plain GET form, the results and paging are server-made', async () => {
+    const page = await open(375, false);
+    await page.goto(`${base}/`);
+    await page.getByLabel('Sort by').selectOption('estimatedValue');
+    await page.getByRole('button', { name: 'Search' }).first().click();
+    await page.waitForURL(/sortBy=estimatedValue/);
+    const first = await page.locator('td.num').first().innerText();
+    await page.getByRole('link', { name: 'Next →' }).click();
+    await page.waitForURL(/cursor=/);
+    const next = await page.locator('td.num').first().innerText();
+    expect(Number(next.replaceAll(',', ''))).toBeLessThanOrEqual(Number(first.replaceAll(',', '')));
+    await page.context().close();
+  });
+
+  it('reaches every field of the search form by Tab, in order, each focus visible', async () => {
+    const page = await open();
+    await page.goto(`${base}/`);
+    const order: string[] = [];
+    for (let i = 0; i < 40 && !order.includes('f-sortOrder'); i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        return { id: el.id, outline: getComputedStyle(el).outlineStyle };
+      });
+      if (focused.id.startsWith('f-')) {
+        order.push(focused.id);
+        expect(focused.outline, focused.id).toBe('solid');
+      }
+    }
+    expect(order).toEqual(['f-q', 'f-buyerCountries', 'f-statuses', 'f-publishedFrom', 'f-publishedTo', 'f-deadlineFrom', 'f-deadlineTo', 'f-minValueEur', 'f-maxValueEur', 'f-sync', 'f-sortBy', 'f-sortOrder']);
+  });
+
+  it('follows the add-to-calendar link and reads the ICS it downloads', async () => {
+    const page = await open();
+    await page.goto(`${base}/tenders/P-5`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Add to calendar' }).click()]);
+    expect(download.suggestedFilename()).toBe('tender-P-5.ics');
+    const file = join(testDir(), 'tender.ics');
+    await download.saveAs(file);
+    const ics = readFileSync(file, 'utf8');
+    expect(ics).toMatch(/^BEGIN:VCALENDAR\r\n/);
+    expect(ics).toContain('DTSTART:20270301T120000Z');
+    expect(ics.replace(/\r\n /g, '')).toContain('Ambulances 🚑 and roadworks 🚧 in 東京');
+  });
+
+  const PAGES = ['/', '/?sync=planted', '/?q=roads&sortBy=deadline', '/tenders/P-1', '/tenders/P-2', '/tenders/P-3', '/tenders/P-6', '/changes?since=30d', '/changes?sync=planted', '/syncs', '/?publishedFrom=never'];
+
+  // One test per page and width, each well inside a test's time limit on a loaded machine.
+  const CASES = [375, 1280].flatMap((width) => PAGES.map((path, i) => ({ width, path, i })));
+  it.each(CASES)('$path at $width px: no planted script runs, the CSP never has to block one, no page-level horizontal scroll, nothing serious for axe', async ({ width, path, i }) => {
+    const page = await open(width);
+    await page.goto(`${base}${path}`, { waitUntil: 'load' });
+    expect(await alarms(page)).toEqual({ pwned: undefined, violations: [] });
+    // Only a table's own box may scroll sideways.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await axe(page)).toEqual([]);
+    await page.screenshot({ path: join(testDir(), `page-${i}-${width}.png`), fullPage: true });
+    await page.context().close();
+    expect(dialogs).toEqual([]);
+  });
+
+  it('shows the planted titles, buyers and URLs as text', async () => {
+    const page = await open();
+    await page.goto(`${base}/?sync=planted`);
+    const titles = await page.locator('td.title a').allInnerTexts();
+    expect(titles).toEqual(expect.arrayContaining([PLANTED.script, PLANTED.quote, PLANTED.emoji, PLANTED.bidi, PLANTED.long]));
+    await page.goto(`${base}/tenders/P-1`);
+    expect(await page.locator('a[href^="javascript:"]').count()).toBe(0);
+    expect(await page.locator('dd', { hasText: PLANTED.javascriptUrl }).count()).toBe(1);
+    expect(await page.locator('dl.summary dd', { hasText: 'Evil GmbH' }).innerText()).toBe('<b onmouseover="window.__pwned=1">Evil GmbH</b> (DEU)');
+    // P-2's title was the img tag before the second run: its history shows old → new as text.
+    await page.goto(`${base}/tenders/P-2`);
+    expect(await page.locator('ol.timeline').innerText()).toContain(`"${PLANTED.img.replaceAll('"', '\\"')}" → "${PLANTED.quote.replaceAll('"', '\\"')}"`);
+    expect(await alarms(page)).toEqual({ pwned: undefined, violations: [] });
+  });
+
+  it('measures the search page\'s load event on loopback (reported, not a limit)', async () => {
+    const page = await open();
+    await page.goto(`${base}/`, { waitUntil: 'load' });
+    const ms = await page.evaluate(() => {
+      const [nav] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+      return nav!.loadEventStart;
+    });
+    expect(ms).toBeGreaterThan(0);
+    console.info(`web: the search page's load event fired ${ms.toFixed(0)} ms after navigation started (loopback, 25 rows)`);
+  });
+});
