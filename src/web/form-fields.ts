@@ -22,7 +22,7 @@ export interface FormField {
 }
 
 /** Labels a field's name alone would not say well; any other name is spelt out (publishedFrom → Published from). */
-const LABELS: Readonly<Record<string, string>> = { q: 'Search', minValueEur: 'Value from (EUR)', maxValueEur: 'Value to (EUR)', sortOrder: 'Order' };
+const LABELS: Readonly<Record<string, string>> = { q: 'Search', minValueEur: 'Value from (EUR)', maxValueEur: 'Value to (EUR)', sortOrder: 'Order', cpvCodes: 'CPV codes', buyerIds: 'Buyer ids (buyer.id)' };
 
 const ORDER_KEYS = new Set<keyof LocalSelection>(['sortBy', 'sortOrder']);
 

@@ -146,6 +146,27 @@ describe('tenders serve over a SQLite copy', () => {
     });
   });
 
+  it('serves the page at / over the same copy: the rows search --local gives, a tender with its story, HTML with its CSP, the API beside it', async () => {
+    const db = await syncedCopy();
+    await withReplica(db, ['-q'], async (replica) => {
+      const page = await fetch(`${replica.url}/?q=krank*&sortBy=deadline`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'self'/);
+      const text = await page.text();
+      const local = await runCli(['search', '--local', '--db', db, 'krank*', '--sort', 'deadline', '-n', '25', '-f', 'ndjson'], undefined);
+      const ids = local.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
+      expect(ids.length).toBeGreaterThan(0);
+      expect([...text.matchAll(/href="\/tenders\/([^"]+)"/g)].map((m) => decodeURIComponent(m[1]!))).toEqual(ids);
+      const tender = await fetch(`${replica.url}/tenders/${encodeURIComponent(ids[0]!)}`);
+      expect(tender.status).toBe(200);
+      expect(await tender.text()).toContain(ids[0]);
+      expect((await fetch(`${replica.url}/tenders/no-such-tender`)).status).toBe(404);
+      expect((await post(replica.url, TENDERS, { limit: 1 })).status).toBe(200);
+      expect((await post(replica.url, '/nowhere', {})).status).toBe(404);
+    });
+  });
+
   it('listens beyond loopback only with a token or --public; a token is required then, missing or wrong alike', async () => {
     const db = await syncedCopy();
     const dry = await runCli(['serve', '--db', db, '--listen', '0.0.0.0:0', '--public', '--dry-run'], undefined);
