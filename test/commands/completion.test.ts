@@ -26,7 +26,7 @@ async function script(shell: string): Promise<string> {
 
 /** What is offered after the words typed, the same for each shell: [words, expected]. */
 const CASES: [string[], string[]][] = [
-  [['tenders', ''], ['search', 'export', 'count', 'fields', 'orgs', 'watch', 'sync', 'changes', 'show', 'cpv', 'config', 'completion', 'help']],
+  [['tenders', ''], ['search', 'export', 'count', 'fields', 'orgs', 'watch', 'sync', 'changes', 'show', 'cpv', 'config', 'serve', 'completion', 'help']],
   [['tenders', 'o'], ['orgs']],
   [['tenders', 'config', ''], ['list', 'get', 'set', 'unset', 'path', 'edit', 'help']],
   [['tenders', 'config', 'set', ''], ['base-url', 'db', 'rate', 'retries', 'timeout', 'max-wait', 'color', 'pager']],

@@ -34,7 +34,8 @@ describe.skipIf(!hasScript)('at an 80-column terminal', () => {
     expect(r.code).toBe(1);
     // The spinner's line says it while it lasts; the screen keeps only the error.
     expect(r.screen).toMatch(/connection refused, retrying in 0\.\d s \(2 of 3\).*connection refused, retrying in \d\.\d s \(3 of 3\)/s);
-    expect(screen(r.screen)).toMatch(/^tenders: cannot get POST .* connection refused .*\(gave up after 2 retries\)$/);
+    // The error is one line, wrapped between words at the terminal's width.
+    expect(screen(r.screen).replace(/\n/g, ' ')).toMatch(/^tenders: cannot get POST .* connection refused .*\(gave up after 2 retries\)$/);
     const cron = await runCli(args.split(' '), sb.url);
     expect(cron.stderr).toMatch(/^tenders: cannot get POST [^\n]*\(gave up after 2 retries\)\n$/);
   });
@@ -47,7 +48,7 @@ describe.skipIf(!hasScript)('at an 80-column terminal', () => {
     expect(r.screen.indexOf('retrying in')).toBeGreaterThan(r.screen.indexOf('\u001b[?1h'));
     expect(r.screen.indexOf('retrying in')).toBeLessThan(r.screen.indexOf('\u001b[?1l'));
     // (less's keypad mode, ESC = and ESC >, is no text.)
-    expect(screen(r.screen).replace(/^\u001b>/, '')).toMatch(/^tenders: cannot get POST .*\(gave up after 1 retry\)$/);
+    expect(screen(r.screen).replace(/^\u001b>/, '').replace(/\n/g, ' ')).toMatch(/^tenders: cannot get POST .*\(gave up after 1 retry\)$/);
   });
 
   it('the next-page hint is a command on its own line that runs as it is', async () => {

@@ -158,7 +158,7 @@ describe.skipIf(!hasChromium)('the pages in a browser', () => {
         expect(focused.outline, focused.id).toBe('solid');
       }
     }
-    expect(order).toEqual(['f-q', 'f-buyerCountries', 'f-statuses', 'f-publishedFrom', 'f-publishedTo', 'f-deadlineFrom', 'f-deadlineTo', 'f-minValueEur', 'f-maxValueEur', 'f-sync', 'f-sortBy', 'f-sortOrder']);
+    expect(order).toEqual(['f-q', 'f-buyerCountries', 'f-statuses', 'f-publishedFrom', 'f-publishedTo', 'f-deadlineFrom', 'f-deadlineTo', 'f-minValueEur', 'f-maxValueEur', 'f-cpvCodes', 'f-buyerIds', 'f-buyerName', 'f-sync', 'f-sortBy', 'f-sortOrder']);
   });
 
   it('follows the add-to-calendar link and reads the ICS it downloads', async () => {
