@@ -150,7 +150,7 @@ function lazyExports(file) {
 /**
  * Rewrites a source map made for `before` so that it maps `after`, which `edits` (sorted) made of it:
  * each generated position moves by what was removed and inserted before it; a position inside removed
- * text is dropped. (The map is read when a --verbose stack trace is printed: src/output/source-stack.ts.)
+ * text is dropped. (The map is read when a --verbose stack trace is printed: src/files/source-stack.ts.)
  */
 function shiftSourceMap(mapFile, before, after, edits) {
   const map = JSON.parse(readFileSync(mapFile, 'utf8'));

@@ -8,9 +8,9 @@ import { applySettings } from './commands/settings.js';
 import { EXIT, InterruptedError, RunError, UsageError, exitCodeFor, exitCodeOf } from './errors.js';
 import { createIO, processInvocation, processIO, type ColorMode, type IO } from './io.js';
 import { releaseHeldLocksSync } from './files/held-locks.js';
-import { escapeControls } from './output/sanitize.js';
-import { OutputClosedError } from './output/sink.js';
-import { brokenAt } from './output/wrap.js';
+import { escapeControls } from './output/terminal/sanitize.js';
+import { OutputClosedError } from './files/sink.js';
+import { brokenAt } from './output/terminal/wrap.js';
 import { VERSION } from './version.js';
 
 /**
@@ -188,7 +188,7 @@ async function report(io: IO, err: unknown, verbose: boolean): Promise<number> {
   if (err instanceof InterruptedError || err instanceof UsageError || err instanceof RunError) say(err.message);
   else say(`unexpected error: ${(err as Error)?.message ?? String(err)}${verbose ? '' : ' (run with --verbose for details)'}`);
   if (code === EXIT.failure && verbose && !(err instanceof RunError) && err instanceof Error && err.stack) {
-    const { sourceStack } = await import('./output/source-stack.js');
+    const { sourceStack } = await import('./files/source-stack.js');
     io.stderr.write(`${sourceStack(err.stack).split('\n').map(escapeControls).join('\n')}\n`);
   }
   return code;

@@ -8,7 +8,7 @@ import { storeTarget } from '../store/location.js';
 import { withPager, type CommandContext } from './context.js';
 import { addOutputFlags, dbOption, examples, type GlobalFlags, type OutputFlags } from './flags.js';
 import { interactiveFormat, localConnectionPlan, outputFile, outputPlan } from './plans.js';
-import { closeMatches } from '../output/close-match.js';
+import { closeMatches } from '../model/close-match.js';
 
 /** The fields of a change record, in the order every format writes them. */
 export const CHANGE_FIELDS = ['at', 'sync', 'id', 'kind', 'field', 'old', 'new'] as const;

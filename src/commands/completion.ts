@@ -1,5 +1,5 @@
 import { Argument, type Command } from 'commander';
-import { printTo } from '../output/sink.js';
+import { printTo } from '../files/sink.js';
 import type { CommandContext } from './context.js';
 import { examples } from './flags.js';
 

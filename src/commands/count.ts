@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { countFormat, countFormats, type CountFormat } from '../output/counts.js';
 import { TENDERS, endpointPath } from '../query/endpoints.js';
 import { tenderBody, type TenderFilterFlags } from '../query/tender-body.js';
-import { createReporter } from '../output/reporter.js';
+import { createReporter } from '../output/terminal/reporter.js';
 import { CPV_LEVELS, parseCpvLevel } from '../query/local-values.js';
 import { tenderFilter } from '../query/tender-filters.js';
 import { DIMENSIONS, EVERY_VALUE, partitionBy, type Dimension } from '../run/partition.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { recordFormats } from '../output/format-registry.js';
-import { createReporter } from '../output/reporter.js';
+import { createReporter } from '../output/terminal/reporter.js';
 import type { CommandContext } from './context.js';
 import { addOutputFlags, examples, type GlobalFlags, type OutputFlags } from './flags.js';
 import { interactiveFormat, outputFile, outputPlan } from './plans.js';

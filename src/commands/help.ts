@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { closeMatches } from '../output/close-match.js';
-import { escapeControls } from '../output/sanitize.js';
-import { printTo } from '../output/sink.js';
-import { brokenAt } from '../output/wrap.js';
+import { closeMatches } from '../model/close-match.js';
+import { escapeControls } from '../output/terminal/sanitize.js';
+import { printTo } from '../files/sink.js';
+import { brokenAt } from '../output/terminal/wrap.js';
 import type { CommandContext } from './context.js';
 
 import { HELP_TOPICS as TOPICS } from './topics/index.js';

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { IO } from '../io.js';
 import { recordFormats } from '../output/format-registry.js';
-import { createReporter, type Reporter } from '../output/reporter.js';
+import { createReporter, type Reporter } from '../output/terminal/reporter.js';
 import type { OutputPlan } from '../run/plan.js';
 import type { CommandContext } from './context.js';
 import type { GlobalFlags, OutputFlags } from './flags.js';

@@ -4,7 +4,7 @@ import { configPath, readConfigText } from '../files/config-file.js';
 import type { Env, IO } from '../io.js';
 import { maskedPasswords } from '../model/redact.js';
 import { chosenSetting, SETTING_KEYS, type Settings } from '../model/settings.js';
-import { createReporter } from '../output/reporter.js';
+import { createReporter } from '../output/terminal/reporter.js';
 import { parseSettings } from '../run/settings-file.js';
 import { isPostgresLocation } from '../store/store.js';
 import type { GlobalFlags } from './flags.js';

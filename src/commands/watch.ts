@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { checkListOrForget, listOrForget } from './saved-list.js';
 import type { Env, IO } from '../io.js';
-import { wrapWords } from '../output/wrap.js';
+import { wrapWords } from '../output/terminal/wrap.js';
 import { endpointPath, ORG_TENDERS, PAGE_SIZE_MAX, TENDERS } from '../query/endpoints.js';
 import { savedQueryBody } from '../query/tender-body.js';
 import { selectsTenders } from '../query/tender-filters.js';

@@ -3,7 +3,7 @@ import type { FormatTraits } from './format-definition.js';
 import { recordFormats, traitsOf, type Format } from './format-registry.js';
 import { createFormatter, joinChunks, type Chunk } from './formatter.js';
 import { formatTotal } from '../model/numbers.js';
-import { neutralizeForTerminal, sanitizeForTerminal } from './sanitize.js';
+import { neutralizeForTerminal, sanitizeForTerminal } from './terminal/sanitize.js';
 
 /** One partition's count: `capped` when the service stopped counting at its ceiling. */
 export interface CountRow extends Total {

@@ -1,6 +1,6 @@
 import type { FormatTraits } from './format-definition.js';
 import { createFormatter } from './formatter.js';
-import { compilePaths, discoverPaths, valueAt } from './paths.js';
+import { compilePaths, discoverPaths, valueAt } from '../model/paths.js';
 
 /**
  * How `tenders fields` prints, a listing of its own rather than rows of the
@@ -52,7 +52,7 @@ export async function renderFields(fields: readonly Field[], format: FieldListFo
   const text = await fieldsText(fields, format, terminal);
   const safety = FIELD_LIST_TERMINAL[format];
   if (!terminal.terminal || safety === 'self') return text;
-  const { neutralizeForTerminal } = await import('./sanitize.js');
+  const { neutralizeForTerminal } = await import('./terminal/sanitize.js');
   return neutralizeForTerminal(text, safety === 'json');
 }
 

@@ -1,11 +1,13 @@
-import type { FeedSource, WatchFeedInfo } from './atom-formatter.js';
+import type { FeedSource, WatchFeedInfo } from './formats/atom-formatter.js';
 import { formatDefinition, type Format } from './format-registry.js';
 import type { HeaderStyle } from './header-style.js';
 import type { ColumnSpec } from '../model/column-spec.js';
-import type { Reporter } from './reporter.js';
+import type { Reporter } from './terminal/reporter.js';
 
 /** What a formatter emits: text, or bytes for a binary format; every sink and the digest take either. */
-export type Chunk = string | Uint8Array;
+import type { Chunk } from '../files/sink.js';
+
+export type { Chunk };
 
 /** Chunks as one: text stays text; bytes when any is bytes. */
 export function joinChunks(chunks: readonly Chunk[]): Chunk {
@@ -94,7 +96,7 @@ export async function createFormatter(format: Format, opts: FormatOptions, resum
   const formatter = (await definition.load())(opts, resume);
   const { terminal } = definition.traits;
   if (!opts.terminal || terminal === 'self' || terminal === 'none') return formatter;
-  const { neutralizeForTerminal } = await import('./sanitize.js');
+  const { neutralizeForTerminal } = await import('./terminal/sanitize.js');
   const json = terminal === 'json';
   const neutralize = (text: string) => neutralizeForTerminal(text, json);
   // CRLF line ends (iCalendar's) are layout, kept; what is between them is cleaned.

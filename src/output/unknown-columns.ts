@@ -1,6 +1,6 @@
 import type { JsonObject } from '../model/exact-json.js';
-import { closeMatches } from './close-match.js';
-import { compilePaths, discoverPaths, valueAt } from './paths.js';
+import { closeMatches } from '../model/close-match.js';
+import { compilePaths, discoverPaths, valueAt } from '../model/paths.js';
 
 /**
  * --columns paths that no result has (a typo like `buyer.nme` prints empty

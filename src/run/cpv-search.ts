@@ -1,7 +1,7 @@
 import type { IO } from '../io.js';
 import { nodeFs, type FileSystem } from '../files/fs.js';
 import { cpvVocabulary } from '../files/cpv-file.js';
-import type { Reporter } from '../output/reporter.js';
+import type { Reporter } from '../output/terminal/reporter.js';
 import { writeList } from './list-output.js';
 import type { OutputPlan } from './plan.js';
 

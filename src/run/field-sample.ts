@@ -1,7 +1,7 @@
 import { readPage } from '../api/page.js';
 import { fieldsOf, renderFields, type FieldListFormat } from '../output/field-list.js';
-import { createReporter } from '../output/reporter.js';
-import { printTo } from '../output/sink.js';
+import { createReporter } from '../output/terminal/reporter.js';
+import { printTo } from '../files/sink.js';
 import type { ConnectionPlan, QueryPlan, RunDeps } from './plan.js';
 import { stringifyExact } from '../model/exact-json.js';
 

@@ -1,10 +1,10 @@
 import type { IO } from '../io.js';
-import { displayOptions } from '../output/display.js';
+import { displayOptions } from '../output/terminal/display.js';
 import { traitsOf } from '../output/format-registry.js';
 import { createFormatter, joinChunks, sayAfterOutput } from '../output/formatter.js';
-import type { Reporter } from '../output/reporter.js';
+import type { Reporter } from '../output/terminal/reporter.js';
 import type { FileSystem } from '../files/fs.js';
-import { openOutput, resolveTarget } from '../output/target.js';
+import { openOutput, resolveTarget } from '../files/target.js';
 import type { OutputPlan } from './plan.js';
 
 /** The rows of a --list (watches, syncs) in the format and target asked for; `columns` for formats of columns when --columns is not given. */

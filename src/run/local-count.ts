@@ -3,7 +3,7 @@ import { stringifyExact } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { countFormat, renderCounts, type CountFormat, type CountRow } from '../output/counts.js';
 import { refuseOnTerminal } from '../output/format-registry.js';
-import { printTo } from '../output/sink.js';
+import { printTo } from '../files/sink.js';
 import type { LocalCount } from '../store/store.js';
 import type { StoreTarget } from '../store/location.js';
 import { withLocalCopy } from './local-copy.js';

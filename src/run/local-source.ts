@@ -1,7 +1,7 @@
 import type { Client } from '../api/client.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import type { Total } from '../model/total.js';
-import type { Reporter } from '../output/reporter.js';
+import type { Reporter } from '../output/terminal/reporter.js';
 import { encodeLocalCursor } from '../query/local-cursor.js';
 import type { StoreTarget } from '../store/location.js';
 import type { Store } from '../store/store.js';

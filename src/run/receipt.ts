@@ -1,12 +1,12 @@
 import type { Client } from '../api/client.js';
 import type { Total } from '../model/total.js';
 import { RunError, UsageError, exitCodeOf } from '../errors.js';
-import { openDevice } from '../output/device.js';
-import type { OutputDigest } from '../output/digest.js';
+import { openDevice } from '../files/device.js';
+import type { OutputDigest } from '../files/digest.js';
 import { writeFileAtomic } from '../files/exclusive-file.js';
 import { nodeFs, type FileSystem } from '../files/fs.js';
-import { OutputClosedError } from '../output/sink.js';
-import { resolveTarget, sameFile, type Target } from '../output/target.js';
+import { OutputClosedError } from '../files/sink.js';
+import { resolveTarget, sameFile, type Target } from '../files/target.js';
 import { VERSION } from '../version.js';
 import type { Dimension } from './partition.js';
 import type { ConnectionPlan, QueryPlan } from './plan.js';

@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
-import { partialPath } from '../output/atomic-file.js';
-import { OutputDigest } from '../output/digest.js';
-import { displayOptions } from '../output/display.js';
+import { partialPath } from '../files/atomic-file.js';
+import { OutputDigest } from '../files/digest.js';
+import { displayOptions } from '../output/terminal/display.js';
 import { formatDefinition, refuseOnTerminal } from '../output/format-registry.js';
 import { createFormatter, type Chunk, type FormatOptions, type Formatter, type FormatterState } from '../output/formatter.js';
 import { nodeFs, type FileSystem } from '../files/fs.js';
@@ -9,9 +9,9 @@ import { cpvVocabulary } from '../files/cpv-file.js';
 import { DEFAULT_CPV_PATHS } from '../model/cpv.js';
 import { acquireLock } from '../files/lock.js';
 import { formatCount, formatCounted, formatTotal } from '../model/numbers.js';
-import { createProgress, silent, type Progress } from '../output/progress.js';
-import { createReporter, type Reporter } from '../output/reporter.js';
-import { openOutput, resolveTarget, type Output, type Target } from '../output/target.js';
+import { createProgress, silent, type Progress } from '../output/terminal/progress.js';
+import { createReporter, type Reporter } from '../output/terminal/reporter.js';
+import { openOutput, resolveTarget, type Output, type Target } from '../files/target.js';
 import type { Total } from '../model/total.js';
 import type { ConnectionPlan, OutputPlan, QueryPlan, RunDeps } from './plan.js';
 import { ReceiptBuilder, type OtherFile, type ReceiptPlan } from './receipt.js';
@@ -184,7 +184,7 @@ export class Session {
     const formatter = await createFormatter(format, this.formatOptions(), resume);
     // A table asked for a CPV column shows the codes' names: the vocabulary is read then only.
     if (format !== 'table' || !columns?.some((path) => (DEFAULT_CPV_PATHS as readonly string[]).includes(path))) return formatter;
-    const [{ withCpvNames }, vocabulary] = await Promise.all([import('../output/cpv-names.js'), cpvVocabulary()]);
+    const [{ withCpvNames }, vocabulary] = await Promise.all([import('../output/terminal/cpv-names.js'), cpvVocabulary()]);
     return withCpvNames(formatter, vocabulary);
   }
 

@@ -2,7 +2,7 @@ import { parse, TomlError } from 'smol-toml';
 import { UsageError } from '../errors.js';
 import { PROFILE_NAME, SETTING_NAMES, settingKey, type Settings, type SettingValue, type SettingValues } from '../model/settings.js';
 import { withoutPasswords } from '../model/redact.js';
-import { closeMatches } from '../output/close-match.js';
+import { closeMatches } from '../model/close-match.js';
 
 /**
  * The config file's text → its settings, checked: a file that is not TOML is

@@ -4,9 +4,9 @@ import { DEFAULT_CPV_PATHS } from '../model/cpv.js';
 import { stringifyExact } from '../model/exact-json.js';
 import { withoutPasswords } from '../model/redact.js';
 import { cpvVocabulary } from '../files/cpv-file.js';
-import { neutralizeForTerminal } from '../output/sanitize.js';
-import { printTo } from '../output/sink.js';
-import { renderTenderView, type TenderHistory } from '../output/tender-view.js';
+import { neutralizeForTerminal } from '../output/terminal/sanitize.js';
+import { printTo } from '../files/sink.js';
+import { renderTenderView, type TenderHistory } from '../output/terminal/tender-view.js';
 import type { StoreTarget } from '../store/location.js';
 import { withLocalCopy } from './local-copy.js';
 

@@ -1,5 +1,5 @@
 import { plainValue } from '../model/exact-json.js';
-import { compilePaths, valueAt } from '../output/paths.js';
+import { compilePaths, valueAt } from '../model/paths.js';
 import { SORT_FIELDS, type SortField, type SortOrder } from '../query/validate.js';
 
 /** The service's default order per sort field (spec 3.2). */

@@ -2,7 +2,7 @@ import type { Client } from '../api/client.js';
 import { limitInFlight } from '../api/in-flight.js';
 import type { Page } from '../api/page.js';
 import type { Total } from '../model/total.js';
-import type { Reporter } from '../output/reporter.js';
+import type { Reporter } from '../output/terminal/reporter.js';
 import { PAGE_SIZE_DEFAULT } from '../query/endpoints.js';
 import type { SortPaths } from '../query/sort-paths.js';
 import { chainSource } from './chain-source.js';

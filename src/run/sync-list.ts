@@ -3,7 +3,7 @@ import type { IO } from '../io.js';
 import { formatCounted } from '../model/numbers.js';
 import { withoutPasswords } from '../model/redact.js';
 import { nodeFs, type FileSystem } from '../files/fs.js';
-import type { Reporter } from '../output/reporter.js';
+import type { Reporter } from '../output/terminal/reporter.js';
 import { targetOptions, type StoreTarget } from '../store/location.js';
 import { openStore } from '../store/open.js';
 import { isPostgresLocation, type Store } from '../store/store.js';

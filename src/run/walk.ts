@@ -1,13 +1,13 @@
 import type { Total } from '../model/total.js';
-import { partialPath } from '../output/atomic-file.js';
+import { partialPath } from '../files/atomic-file.js';
 import { traitsOf } from '../output/format-registry.js';
 import type { Chunk, Formatter } from '../output/formatter.js';
-import { OutputClosedError } from '../output/sink.js';
+import { OutputClosedError } from '../files/sink.js';
 import type { FileSystem } from '../files/fs.js';
 import { formatCount, formatCounted, formatDuration, formatSize, formatTotal } from '../model/numbers.js';
-import type { Reporter } from '../output/reporter.js';
+import type { Reporter } from '../output/terminal/reporter.js';
 import { UnknownColumns } from '../output/unknown-columns.js';
-import { shellLine } from '../output/shell.js';
+import { shellLine } from '../output/terminal/shell.js';
 import type { RunDeps, WalkPlan } from './plan.js';
 import { runSession, type Session } from './session.js';
 import { fingerprint, loadState, removeState, saveState, type ResumeState } from './resume-state.js';

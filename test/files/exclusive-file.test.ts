@@ -5,7 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { RunError } from '../../src/errors.js';
-import { AtomicFileOutput } from '../../src/output/atomic-file.js';
+import { AtomicFileOutput } from '../../src/files/atomic-file.js';
 import { createExclusive, openRegular, readRegular, writeFileAtomic } from '../../src/files/exclusive-file.js';
 import type { FileSystem } from '../../src/files/fs.js';
 import { releaseHeldLocksSync } from '../../src/files/held-locks.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readInstant } from '../../src/model/instant.js';
-import { parseInstant } from '../../src/output/tender-facts.js';
+import { parseInstant } from '../../src/output/formats/tender-facts.js';
 
 describe('readInstant', () => {
   it('reads a date-time with its offset, and a date alone as midnight UTC', () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { atomEntry, AtomFormatter, atomFoot, atomHead, changeEntry, escapeXml, watchFeed } from '../../src/output/atom-formatter.js';
+import { atomEntry, AtomFormatter, atomFoot, atomHead, changeEntry, escapeXml, watchFeed } from '../../src/output/formats/atom-formatter.js';
 import type { FormatOptions } from '../../src/output/formatter.js';
 import { HOSTILE_TITLE, hostileTenders } from '../support/hostile-tenders.js';
 import { readAtomWithPython, xmllintErrors } from '../support/readers.js';

@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
-import { csvField, csvRecord } from '../../src/output/csv-record.js';
+import { csvField, csvRecord } from '../../src/output/formats/csv-record.js';
 import { HOSTILE_TITLES } from '../../src/sandbox/catalogue.js';
 
 // Every character a quoting or formula rule looks at, at the start, inside and at the end.

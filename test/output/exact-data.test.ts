@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
 import { RawNumber } from '../../src/model/exact-json.js';
-import { CsvFormatter } from '../../src/output/csv-formatter.js';
+import { CsvFormatter } from '../../src/output/formats/csv-formatter.js';
 import type { FormatOptions } from '../../src/output/formatter.js';
-import { JsonFormatter } from '../../src/output/json-formatter.js';
-import { NdjsonFormatter } from '../../src/output/ndjson-formatter.js';
-import { cellText, compilePaths, discoverPaths, project, valueAt } from '../../src/output/paths.js';
-import { TableFormatter } from '../../src/output/table-formatter.js';
+import { JsonFormatter } from '../../src/output/formats/json-formatter.js';
+import { NdjsonFormatter } from '../../src/output/formats/ndjson-formatter.js';
+import { cellText, compilePaths, discoverPaths, project, valueAt } from '../../src/model/paths.js';
+import { TableFormatter } from '../../src/output/terminal/table-formatter.js';
 import { BoundaryDeduper } from '../../src/run/dedupe.js';
 import { readCsvWithPython } from '../support/python-csv.js';
 

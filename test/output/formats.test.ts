@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CsvFormatter } from '../../src/output/csv-formatter.js';
+import { CsvFormatter } from '../../src/output/formats/csv-formatter.js';
 import type { FormatOptions } from '../../src/output/formatter.js';
-import { JsonFormatter } from '../../src/output/json-formatter.js';
-import { NdjsonFormatter } from '../../src/output/ndjson-formatter.js';
-import { TableFormatter } from '../../src/output/table-formatter.js';
+import { JsonFormatter } from '../../src/output/formats/json-formatter.js';
+import { NdjsonFormatter } from '../../src/output/formats/ndjson-formatter.js';
+import { TableFormatter } from '../../src/output/terminal/table-formatter.js';
 import stringWidth from 'string-width';
 import { readCsvWithPython } from '../support/python-csv.js';
 

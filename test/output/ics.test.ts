@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFormatter, type FormatOptions } from '../../src/output/formatter.js';
-import { contentLine, escapeText, IcsFormatter } from '../../src/output/ics-formatter.js';
-import { parseReminders, triggerDuration } from '../../src/output/reminders.js';
+import { contentLine, escapeText, IcsFormatter } from '../../src/output/formats/ics-formatter.js';
+import { parseReminders, triggerDuration } from '../../src/output/formats/reminders.js';
 import { HOSTILE_TITLE, hostileTenders } from '../support/hostile-tenders.js';
 import { readIcsWithPython } from '../support/readers.js';
 import { pagedTenders } from '../support/fake-client.js';

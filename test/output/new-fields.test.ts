@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
-import { CsvFormatter } from '../../src/output/csv-formatter.js';
+import { CsvFormatter } from '../../src/output/formats/csv-formatter.js';
 import type { FormatOptions } from '../../src/output/formatter.js';
-import { NewFields, newFieldsWarning } from '../../src/output/new-fields.js';
-import { ParquetFormatter } from '../../src/output/parquet-formatter.js';
-import { TsvFormatter } from '../../src/output/tsv-formatter.js';
+import { NewFields, newFieldsWarning } from '../../src/output/formats/new-fields.js';
+import { ParquetFormatter } from '../../src/output/formats/parquet-formatter.js';
+import { TsvFormatter } from '../../src/output/formats/tsv-formatter.js';
 import { readCsvWithPython } from '../support/python-csv.js';
 
 describe('NewFields', () => {

@@ -2,9 +2,9 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { numberText } from '../../src/model/numbers.js';
-import { CsvFormatter } from '../../src/output/csv-formatter.js';
+import { CsvFormatter } from '../../src/output/formats/csv-formatter.js';
 import type { FormatOptions } from '../../src/output/formatter.js';
-import { cellText } from '../../src/output/paths.js';
+import { cellText } from '../../src/model/paths.js';
 
 const EDGES = [0, -0, 1, -1, 0.1, 0.5, 1 / 3, -2.5e-7, 1e-7, 1e20, 1e21, 123456789012345680000, 2 ** 53, 2 ** 53 + 2, 5e-324, Number.MAX_VALUE, -Number.MAX_VALUE, Number.EPSILON];
 

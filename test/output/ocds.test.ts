@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FormatOptions } from '../../src/output/formatter.js';
-import { OcdsFormatter } from '../../src/output/ocds-formatter.js';
+import { OcdsFormatter } from '../../src/output/formats/ocds-formatter.js';
 import { pagedTenders } from '../support/fake-client.js';
 import { runInProcess } from '../support/run.js';
 import { testDir } from '../support/test-context.js';

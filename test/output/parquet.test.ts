@@ -1,7 +1,7 @@
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
 import type { FormatOptions } from '../../src/output/formatter.js';
-import { ParquetFormatter } from '../../src/output/parquet-formatter.js';
+import { ParquetFormatter } from '../../src/output/formats/parquet-formatter.js';
 import { HOSTILE_TITLE, hostileTenders } from '../support/hostile-tenders.js';
 import { pagedTenders } from '../support/fake-client.js';
 import { runInProcess } from '../support/run.js';

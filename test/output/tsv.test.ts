@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FormatOptions } from '../../src/output/formatter.js';
-import { TsvFormatter } from '../../src/output/tsv-formatter.js';
+import { TsvFormatter } from '../../src/output/formats/tsv-formatter.js';
 import { HOSTILE_TITLE, hostileTenders } from '../support/hostile-tenders.js';
 
 const base: FormatOptions = { header: true, headerStyle: 'path', excelSafe: false, color: false };

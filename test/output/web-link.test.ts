@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { webLink } from '../../src/output/web-link.js';
+import { webLink } from '../../src/output/formats/web-link.js';
 
 describe('webLink', () => {
   it('takes http and https URLs that parse, as they are', () => {

@@ -1,4 +1,4 @@
-import { shellQuote } from '../shell.js';
+import { shellQuote } from '../terminal/shell.js';
 import { listSaved, pathKey, type CompletionModel } from './model.js';
 
 /**

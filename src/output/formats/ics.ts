@@ -7,7 +7,7 @@ export const ics = defineFormat({
   traits: { rows: 'tenders', fixedColumns: false, streaming: 'page', binary: false, resumable: true, terminal: 'crlf-text', anyRecords: false, forPeople: false },
   flags: ['--remind'],
   load: async () => {
-    const { IcsFormatter } = await import('../ics-formatter.js');
+    const { IcsFormatter } = await import('./ics-formatter.js');
     return (opts, resume) => new IcsFormatter(opts, resume);
   },
 });

@@ -6,7 +6,7 @@ export const ndjson = defineFormat({
   description: 'one JSON object a line, as the service sent it (the default in a pipe)',
   traits: { rows: 'documents', fixedColumns: false, streaming: 'page', binary: false, resumable: true, terminal: 'json', anyRecords: true, forPeople: false },
   load: async () => {
-    const { NdjsonFormatter } = await import('../ndjson-formatter.js');
+    const { NdjsonFormatter } = await import('./ndjson-formatter.js');
     return (opts, resume) => new NdjsonFormatter(opts, resume);
   },
 });

@@ -7,7 +7,7 @@ export const ocds = defineFormat({
   traits: { rows: 'tenders', fixedColumns: false, streaming: 'page', binary: false, resumable: true, terminal: 'json', anyRecords: false, forPeople: false },
   flags: ['--ocid-prefix'],
   load: async () => {
-    const { OcdsFormatter } = await import('../ocds-formatter.js');
+    const { OcdsFormatter } = await import('./ocds-formatter.js');
     return (opts, resume) => new OcdsFormatter(opts, resume);
   },
 });

@@ -1,5 +1,5 @@
 import type { Client } from '../../api/client.js';
-import type { WatchFeedInfo } from '../../output/atom-formatter.js';
+import type { WatchFeedInfo } from '../../output/formats/atom-formatter.js';
 import type { ConnectionPlan, WatchPlan } from '../plan.js';
 import type { Session } from '../session.js';
 import type { ChangeKind } from '../../store/store.js';

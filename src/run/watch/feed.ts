@@ -1,11 +1,11 @@
 import { UsageError } from '../../errors.js';
 import { readRegular } from '../../files/exclusive-file.js';
 import type { FileSystem } from '../../files/fs.js';
-import { atomEntry, atomFoot, atomHead, changeEntry, watchFeed, type WatchFeedInfo } from '../../output/atom-formatter.js';
-import { AtomicFileOutput } from '../../output/atomic-file.js';
-import { resolveTarget, sameFile, type Target } from '../../output/target.js';
+import { atomEntry, atomFoot, atomHead, changeEntry, watchFeed, type WatchFeedInfo } from '../../output/formats/atom-formatter.js';
+import { AtomicFileOutput } from '../../files/atomic-file.js';
+import { resolveTarget, sameFile, type Target } from '../../files/target.js';
 import { stringifyJson } from '../../model/exact-json.js';
-import { neutralizeForTerminal } from '../../output/sanitize.js';
+import { neutralizeForTerminal } from '../../output/terminal/sanitize.js';
 import type { WatchChange } from './diff.js';
 
 /** An entry as it stands in the file: its id and its XML, kept byte for byte. */

@@ -3,7 +3,7 @@ import type { IO } from '../../io.js';
 import { nodeFs, type FileSystem } from '../../files/fs.js';
 import { acquireLock } from '../../files/lock.js';
 import { formatCounted } from '../../model/numbers.js';
-import type { Reporter } from '../../output/reporter.js';
+import type { Reporter } from '../../output/terminal/reporter.js';
 import { writeList } from '../list-output.js';
 import type { OutputPlan } from '../plan.js';
 import { STATE_SUFFIX, watchFiles } from './location.js';

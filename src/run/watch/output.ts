@@ -1,9 +1,9 @@
-import type { WatchFeedInfo } from '../../output/atom-formatter.js';
+import type { WatchFeedInfo } from '../../output/formats/atom-formatter.js';
 import { traitsOf } from '../../output/format-registry.js';
 import { createFormatter, type Chunk, type Formatter } from '../../output/formatter.js';
 import type { FormatTraits } from '../../output/format-definition.js';
 import { holdsRawNumber, markHolder } from '../../model/exact-json.js';
-import { compilePaths, discoverPaths, project } from '../../output/paths.js';
+import { compilePaths, discoverPaths, project } from '../../model/paths.js';
 import type { ColumnSpec } from '../../model/column-spec.js';
 import type { OutputPlan } from '../plan.js';
 import type { WatchChange } from './diff.js';

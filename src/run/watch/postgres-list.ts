@@ -2,7 +2,7 @@ import { RunError } from '../../errors.js';
 import type { IO } from '../../io.js';
 import { nodeFs, type FileSystem } from '../../files/fs.js';
 import { formatCounted } from '../../model/numbers.js';
-import type { Reporter } from '../../output/reporter.js';
+import type { Reporter } from '../../output/terminal/reporter.js';
 import { targetOptions, type StoreTarget } from '../../store/location.js';
 import { PostgresWatches } from '../../store/postgres-watches.js';
 import { writeList } from '../list-output.js';

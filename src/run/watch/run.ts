@@ -12,7 +12,7 @@ import { FieldTable } from './field-table.js';
 import type { KnownTenders } from './known.js';
 import { watchFiles } from './location.js';
 import { openPlace, placedError, type WatchPlace } from './place.js';
-import type { WatchFeedInfo } from '../../output/atom-formatter.js';
+import type { WatchFeedInfo } from '../../output/formats/atom-formatter.js';
 import { Deliveries } from './deliveries.js';
 import { ChangeOutput } from './output.js';
 import { describeQuery, newestFirst, sameQuery } from './query.js';

@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import type { LocalSelection } from '../../model/local-selection.js';
 import { SORT_DEFAULT_ORDER } from '../../model/local-selection.js';
 import { formatCounted } from '../../model/numbers.js';
-import { tenderFacts, valueText } from '../../output/tender-facts.js';
+import { tenderFacts, valueText } from '../../output/formats/tender-facts.js';
 import { decodeLocalCursor, encodeLocalCursor } from '../../query/local-cursor.js';
 import { FORM_FIELDS, formSelection, formValues, inFieldNames, LIMIT_FIELD, type FormField, type FormValues } from '../form-fields.js';
 import { data, html, type Html } from '../html.js';

@@ -1,6 +1,6 @@
 import { isObject, RawNumber, stringifyExact } from '../../model/exact-json.js';
-import { tenderFacts, valueText } from '../../output/tender-facts.js';
-import { webLink } from '../../output/web-link.js';
+import { tenderFacts, valueText } from '../../output/formats/tender-facts.js';
+import { webLink } from '../../output/formats/web-link.js';
 import type { ChangeRecord } from '../../store/store.js';
 import { data, html, type Html } from '../html.js';
 import { layout } from '../layout.js';
