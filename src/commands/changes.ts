@@ -7,7 +7,7 @@ import type { ColumnSpec } from '../model/column-spec.js';
 import { storeTarget } from '../store/location.js';
 import { withPager, type CommandContext } from './context.js';
 import { addOutputFlags, dbOption, examples, type GlobalFlags, type OutputFlags } from './flags.js';
-import { interactiveFormat, localConnectionPlan, outputFile, outputPlan } from './plans.js';
+import { interactiveFormat, localConnectionPlan, outputFile, outputPlan } from './flag-plans.js';
 import { closeMatches } from '../model/close-match.js';
 
 /** The fields of a change record, in the order every format writes them. */

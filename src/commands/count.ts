@@ -11,7 +11,7 @@ import { openChoices } from './choices.js';
 import { withClient, type CommandContext } from './context.js';
 import { addLocalFilters, addTenderFilters, dbOption, examples, localFilterFlags, localOption, type GlobalFlags } from './flags.js';
 import type { LocalFlags } from './local-plan.js';
-import { connectionPlan, parseParallel } from './plans.js';
+import { connectionPlan, parseParallel } from './flag-plans.js';
 
 /** Counts at once when every country is counted and --parallel is not given. */
 const EVERY_COUNTRY_PARALLEL = 4;

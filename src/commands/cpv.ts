@@ -4,7 +4,7 @@ import { recordFormats } from '../output/format-registry.js';
 import { createReporter } from '../output/terminal/reporter.js';
 import type { CommandContext } from './context.js';
 import { addOutputFlags, examples, type GlobalFlags, type OutputFlags } from './flags.js';
-import { interactiveFormat, outputFile, outputPlan } from './plans.js';
+import { interactiveFormat, outputFile, outputPlan } from './flag-plans.js';
 
 /**
  * `tenders cpv WORDS`: codes of the CPV 2008 vocabulary by name or branch,

@@ -3,7 +3,7 @@ import { PAGE_SIZE_MAX, TENDERS } from '../query/endpoints.js';
 import { tenderBody } from '../query/tender-body.js';
 import { addTenderFilters, type TenderFilterFlags } from './flags.js';
 import type { CommandContext } from './context.js';
-import { registerPaged, type PagedCommandSpec } from './spec.js';
+import { registerPaged, type PagedCommandSpec } from './paged-command.js';
 
 export const exportSpec: PagedCommandSpec<TenderFilterFlags> = {
   name: 'export',

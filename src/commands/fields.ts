@@ -5,7 +5,7 @@ import { orgBody } from '../query/org-body.js';
 import { tenderBody } from '../query/tender-body.js';
 import { withClient, withPager, type CommandContext } from './context.js';
 import { addOrgFilters, addTenderFilters, examples, pathOption, type GlobalFlags, type OrgFilterFlags, type TenderFilterFlags } from './flags.js';
-import { connectionPlan } from './plans.js';
+import { connectionPlan } from './flag-plans.js';
 
 /** Results in the sample `fields` looks at, unless -n says otherwise: enough to meet optional fields. */
 export const FIELDS_SAMPLE = 20;

@@ -12,8 +12,8 @@ import type { WalkPlan } from '../run/plan.js';
 import { ResultOrder } from '../run/sort-order.js';
 import { storeTarget, type StoreTarget } from '../store/location.js';
 import { localFilterFlags, type GlobalFlags, type LocalFilterFlags, type TenderFilterFlags } from './flags.js';
-import { interactiveFormat, localConnectionPlan, outputFile, outputPlan, parseMax, parseShown, receiptPlan, nextPageCommand } from './plans.js';
-import type { PagedFlags } from './spec.js';
+import { interactiveFormat, localConnectionPlan, outputFile, outputPlan, parseMax, parseShown, receiptPlan, nextPageCommand } from './flag-plans.js';
+import type { PagedFlags } from './paged-command.js';
 
 /** The flags a command with --local adds: --local itself and where the copy is. */
 export interface LocalFlags {

@@ -5,7 +5,7 @@ import { tenderBody } from '../query/tender-body.js';
 import { addOrgFilters, addTenderFilters, examples, type OrgFilterFlags, type TenderFilterFlags } from './flags.js';
 import type { CommandContext } from './context.js';
 import { orgFieldsSpec, registerFields } from './fields.js';
-import { registerPaged, type PagedCommandSpec } from './spec.js';
+import { registerPaged, type PagedCommandSpec } from './paged-command.js';
 
 export const orgsSearchSpec: PagedCommandSpec<OrgFilterFlags> = {
   name: 'search',

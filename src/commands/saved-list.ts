@@ -5,7 +5,7 @@ import { createReporter, type Reporter } from '../output/terminal/reporter.js';
 import type { OutputPlan } from '../run/plan.js';
 import type { CommandContext } from './context.js';
 import type { GlobalFlags, OutputFlags } from './flags.js';
-import { interactiveFormat, outputFile, outputPlan } from './plans.js';
+import { interactiveFormat, outputFile, outputPlan } from './flag-plans.js';
 
 /**
  * `--list` and `--forget` of saved queries (watches, syncs): refused with the

@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { storeTarget } from '../store/location.js';
 import { withPager, type CommandContext } from './context.js';
 import { dbOption, examples, localOption, type GlobalFlags } from './flags.js';
-import { localConnectionPlan } from './plans.js';
+import { localConnectionPlan } from './flag-plans.js';
 
 const SHOW_FORMATS = ['text', 'json'] as const;
 

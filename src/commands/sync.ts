@@ -23,7 +23,7 @@ import {
   type OutputFlags,
   type TenderFilterFlags,
 } from './flags.js';
-import { connectionPlan, parseParallel, receiptPlan } from './plans.js';
+import { connectionPlan, parseParallel, receiptPlan } from './flag-plans.js';
 import { savedServiceFirst } from './settings.js';
 
 export interface SyncFlags extends TenderFilterFlags, OutputFlags {

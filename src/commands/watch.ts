@@ -25,7 +25,7 @@ import {
   type OutputFlags,
   type TenderFilterFlags,
 } from './flags.js';
-import { connectionPlan, interactiveFormat, outputFile, outputPlan, parseParallel, receiptPlan } from './plans.js';
+import { connectionPlan, interactiveFormat, outputFile, outputPlan, parseParallel, receiptPlan } from './flag-plans.js';
 import { savedServiceFirst } from './settings.js';
 
 export interface WatchFlags extends TenderFilterFlags, OutputFlags {

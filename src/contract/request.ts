@@ -1,4 +1,4 @@
-import { SORT_DEFAULT_ORDER } from '../model/local-selection.js';
+import { SORT_DEFAULT_ORDER, type SortField } from '../model/local-selection.js';
 import { BadRequest } from './response.js';
 
 /**
@@ -9,9 +9,8 @@ import { BadRequest } from './response.js';
  * adds is named in TenderRules.
  */
 
-export type SortBy = keyof typeof SORT_DEFAULT_ORDER;
+export type SortBy = SortField;
 export type SortOrder = 'asc' | 'desc';
-export const SORT_FIELDS = Object.keys(SORT_DEFAULT_ORDER) as SortBy[];
 
 /** The filters of Search Tenders (spec 2.1), with the sandbox's own extras (query, minValue, maxValue, cpv). */
 export interface TenderFilters {

@@ -44,3 +44,7 @@ export interface LocalSelection {
 
 /** The service's default order of each sort field (spec 3.2). */
 export const SORT_DEFAULT_ORDER = { publicationDate: 'desc', deadline: 'asc', estimatedValue: 'desc' } as const;
+
+/** The service's sort fields (spec 3.2), in its order: the flag, the contract and the copy take these. */
+export type SortField = keyof typeof SORT_DEFAULT_ORDER;
+export const SORT_FIELDS = Object.keys(SORT_DEFAULT_ORDER) as SortField[];

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { Env } from '../io.js';
-import { SORT_FIELDS, splitList, type SortField } from './validate.js';
+import { splitList } from './validate.js';
+import { SORT_FIELDS, type SortField } from '../model/local-selection.js';
 
 /** Where results carry their sort values, per sort field, where they differ from the defaults. */
 export type SortPaths = Partial<Record<SortField, string>>;

@@ -3,7 +3,8 @@ import { stringifyExact } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { PAGE_SIZE_MAX } from './endpoints.js';
 import { parseBuyerIds, parseCpvCodes, parseEur, parseInstant, parseWords, type Bound } from './local-values.js';
-import { KNOWN_STATUSES, parseCountries, parseFilters, parseLimit, parseOrder, parseSavedName, parseSort, parseStatuses, SORT_FIELDS, SORT_ORDERS } from './validate.js';
+import { KNOWN_STATUSES, parseCountries, parseFilters, parseLimit, parseOrder, parseSavedName, parseSort, parseStatuses, SORT_ORDERS } from './validate.js';
+import { SORT_FIELDS } from '../model/local-selection.js';
 
 /**
  * Every tender filter, declared once: the flags of search, export, count,

@@ -1,11 +1,11 @@
 import { UsageError } from '../errors.js';
 import { parseJson } from '../model/json-parse.js';
 import { PAGE_SIZE_MAX } from './endpoints.js';
+import { SORT_FIELDS, type SortField } from '../model/local-selection.js';
+import { SAVED_NAME } from '../model/saved-name.js';
 
 /** Flag values checked before any request is sent; each failure is a UsageError (exit 2). */
 
-export const SORT_FIELDS = ['publicationDate', 'deadline', 'estimatedValue'] as const;
-export type SortField = (typeof SORT_FIELDS)[number];
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 
@@ -92,9 +92,6 @@ function parseJsonOrString(text: string): unknown {
     return text;
   }
 }
-
-/** A saved query's name (a watch, a sync) is a file name of its own: no separators, no hidden or relative names. */
-const SAVED_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
 
 export function parseSavedName(kind: 'watch' | 'sync', name: string): string {
   if (!SAVED_NAME.test(name)) {

@@ -1,9 +1,8 @@
 import { plainValue } from '../model/exact-json.js';
 import { compilePaths, valueAt } from '../model/paths.js';
-import { SORT_FIELDS, type SortField, type SortOrder } from '../query/validate.js';
+import { type SortOrder } from '../query/validate.js';
+import { SORT_DEFAULT_ORDER, SORT_FIELDS, type SortField } from '../model/local-selection.js';
 
-/** The service's default order per sort field (spec 3.2). */
-export const DEFAULT_ORDER: Record<SortField, SortOrder> = { publicationDate: 'desc', deadline: 'asc', estimatedValue: 'desc' };
 
 /**
  * Where a tender carries the value it is sorted by. The spec names the
@@ -32,7 +31,7 @@ export class ResultOrder {
 
   constructor(body: Record<string, unknown>, paths: Partial<Record<SortField, string>> = {}) {
     this.field = SORT_FIELDS.find((f) => f === body.sortBy) ?? 'publicationDate';
-    this.order = body.sortOrder === 'asc' || body.sortOrder === 'desc' ? body.sortOrder : DEFAULT_ORDER[this.field];
+    this.order = body.sortOrder === 'asc' || body.sortOrder === 'desc' ? body.sortOrder : SORT_DEFAULT_ORDER[this.field];
     this.path = paths[this.field] ?? DEFAULT_SORT_PATHS[this.field];
     this.#path = compilePaths([this.path])[0]!;
     this.#sign = this.order === 'asc' ? 1 : -1;

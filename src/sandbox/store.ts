@@ -2,7 +2,8 @@ import type { Position } from '../contract/cursor.js';
 import { compareKeys as compare, seek, type Key } from '../contract/keyset.js';
 import { orgCount, orgPage, sortOrgs, type Organisation } from '../contract/organisations.js';
 import { cappedTotal, TOTAL_CAP, type Total } from '../contract/page.js';
-import { SORT_FIELDS, type SortBy, type SortOrder, type TenderFilters } from '../contract/request.js';
+import { SORT_FIELDS } from '../model/local-selection.js';
+import type { SortBy, SortOrder, TenderFilters } from '../contract/request.js';
 import { TenderGenerator, type Buyer, type Tender } from './data.js';
 import type { Random } from './random.js';
 

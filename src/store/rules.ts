@@ -4,13 +4,11 @@ import { UsageError } from '../errors.js';
 import { ftsMessage } from './fts5-query.js';
 import { stringifyExact } from '../model/exact-json.js';
 import { queryKey } from '../model/query-key.js';
+import { SAVED_NAME } from '../model/saved-name.js';
 import type { SyncDefinition } from './store.js';
 
-/** A sync's name, as a watch's: up to 100 letters, digits, '-', '_' and '.', not starting with '.'. */
-const SYNC_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
-
 export function checkSyncName(name: string): string {
-  if (!SYNC_NAME.test(name)) {
+  if (!SAVED_NAME.test(name)) {
     throw new UsageError(`a sync name is up to 100 letters, digits, '-', '_' and '.', not starting with '.': '${name}' is not one`);
   }
   return name;

@@ -3,7 +3,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { nextPageCommand, withoutCursor } from '../../src/commands/plans.js';
+import { nextPageCommand, withoutCursor } from '../../src/commands/flag-plans.js';
 import { formatDuration, formatSize } from '../../src/model/numbers.js';
 import { progressLine } from '../../src/output/terminal/progress.js';
 import { shellLine, shellQuote } from '../../src/output/terminal/shell.js';

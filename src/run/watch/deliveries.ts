@@ -3,7 +3,7 @@ import type { WatchFeedInfo } from '../../output/formats/atom-formatter.js';
 import type { ConnectionPlan, WatchPlan } from '../plan.js';
 import type { Session } from '../session.js';
 import type { ChangeKind } from '../../store/store.js';
-import type { WatchChange } from './diff.js';
+import type { WatchChange } from './watch-changes.js';
 import { refuseOutputFeed, RollingFeed } from './feed.js';
 import type { SavedQuery } from './state.js';
 import { deliverWebhooks, TEXT_ITEMS, webhookDocument } from './webhook.js';

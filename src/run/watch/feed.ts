@@ -6,7 +6,7 @@ import { AtomicFileOutput } from '../../files/atomic-file.js';
 import { resolveTarget, sameFile, type Target } from '../../files/target.js';
 import { stringifyJson } from '../../model/exact-json.js';
 import { neutralizeForTerminal } from '../../output/terminal/sanitize.js';
-import type { WatchChange } from './diff.js';
+import type { WatchChange } from './watch-changes.js';
 
 /** An entry as it stands in the file: its id and its XML, kept byte for byte. */
 interface FeedEntry {

@@ -6,7 +6,7 @@ import { holdsRawNumber, markHolder } from '../../model/exact-json.js';
 import { compilePaths, discoverPaths, project } from '../../model/paths.js';
 import type { ColumnSpec } from '../../model/column-spec.js';
 import type { OutputPlan } from '../plan.js';
-import type { WatchChange } from './diff.js';
+import type { WatchChange } from './watch-changes.js';
 
 const TABLE_FIRST_ROWS = 100;
 

@@ -7,7 +7,7 @@ import type { QueryPlan, RunDeps, WatchPlan } from '../plan.js';
 import { runSession, type Session } from '../session.js';
 import { firstRequests } from '../partition.js';
 import { openSource, type ResultSource } from '../source.js';
-import { WatchDiff, type DiffMode, type WatchChange } from './diff.js';
+import { WatchDiff, type DiffMode, type WatchChange } from './watch-changes.js';
 import { FieldTable } from './field-table.js';
 import type { KnownTenders } from './known.js';
 import { watchFiles } from './location.js';

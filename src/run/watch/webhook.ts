@@ -4,7 +4,7 @@ import { RETRY_STATUSES } from '../../api/retry-policy.js';
 import { RunError } from '../../errors.js';
 import { stringifyJson } from '../../model/exact-json.js';
 import type { ChangeKind } from '../../store/store.js';
-import type { WatchChange } from './diff.js';
+import type { WatchChange } from './watch-changes.js';
 import type { SavedQuery } from './state.js';
 import type { Webhook } from './webhook-url.js';
 

@@ -10,7 +10,7 @@
 import { stringifyExact, type JsonObject } from '../../model/exact-json.js';
 import { parseJson } from '../../model/json-parse.js';
 import { jsonOrNull } from '../columns.js';
-import { fieldChanges } from '../diff.js';
+import { fieldChanges } from '../field-changes.js';
 import { COUNT_COLUMNS, countValues, RUN_COLUMNS, runRowValues } from '../run-receipt.js';
 import type { RunCounts, RunReceipt, SyncDefinition } from '../store.js';
 import { statement, type SqlDialect, type Statement } from './dialect.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { nodeFs } from '../../../src/files/fs.js';
-import type { WatchChange } from '../../../src/run/watch/diff.js';
+import type { WatchChange } from '../../../src/run/watch/watch-changes.js';
 import { RollingFeed } from '../../../src/run/watch/feed.js';
 import { webhookDocument, webhookText, type WebhookRun } from '../../../src/run/watch/webhook.js';
 import { parseWebhook, webhooksFromEnv } from '../../../src/run/watch/webhook-url.js';

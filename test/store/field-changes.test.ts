@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
 import { stringifyJson, type JsonObject } from '../../src/model/exact-json.js';
-import { fieldChanges } from '../../src/store/diff.js';
+import { fieldChanges } from '../../src/store/field-changes.js';
 
 const parse = (text: string) => parseJson(text) as JsonObject;
 const rows = (before: string, after: string) =>

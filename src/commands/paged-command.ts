@@ -28,7 +28,7 @@ import {
   type GlobalFlags,
   type OutputFlags,
 } from './flags.js';
-import { connectionPlan, interactiveFormat, parseShown, outputFile, outputPlan, parseMax, parseParallel, receiptPlan, nextPageCommand } from './plans.js';
+import { connectionPlan, interactiveFormat, parseShown, outputFile, outputPlan, parseMax, parseParallel, receiptPlan, nextPageCommand } from './flag-plans.js';
 
 /** The flags of a paged command, as commander parsed them: its filters plus paging and output. */
 export type PagedFlags<F> = F &

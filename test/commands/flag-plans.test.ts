@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exportSpec } from '../../src/commands/export.js';
 import type { GlobalFlags, OutputFlags } from '../../src/commands/flags.js';
 import { searchSpec } from '../../src/commands/search.js';
-import { walkPlan, type PagedFlags } from '../../src/commands/spec.js';
+import { walkPlan, type PagedFlags } from '../../src/commands/paged-command.js';
 import { syncPlan, type SyncFlags } from '../../src/commands/sync.js';
 import { watchPlan, type WatchFlags } from '../../src/commands/watch.js';
 import type { Env } from '../../src/io.js';
