@@ -26,6 +26,7 @@
 
 import { UsageError } from '../errors.js';
 import { tokens } from './unicode61.js';
+import { ACCEPT, ACTION, DEFAULT, LOOKAHEAD, MAX_SHIFT, MAX_SHIFTREDUCE, MIN_REDUCE, MIN_SHIFTREDUCE, REDUCE_OFFSET, RULE_LHS, RULE_RHS, SHIFT_OFFSET } from './fts5-tables.js';
 
 /** One word of a phrase; `prefix`: it matches the words that start so. */
 export interface Term {
@@ -118,30 +119,6 @@ function nextToken(query: string, at: number): [Token, number] {
 function dequote(text: string): string {
   return text.startsWith('"') ? text.slice(1, -1).replace(/""/g, '"') : text;
 }
-
-// The parse tables Lemon made of fts5parse.y (sqlite3.c, SQLite 3.53.2), as they are.
-const ACTION = [
-  81, 20, 96, 6, 28, 99, 98, 26, 26, 18, 96, 6, 28, 17, 98, 56, 26, 19, 96, 6, 28, 14, 98, 14, 26, 31, 92, 96, 6, 28, 108, 98, 25, 26, 21,
-  96, 6, 28, 78, 98, 58, 26, 29, 96, 6, 28, 107, 98, 22, 26, 24, 16, 12, 11, 1, 13, 13, 24, 16, 23, 11, 33, 34, 13, 97, 8, 27, 32, 98, 7,
-  26, 3, 4, 5, 3, 4, 5, 3, 83, 4, 5, 3, 63, 5, 3, 62, 12, 2, 86, 13, 9, 30, 10, 10, 54, 57, 75, 78, 78, 53, 57, 15, 82, 82, 71,
-];
-const LOOKAHEAD = [
-  16, 17, 18, 19, 20, 22, 22, 24, 24, 17, 18, 19, 20, 7, 22, 9, 24, 17, 18, 19, 20, 9, 22, 9, 24, 13, 17, 18, 19, 20, 26, 22, 24, 24, 17,
-  18, 19, 20, 15, 22, 9, 24, 17, 18, 19, 20, 26, 22, 21, 24, 6, 7, 9, 9, 10, 12, 12, 6, 7, 21, 9, 24, 25, 12, 18, 5, 20, 14, 22, 5, 24, 3,
-  1, 2, 3, 1, 2, 3, 0, 1, 2, 3, 11, 2, 3, 11, 9, 10, 5, 12, 23, 24, 10, 10, 8, 9, 9, 15, 15, 8, 9, 9, 27, 27, 11, 27, 27, 27, 27, 27, 27,
-  27, 27, 27, 27, 27, 27, 27, 27, 27, 27,
-];
-const SHIFT_OFFSET = [44, 44, 44, 44, 44, 44, 51, 77, 43, 12, 14, 83, 82, 14, 23, 23, 31, 31, 71, 74, 78, 81, 86, 91, 6, 53, 53, 60, 64, 68, 53, 87, 92, 53, 93];
-const REDUCE_OFFSET = [-16, -8, 0, 9, 17, 25, 46, -17, -17, 37, 67, 4, 4, 8, 4, 20, 27, 38];
-const DEFAULT = [80, 80, 80, 80, 80, 80, 95, 80, 80, 105, 80, 110, 110, 80, 110, 110, 80, 80, 80, 80, 80, 91, 80, 80, 80, 101, 100, 80, 80, 90, 103, 80, 80, 104, 80];
-/** Each rule's left-hand symbol, and how many symbols its right-hand side has. */
-const RULE_LHS = [16, 20, 20, 20, 20, 21, 21, 17, 17, 17, 17, 17, 17, 19, 19, 18, 18, 22, 22, 22, 23, 23, 25, 25, 24, 24, 26, 26];
-const RULE_RHS = [1, 4, 3, 1, 2, 2, 1, 3, 3, 3, 5, 3, 1, 1, 2, 1, 3, 1, 2, 5, 1, 2, 0, 2, 4, 2, 1, 0];
-const MAX_SHIFT = 34;
-const MIN_SHIFTREDUCE = 52;
-const MAX_SHIFTREDUCE = 79;
-const ACCEPT = 81;
-const MIN_REDUCE = 83;
 
 /** The value a symbol of the parser's stack carries. */
 type Value = Token | Term[] | Term[][] | Expr | boolean | undefined;
