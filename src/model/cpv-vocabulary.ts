@@ -54,17 +54,26 @@ export class CpvVocabulary {
   }
 
   /**
-   * The entries every term matches, in code order: a code (2 to 8 digits, a
-   * check digit allowed) matches itself and the codes below it (`4523` is that
-   * branch); any other term matches a name that holds it, in any case.
+   * The entries every term matches: a code (2 to 8 digits, a check digit
+   * allowed) matches itself and the codes below it (`4523` is that branch);
+   * any other term matches a name that holds it, in any case. Names where
+   * each word term begins a word come first (`road`: Roadworks before Broad
+   * beans), each part in code order.
    */
   find(terms: readonly string[]): CpvEntry[] {
+    const words: string[] = [];
     const tests = terms.map((term) => {
       const prefix = /^\d/.test(term) ? cpvPrefix(term) : undefined;
       if (prefix !== undefined) return (entry: CpvEntry) => entry.code.startsWith(prefix);
       const lower = term.toLowerCase();
+      words.push(lower);
       return (entry: CpvEntry) => entry.name.toLowerCase().includes(lower);
     });
-    return this.entries.filter((entry) => tests.every((test) => test(entry)));
+    const found = this.entries.filter((entry) => tests.every((test) => test(entry)));
+    const atWordStart = (entry: CpvEntry) => {
+      const starts = entry.name.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+      return words.every((word) => starts.some((start) => start.startsWith(word)));
+    };
+    return [...found.filter(atWordStart), ...found.filter((entry) => !atWordStart(entry))];
   }
 }

@@ -37,6 +37,11 @@ describe('the CPV 2008 vocabulary', () => {
     const road = vocabulary.find(['ROAD']);
     expect(road).toContainEqual({ code: '45233140', name: 'Roadworks' });
     expect(road.every((entry) => entry.name.toLowerCase().includes('road'))).toBe(true);
+    // A word that begins so comes before one that holds it inside (Broad beans).
+    const inside = road.findIndex((entry) => !/(^|[^\p{L}\p{N}])road/iu.test(entry.name));
+    expect(inside).toBeGreaterThan(0);
+    expect(road.slice(inside).every((entry) => !/(^|[^\p{L}\p{N}])road/iu.test(entry.name))).toBe(true);
+    expect(road.findIndex((entry) => entry.code === '45233140')).toBeLessThan(inside);
     const branch = vocabulary.find(['4523']);
     expect(branch[0]).toEqual({ code: '45230000', name: expect.stringContaining('highways, roads') });
     expect(branch.every((entry) => entry.code.startsWith('4523'))).toBe(true);
