@@ -9,8 +9,9 @@ import { withPager, type CommandContext } from './context.js';
 import { addOutputFlags, dbOption, examples, type GlobalFlags, type OutputFlags } from './flags.js';
 import { interactiveFormat, localConnectionPlan, outputFile, outputPlan } from './flag-plans.js';
 import { closeMatches } from '../model/close-match.js';
-import { CHANGE_FIELDS } from '../model/change-row.js';
 
+/** The fields of a change record, in the order every format writes them. */
+export const CHANGE_FIELDS = ['at', 'sync', 'id', 'kind', 'field', 'old', 'new'] as const;
 
 /**
  * What an 80-column terminal shows of a change: the kind and the field are

@@ -1,6 +1,5 @@
 import type { StoreTarget } from '../store/location.js';
-import { changeRow } from '../model/change-row.js';
-import type { ChangeFilter } from '../store/store.js';
+import type { ChangeFilter, ChangeRecord } from '../store/store.js';
 import { withLocalCopy } from './local-copy.js';
 import { NO_CLIENT } from './local-source.js';
 import type { ConnectionPlan, OutputPlan, RunDeps } from './plan.js';
@@ -28,7 +27,7 @@ export function runChanges(plan: ChangesPlan, deps: Omit<RunDeps, 'client'>): Pr
       const formatter = await run.createFormatter();
       let rows = 0;
       for await (const batch of store.changes(plan.filter)) {
-        await out.write(formatter.page(batch.map(changeRow)));
+        await out.write(formatter.page(batch.map(changeRecord)));
         rows += batch.length;
         if (deps.signal.aborted) throw deps.signal.reason;
       }
@@ -40,4 +39,12 @@ export function runChanges(plan: ChangesPlan, deps: Omit<RunDeps, 'client'>): Pr
       run.summary([`${rows} changes`]);
     }),
   );
+}
+
+/** A change as the formats write it: `field` null unless changed; `old`/`new` left out where the field is absent. */
+function changeRecord(change: ChangeRecord): Record<string, unknown> {
+  const record: Record<string, unknown> = { at: change.at, sync: change.sync, id: change.id, kind: change.kind, field: change.field };
+  if (change.old !== undefined) record.old = change.old;
+  if (change.new !== undefined) record.new = change.new;
+  return record;
 }

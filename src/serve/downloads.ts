@@ -1,5 +1,4 @@
 import { UsageError } from '../errors.js';
-import { CHANGE_FIELDS, changeRow } from '../model/change-row.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import type { Format } from '../output/format-registry.js';
 import { createFormatter, type Chunk, type FormatOptions } from '../output/formatter.js';
@@ -7,6 +6,7 @@ import { parseReminders } from '../output/formats/reminders.js';
 import { parseInstant } from '../query/local-values.js';
 import type { Store, SyncInfo } from '../store/store.js';
 import { FORM_FIELDS, formSelection, formValues } from '../web/form-fields.js';
+import { changesFeed, changesFeedId } from './changes-feed.js';
 import { downloadValidators, notModified, type Validators } from './download-validators.js';
 import { KEY_PARAM } from './subscription-keys.js';
 
@@ -146,38 +146,44 @@ async function fileBody(file: SyncFile, plan: FilePlan, sync: SyncInfo, request:
   const reader = deps.openReader ? await deps.openReader() : deps.store;
   const release = () => (reader === deps.store ? Promise.resolve() : reader.close());
   try {
-    const options: FormatOptions = { header: true, headerStyle: 'path', excelSafe: false, color: false, reminders: plan.reminders };
-    const rows: AsyncGenerator<Record<string, unknown>[]> = file.changes
-      ? changeRows(reader, { sync: sync.name, ...(plan.since !== undefined ? { since: plan.since } : {}) })
-      : reader.select({ ...plan.selection, sync: sync.name });
     if (file.changes) {
-      options.columns = [...CHANGE_FIELDS];
-      // The feed's id is its address (without the key): the same subscription keeps it, another has its own.
-      const body = Object.fromEntries([...request.query].filter(([name]) => name !== KEY_PARAM));
-      options.feedSource = { service: request.origin ?? 'http://localhost', path: request.path, body };
+      const changes = reader.changes({ sync: sync.name, ...(plan.since !== undefined ? { since: plan.since } : {}) });
+      const query = [...request.query].filter(([name]) => name !== KEY_PARAM);
+      const self = request.origin === undefined ? undefined : `${request.origin}${request.path}${query.length > 0 ? `?${new URLSearchParams(query).toString()}` : ''}`;
+      const feed = { id: changesFeedId(sync.name), title: `Changes of ${sync.name}`, updated: new Date(sync.lastChange), self };
+      return released(changesFeed(reader, changes, feed), release);
     }
+    const options: FormatOptions = { header: true, headerStyle: 'path', excelSafe: false, color: false, reminders: plan.reminders };
+    const rows = reader.select({ ...plan.selection, sync: sync.name });
     const formatter = await createFormatter(file.format, options);
     const first = await rows.next();
-    return (async function* () {
-      try {
-        if (!first.done) {
-          yield formatter.page(first.value);
-          for await (const batch of rows) yield formatter.page(batch);
+    return released(
+      (async function* () {
+        try {
+          if (!first.done) {
+            yield formatter.page(first.value);
+            for await (const batch of rows) yield formatter.page(batch);
+          }
+          yield formatter.end();
+        } finally {
+          await rows.return(undefined);
         }
-        yield formatter.end();
-      } finally {
-        await rows.return(undefined);
-        await release();
-      }
-    })();
+      })(),
+      release,
+    );
   } catch (err) {
     await release();
     throw err;
   }
 }
 
-async function* changeRows(store: Store, filter: { sync: string; since?: string }): AsyncGenerator<Record<string, unknown>[]> {
-  for await (const batch of store.changes(filter)) yield batch.map(changeRow);
+/** The chunks of `body`, then the reader released, however the stream ends (the end, a client gone, a failure). */
+async function* released(body: AsyncGenerator<Chunk>, release: () => Promise<void>): AsyncGenerator<Chunk> {
+  try {
+    yield* body;
+  } finally {
+    await release();
+  }
 }
 
 function validatorHeaders(v: Validators): Record<string, string> {
