@@ -71,6 +71,19 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** Until the client took what was written, or went away (no listener left behind: a download waits thousands of times). */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
 /**
  * A page's or a download's answer, its body streamed when it is one, as fast as the client
  * takes it; `logged` is told the bytes sent. A client gone ends the stream (its reads released);
@@ -90,7 +103,7 @@ async function writePage(res: ServerResponse, page: WebResponse | DownloadRespon
       if (res.destroyed) break;
       if (chunk.length === 0) continue;
       bytes += Buffer.byteLength(chunk);
-      if (!res.write(chunk)) await new Promise((resolve) => (res.once('drain', resolve), res.once('close', resolve)));
+      if (!res.write(chunk)) await drainedOrClosed(res);
     }
     res.end();
   } catch (err) {

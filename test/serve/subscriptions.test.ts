@@ -1,10 +1,12 @@
 import { createHmac } from 'node:crypto';
+import { get } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { downloadValidators, notModified } from '../../src/serve/download-validators.js';
 import { requestOrigin } from '../../src/serve/origin.js';
 import { startServer } from '../../src/serve/server.js';
 import { keyAdmits, subscriptionKey } from '../../src/serve/subscription-keys.js';
 import { openStore } from '../../src/store/open.js';
+import type { Store } from '../../src/store/store.js';
 import { filledCopy, syncInto } from '../support/local-copy.js';
 
 const failTest = (err: unknown) => {
@@ -117,6 +119,51 @@ describe('downloads over a copy, in-process', () => {
         feed: `${server.url}/syncs/all/changes.atom`,
       });
     } finally {
+      await server.close();
+      await store.close();
+    }
+  });
+
+  it('a download reads through a reader of its own, released when the client goes away before the end', async () => {
+    const { db } = await filledCopy(2000, 6);
+    const store = await openStore(db, { mode: 'read' });
+    let opened = 0;
+    let closed!: () => void;
+    const released = new Promise<void>((resolve) => (closed = resolve));
+    const openReader = async (): Promise<Store> => {
+      opened++;
+      const reader = await openStore(db, { mode: 'read' });
+      return new Proxy(reader, {
+        get: (target, key) => {
+          if (key === 'close') return async () => (await target.close(), closed());
+          const value = Reflect.get(target, key, target) as unknown;
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+    };
+    const warnings: string[] = [];
+    const warn = (w: Error) => warnings.push(w.message);
+    process.on('warning', warn);
+    const server = await startServer({ store, host: '127.0.0.1', port: 0, secret: 's', fault: failTest, openReader });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        get(`${server.url}/syncs/all/tenders.ndjson`, (res) => {
+          expect(res.statusCode).toBe(200);
+          res.once('data', () => {
+            res.destroy();
+            resolve();
+          });
+        }).on('error', reject);
+      });
+      await released;
+      expect(opened).toBe(1);
+      // A whole file, read to its end, releases its reader too; thousands of waits for the client leave no listener behind.
+      const whole = await fetch(`${server.url}/syncs/all/tenders.ndjson`);
+      expect((await whole.text()).trim().split('\n')).toHaveLength(2000);
+      expect(opened).toBe(2);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', warn);
       await server.close();
       await store.close();
     }
