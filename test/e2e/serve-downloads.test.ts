@@ -45,8 +45,11 @@ async function download(url: string, headers: Record<string, string> = {}): Prom
   return { status: r.status, headers: r.headers, bytes: Buffer.from(await r.arrayBuffer()) };
 }
 
-/** The moment a file was made, where a format writes it (a calendar's DTSTAMP, an OCDS package's publishedDate), made equal. */
-const madeAt = (text: string) => text.replace(/DTSTAMP:\d{8}T\d{6}Z/g, 'DTSTAMP:X').replace(/"publishedDate":"[^"]+"/, '"publishedDate":"X"');
+/** The moment a file was made, where a format writes it (a calendar's DTSTAMP, an OCDS package's uri and publishedDate), made equal. */
+const madeAt = (text: string) =>
+  text
+    .replace(/DTSTAMP:\d{8}T\d{6}Z/g, 'DTSTAMP:X')
+    .replace(/^\{"uri":"[^"]+","publishedDate":"[^"]+"/, '{"uri":"X","publishedDate":"X"');
 
 const SELECTION = { query: 'statuses=open&sortBy=deadline&minValueEur=10000', flags: ['-s', 'open', '--sort', 'deadline', '--min-value', '10000'] };
 const FILES = [
@@ -93,7 +96,9 @@ async function equalsExports(db: string): Promise<void> {
     expect(parsed.bozo, parsed.bozoMessage).toBe(false);
     expect(parsed.feed.title).toBe('Changes of deu');
     expect(parsed.entries.map((e) => e.id)).toEqual(ids.filter((id, i) => id !== ids[i - 1]));
-    expect(new Set(parsed.entries.map((e) => e.title.split(/[ :(]/)[0]))).toEqual(new Set(['New', 'Changed', 'Gone']));
+    const kinds = new Set(parsed.entries.map((e) => e.title.split(/[ :(]/)[0]));
+    expect([...kinds].filter((kind) => !['New', 'Changed', 'Gone'].includes(kind!))).toEqual([]);
+    expect(kinds.has('Changed') && kinds.has('New')).toBe(true);
   });
 }
 
@@ -121,9 +126,11 @@ describe('a sync\'s files served by tenders serve, over a SQLite copy', () => {
       const unchanged = await download(url, { 'if-none-match': etag });
       expect([unchanged.status, unchanged.headers.get('etag'), unchanged.headers.get('last-modified')]).toEqual([304, etag, modified]);
 
+      const before = new Date().toISOString();
       sb.mutate({ insert: 40, update: 150, seed: ++seed });
       await sync(db);
-      const changes = await runCli(['changes', 'deu', '--db', db, '--since', new Date(Date.parse(modified) + 1000).toISOString(), '-f', 'ndjson'], undefined);
+      // The sync did change the sync's tenders (else this test would prove nothing).
+      const changes = await runCli(['changes', 'deu', '--db', db, '--since', before, '-f', 'ndjson'], undefined);
       expect(changes.stdout.trim()).not.toBe('');
       const changed = await download(url, { 'if-none-match': etag });
       expect(changed.status).toBe(200);
