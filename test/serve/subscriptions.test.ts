@@ -78,6 +78,32 @@ describe('the origin of subscription URLs', () => {
   });
 });
 
+describe("a sync's last change (what its files' validators follow)", () => {
+  it("moves with its runs that changed something and another sync's runs that wrote documents, never with a run that changed nothing", async () => {
+    const { db, docs } = await filledCopy(40, 8);
+    const lastChange = async (name: string) => {
+      const store = await openStore(db, { mode: 'read' });
+      try {
+        return Date.parse((await store.getSync(name))!.lastChange);
+      } finally {
+        await store.close();
+      }
+    };
+    const first = await lastChange('all');
+    await syncInto(db, 'all', docs);
+    expect(await lastChange('all')).toBe(first);
+    // Another sync stores a newer document of a tender both hold: the file of `all` may have changed.
+    const edited = [{ ...docs[0]!, title: 'A title changed upstream' }, ...docs.slice(1, 5)];
+    await syncInto(db, 'other', edited);
+    const byOther = await lastChange('all');
+    expect(byOther).toBeGreaterThan(first);
+    await syncInto(db, 'other', edited);
+    expect(await lastChange('all')).toBe(byOther);
+    await syncInto(db, 'all', docs.slice(1));
+    expect(await lastChange('all')).toBeGreaterThan(byOther);
+  });
+});
+
 describe('downloads over a copy, in-process', () => {
   it('streams a sync\'s file with its validators, 304 on revalidation, 400 for a bad parameter, 404 for an unknown sync or one outside --sync', async () => {
     const { db, docs } = await filledCopy(80, 3);
