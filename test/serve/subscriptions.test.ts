@@ -222,7 +222,7 @@ describe.each([
       // The first chunk was a batch; the rest was read after the commit, from the same snapshot.
       expect(firstLines).toBeLessThan(lines.length / 2);
       expect(lines.length).toBe(docs.filter((d) => typeof d.deadline === 'string').length);
-      const after = await (await answerDownload(request, deps))!.body;
+      const after = (await answerDownload(request, deps))!.body;
       let next = '';
       for await (const chunk of after as AsyncIterable<string>) next += chunk;
       expect(next.trim().split('\n').length).toBeLessThanOrEqual(100);
