@@ -45,6 +45,8 @@ export async function runServe(plan: ServePlan, deps: { io: IO; signal: AbortSig
       port: plan.listen.port,
       secret: randomBytes(32).toString('base64url'),
       token,
+      // A download reads through a connection of its own: one snapshot, which no other request shares or ends.
+      openReader: () => openLocalCopy(plan.db, undefined, deps.signal),
       log: plan.quiet ? undefined : say,
       fault: (err) => say(`tenders: serve: ${(err as Error).message}`),
     }).catch((err: NodeJS.ErrnoException) => {

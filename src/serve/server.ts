@@ -9,6 +9,10 @@ import type { WebResponse } from '../web/web-request.js';
 import type { Store } from '../store/store.js';
 import { accessLine } from './access-log.js';
 import { bearerMatches } from './auth.js';
+import { answerDownload, type DownloadResponse } from './downloads.js';
+import { requestOrigin } from './origin.js';
+import { KEY_PARAM, keyAdmits } from './subscription-keys.js';
+import { listSyncs } from './syncs-list.js';
 import { searchOrganisations } from './organisations.js';
 import { TenderSearch } from './tender-search.js';
 
@@ -32,6 +36,10 @@ export interface ServeOptions {
   requestTimeoutMs?: number;
   /** How long close() lets requests in flight finish before it cuts them (ms). */
   drainMs?: number;
+  /** Only these syncs are served (--sync); default all. */
+  syncs?: string[];
+  /** The copy opened again for one download (downloads.ts DownloadDeps.openReader). */
+  openReader?: () => Promise<Store>;
 }
 
 export interface RunningServer {
@@ -63,20 +71,44 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-/** A page's answer, its body streamed when it is one; `logged` is told the bytes sent. */
-async function writePage(res: ServerResponse, page: WebResponse, logged: (bytes: number) => void): Promise<void> {
+/** Until the client took what was written, or went away (no listener left behind: a download waits thousands of times). */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/**
+ * A page's or a download's answer, its body streamed when it is one, as fast as the client
+ * takes it; `logged` is told the bytes sent. A client gone ends the stream (its reads released);
+ * a failure once the answer started cuts the connection, so the client sees it incomplete.
+ */
+async function writePage(res: ServerResponse, page: WebResponse | DownloadResponse, logged: (bytes: number) => void): Promise<void> {
   let bytes = 0;
   res.once('finish', () => logged(bytes));
   res.writeHead(page.status, page.headers);
   if (typeof page.body === 'string') {
     bytes = Buffer.byteLength(page.body);
     res.end(page.body);
-  } else {
+    return;
+  }
+  try {
     for await (const chunk of page.body) {
+      if (res.destroyed) break;
+      if (chunk.length === 0) continue;
       bytes += Buffer.byteLength(chunk);
-      if (!res.write(chunk)) await new Promise((resolve) => res.once('drain', resolve));
+      if (!res.write(chunk)) await drainedOrClosed(res);
     }
     res.end();
+  } catch (err) {
+    res.destroy();
+    throw err;
   }
 }
 
@@ -89,6 +121,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const route = async (req: IncomingMessage, path: string): Promise<ApiResponse> => {
     if (path === '/healthz') return req.method === 'GET' ? { status: 200, body: '{"status":"ok"}' } : errorResponse(405, 'use GET', { allow: 'GET' });
     if (path === '/readyz') return req.method === 'GET' ? ready(store) : errorResponse(405, 'use GET', { allow: 'GET' });
+    if (path === '/api/v1/syncs') {
+      const origin = requestOrigin(req.headers.host, req.headers['x-forwarded-proto']);
+      return req.method === 'GET' ? listSyncs(store, { origin, token: options.token, syncs: options.syncs }) : errorResponse(405, 'use GET', { allow: 'GET' });
+    }
     const operation = searchOperation(path);
     if (operation === undefined) return errorResponse(404, `not found: ${path}`);
     if (req.method !== 'POST') return errorResponse(405, 'use POST', { allow: 'POST' });
@@ -109,15 +145,23 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
     const path = (req.url ?? '/').split('?')[0]!;
+    const log = (status: number) => (bytes: number) => options.log?.(accessLine(req.method ?? '', path, status, bytes, performance.now() - started));
     let r: ApiResponse;
     try {
-      if (options.token !== undefined && !HEALTH.has(path) && !bearerMatches(req.headers.authorization, options.token)) {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      // A subscription's key (?key=, for clients that cannot send a header) opens its own path only.
+      const admitted = (token: string) => bearerMatches(req.headers.authorization, token) || keyAdmits(token, req.method, path, url.searchParams.get(KEY_PARAM));
+      if (options.token !== undefined && !HEALTH.has(path) && !admitted(options.token)) {
         r = errorResponse(401, 'a bearer token is required', { 'www-authenticate': 'Bearer' });
       } else {
+        const download = await answerDownload(
+          { method: req.method ?? 'GET', path, query: url.searchParams, ifNoneMatch: req.headers['if-none-match'], ifModifiedSince: req.headers['if-modified-since'], origin: requestOrigin(req.headers.host, req.headers['x-forwarded-proto']) },
+          { store, openReader: options.openReader, syncs: options.syncs, now: () => new Date() },
+        );
+        if (download !== undefined) return await writePage(res, { ...download, headers: { ...SAFE_HEADERS, ...download.headers } }, log(download.status));
         // The page (docs/web.md) answers its own paths; everything else is the API's.
-        const url = new URL(req.url ?? '/', 'http://localhost');
         const page = await handleWebRequest({ method: req.method ?? 'GET', path, query: url.searchParams, host: req.headers.host }, { store, now: () => new Date() });
-        if (page !== undefined) return await writePage(res, page, (bytes) => options.log?.(accessLine(req.method ?? '', path, page.status, bytes, performance.now() - started)));
+        if (page !== undefined) return await writePage(res, page, log(page.status));
         r = await route(req, path);
       }
     } catch (err) {
@@ -128,6 +172,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         r = errorResponse(500, 'internal error');
       }
     }
+    // A stream that failed once started was cut (writePage): nothing more to answer.
+    if (res.headersSent) return;
     const bytes = Buffer.byteLength(r.body);
     res.once('finish', () => options.log?.(accessLine(req.method ?? '', path, r.status, bytes, performance.now() - started)));
     res.writeHead(r.status, { ...SAFE_HEADERS, 'content-type': JSON_TYPE, 'content-length': bytes, ...r.headers });

@@ -39,6 +39,12 @@ export interface SyncInfo extends SyncDefinition {
   lastComplete: string;
   /** Tenders the sync holds now (matched by its last complete run, or added by --new-only runs since). */
   tenders: number;
+  /**
+   * End of the newest complete run that may have changed what this sync holds: one of its own that
+   * changed something (its baseline included), or one of another sync that wrote documents (a
+   * tender both hold). A run that changed nothing leaves it as it was (tenders serve's ETags).
+   */
+  lastChange: string;
 }
 
 /**

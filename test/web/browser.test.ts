@@ -8,8 +8,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
+import { answerDownload } from '../../src/serve/downloads.js';
 import { handleWebRequest } from '../../src/web/web-handler.js';
 import { filledCopy, syncInto } from '../support/local-copy.js';
+import { readCsvWithPython } from '../support/python-csv.js';
+import { readIcsWithPython } from '../support/readers.js';
 import { testDir } from '../support/test-context.js';
 import { requireTool } from '../support/tools.js';
 import { PLANTED, plantedTenders } from './hostile-page-tenders.js';
@@ -43,10 +46,13 @@ describe.skipIf(!hasChromium)('the pages in a browser', () => {
     await syncInto(db, 'planted', plantedTenders().map((t) => (t.id === 'P-2' ? { ...t, title: PLANTED.quote } : t)));
     await syncInto(db, 'all', docs.slice(1));
     store = await openStore(db, { mode: 'read' });
-    // The mount, as docs/web.md shows it for node:http.
+    // The mount, as docs/web.md shows it for node:http, and the sync's files beside the pages, as tenders serve serves them.
     server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
-      handleWebRequest({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, host: req.headers.host }, { store, now: () => new Date() })
+      const request = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, host: req.headers.host };
+      const deps = { store, now: () => new Date() };
+      answerDownload(request, deps)
+        .then(async (download) => download ?? (await handleWebRequest(request, deps)))
         .then(async (answer) => {
           if (answer === undefined) return void res.writeHead(404, { 'Content-Type': 'application/json' }).end('{"message":"not found"}');
           res.writeHead(answer.status, answer.headers);
@@ -172,6 +178,34 @@ describe.skipIf(!hasChromium)('the pages in a browser', () => {
     expect(ics).toMatch(/^BEGIN:VCALENDAR\r\n/);
     expect(ics).toContain('DTSTART:20270301T120000Z');
     expect(ics.replace(/\r\n /g, '')).toContain('Ambulances 🚑 and roadworks 🚧 in 東京');
+  });
+
+  it("downloads the page's CSV of a selection: the rows the page counts", async () => {
+    const page = await open();
+    await page.goto(`${base}/?sync=all&statuses=open&sortBy=deadline`);
+    const count = Number(/^([\d,]+) tenders? match/.exec(await page.locator('.count').innerText())![1]!.replaceAll(',', ''));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'CSV', exact: true }).click()]);
+    expect(download.suggestedFilename()).toBe('all-tenders.csv');
+    const file = join(testDir(), 'all.csv');
+    await download.saveAs(file);
+    const [header, ...rows] = readCsvWithPython(readFileSync(file, 'utf8'));
+    expect(header![0]).toBe('id');
+    expect(count).toBeGreaterThan(5);
+    expect(rows.length).toBe(count);
+    await page.context().close();
+  });
+
+  it("follows the page's calendar link and parses the ICS it downloads", async () => {
+    const page = await open();
+    await page.goto(`${base}/?sync=all&deadlineFrom=2020-01-01`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Calendar (ICS)' }).click()]);
+    expect(download.suggestedFilename()).toBe('all-deadlines.ics');
+    const file = join(testDir(), 'all.ics');
+    await download.saveAs(file);
+    const { events } = readIcsWithPython(readFileSync(file, 'utf8'));
+    expect(events.length).toBeGreaterThan(5);
+    expect(events[0]!.ALARMS).toEqual(['-P7D', '-P1D']);
+    await page.context().close();
   });
 
   const PAGES = ['/', '/?sync=planted', '/?q=roads&sortBy=deadline', '/tenders/P-1', '/tenders/P-2', '/tenders/P-3', '/tenders/P-6', '/changes?since=30d', '/changes?sync=planted', '/syncs', '/?publishedFrom=never'];

@@ -110,12 +110,12 @@ describe('the pages over a SQLite copy synced from the sandbox', () => {
     expect(cursor.body).toContain('cursor: not a cursor tenders gave');
   });
 
-  it('/: with a sync chosen, links its downloads and subscriptions with the selection; without, says to choose one', async () => {
+  it('/: with a sync chosen, links its downloads and subscriptions with the selection (the feed: the sync\'s changes); without, says to choose one', async () => {
     const page = (await client.get('/?sync=planted&q=roads'))!;
     expect(resultIds(page.body)).toEqual(['P-1']);
     expect(page.body).toContain('<a href="/syncs/planted/tenders.csv?q=roads" download>CSV</a>');
     expect(page.body).toContain('<a href="webcal://127.0.0.1:8787/syncs/planted/deadlines.ics?q=roads">');
-    expect(page.body).toContain('<link rel="alternate" type="application/atom+xml" title="Changes of planted" href="/syncs/planted/changes.atom?q=roads">');
+    expect(page.body).toContain('<link rel="alternate" type="application/atom+xml" title="Changes of planted" href="/syncs/planted/changes.atom">');
     expect((await client.get('/'))!.body).toContain('Choose a sync to download this selection or subscribe to it.');
   });
 

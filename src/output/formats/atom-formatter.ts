@@ -86,9 +86,7 @@ export class AtomFormatter implements Formatter {
     this.#watch = opts.watch;
     this.#feed = opts.watch ? (updated) => watchFeed(opts.watch!.name, updated) : (updated) => searchFeed(opts.feedSource, updated);
     const paths = opts.columns && compilePaths(opts.columns);
-    // DEL and C1 controls as JSON escapes: the JSON parses to the exact text, and no reader mangles them.
-    const json = (item: Record<string, unknown>) => neutralizeForTerminal(stringifyJson(item), true);
-    this.#serialize = paths ? (item) => json(project(item, paths)) : json;
+    this.#serialize = paths ? (item) => atomJson(project(item, paths)) : atomJson;
   }
 
   page(items: readonly Record<string, unknown>[]): string {
@@ -115,6 +113,11 @@ export class AtomFormatter implements Formatter {
     const fields = typeof changedFields === 'string' && changedFields !== '' ? changedFields.split(';') : [];
     return changeEntry({ change: String(change), changedFields: fields, tender }, watch, this.#now, this.#serialize(tender));
   }
+}
+
+/** A tender's JSON in an entry: DEL and C1 controls as JSON escapes, so the JSON parses to the exact text and no reader mangles them. */
+export function atomJson(item: Record<string, unknown>): string {
+  return neutralizeForTerminal(stringifyJson(item), true);
 }
 
 /** An entry per tender: updated at its publication (else `now`), its summary buyer, deadline and value, its content those for a person. */

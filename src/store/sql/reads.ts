@@ -123,6 +123,14 @@ export async function readSyncs(read: Reader, d: SqlDialect, name?: string): Pro
   for (const [sync, query, service, created, lastRun, lastComplete] of rows as [string, string, string, string, number | null, string | null][]) {
     const run = await read(statement(d, (sql) => `SELECT run, ${RUN_COLUMNS.replace('query', d.jsonText('query'))} FROM runs WHERE run = ${sql.value(lastRun)}`));
     const tenders = await one(read, statement(d, (sql) => `SELECT count(*) FROM sync_tenders WHERE sync = ${sql.value(sync)} AND gone_at IS NULL`));
+    const lastChange = await one(
+      read,
+      statement(
+        d,
+        (sql) => `SELECT max(ended) FROM runs WHERE complete = ${sql.value(d.flag(true))} AND (baseline = ${sql.value(d.flag(true))}
+          OR (sync = ${sql.value(sync)} AND new + changed + gone > 0) OR (sync <> ${sql.value(sync)} AND new + changed > 0))`,
+      ),
+    );
     infos.push({
       name: sync,
       query: parseJson(query) as JsonObject,
@@ -131,6 +139,7 @@ export async function readSyncs(read: Reader, d: SqlDialect, name?: string): Pro
       lastRun: receiptOf(run[0]!),
       lastComplete: lastComplete ?? created,
       tenders: Number(tenders),
+      lastChange: (lastChange ?? lastComplete ?? created) as string,
     });
   }
   return infos;

@@ -53,7 +53,7 @@ ${searchForm(values, syncs)}
 ${error !== undefined ? html`<p class="error" role="alert"><strong>Cannot search:</strong> ${error}</p>` : false}
 ${results !== undefined ? resultsSection(results, values, extra, deps.now()) : false}
 ${results === undefined ? false : selection?.sync !== undefined ? downloads(selection.sync, values, request.host) : html`<p class="hint">Choose a sync to download this selection or subscribe to it.</p>`}`;
-  const feed = selection?.sync !== undefined ? html`<link rel="alternate" type="application/atom+xml" title="Changes of ${selection.sync}" href="${syncFilePath(selection.sync, 'changes.atom', values)}">` : undefined;
+  const feed = selection?.sync !== undefined ? html`<link rel="alternate" type="application/atom+xml" title="Changes of ${selection.sync}" href="${syncFilePath(selection.sync, 'changes.atom')}">` : undefined;
   return { status: error === undefined ? 200 : 400, page: layout({ title: 'Search', current: '/', head: feed, main }) };
 }
 
@@ -151,20 +151,21 @@ ${results.next !== undefined ? html`<li><a rel="next" href="${searchPath(values,
 </ul></nav>`;
 }
 
-/** The selection as files of its sync (served by `tenders serve`), and as subscriptions. */
+/** The selection as files of its sync (served by `tenders serve`), and as subscriptions; the feed is of the sync's changes, whatever the selection. */
 function downloads(sync: string, values: FormValues, host: string | undefined): Html {
+  const href = (file: string) => syncFilePath(sync, file, file === 'changes.atom' ? undefined : values);
   const files = [
     ['CSV', 'tenders.csv'],
     ['Parquet', 'tenders.parquet'],
     ['NDJSON', 'tenders.ndjson'],
     ['OCDS', 'tenders.ocds.json'],
     ['Calendar (ICS)', 'deadlines.ics'],
-    ['Feed (Atom)', 'changes.atom'],
+    ['Changes of the sync (Atom)', 'changes.atom'],
   ] as const;
   const calendar = webcalUrl(host, syncFilePath(sync, 'deadlines.ics', values));
   return html`<aside class="downloads" aria-labelledby="downloads-title">
 <h2 id="downloads-title">This selection as a file</h2>
-<ul>${files.map(([label, file]) => html`<li><a href="${syncFilePath(sync, file, values)}" download>${label}</a></li>`)}</ul>
-<p>Subscribe: ${calendar !== undefined ? html`<a href="${calendar}">deadlines in your calendar</a>, ` : false}<a href="${syncFilePath(sync, 'changes.atom', values)}">changes in your feed reader</a>.</p>
+<ul>${files.map(([label, file]) => html`<li><a href="${href(file)}" download>${label}</a></li>`)}</ul>
+<p>Subscribe: ${calendar !== undefined ? html`<a href="${calendar}">deadlines in your calendar</a>, ` : false}<a href="${href('changes.atom')}">changes of ${sync} in your feed reader</a>.</p>
 </aside>`;
 }
