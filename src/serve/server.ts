@@ -7,10 +7,13 @@ import { UsageError } from '../errors.js';
 import { handleWebRequest } from '../web/web-handler.js';
 import type { WebResponse } from '../web/web-request.js';
 import type { Store } from '../store/store.js';
-import { accessLine } from './access-log.js';
+import { accessFormat, type LogFormat } from './access-log.js';
 import { bearerMatches } from './auth.js';
+import { CHANGES_PATH, ChangesSearch } from './changes-search.js';
+import { corsHeaders, preflightHeaders } from './cors.js';
 import { searchOrganisations } from './organisations.js';
 import { TenderSearch } from './tender-search.js';
+import { tenderIdOf, tenderStory } from './tender-story.js';
 
 /** Request bodies above this are refused (413): a search body is a few hundred bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -25,6 +28,12 @@ export interface ServeOptions {
   token?: string;
   /** One line per request (the access log); none when absent. */
   log?: (line: string) => void;
+  /** The access log's lines: text (default) or one JSON object each. */
+  logFormat?: LogFormat;
+  /** Serve only these syncs' tenders, organisations, changes (`--sync`); all when absent. */
+  syncs?: string[];
+  /** Origins a browser may call the API from (`--cors`; `*` any): none when absent. */
+  cors?: string[];
   /** A request that failed inside (never told to the client beyond 500). */
   fault: (err: unknown) => void;
   /** The request's headers must arrive within this, its whole body within requestTimeoutMs, else 408 (ms). */
@@ -84,12 +93,16 @@ async function writePage(res: ServerResponse, page: WebResponse, logged: (bytes:
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { store } = options;
   const codec = new CursorCodec(options.secret);
-  const tenders = new TenderSearch(store, codec);
+  const tenders = new TenderSearch(store, codec, options.syncs);
+  const changes = new ChangesSearch(store, codec, options.syncs);
+  const accessLine = accessFormat(options.logFormat);
 
   const route = async (req: IncomingMessage, path: string): Promise<ApiResponse> => {
     if (path === '/healthz') return req.method === 'GET' ? { status: 200, body: '{"status":"ok"}' } : errorResponse(405, 'use GET', { allow: 'GET' });
-    if (path === '/readyz') return req.method === 'GET' ? ready(store) : errorResponse(405, 'use GET', { allow: 'GET' });
-    const operation = searchOperation(path);
+    if (path === '/readyz') return req.method === 'GET' ? ready(store, options.syncs) : errorResponse(405, 'use GET', { allow: 'GET' });
+    const operation = searchOperation(path) ?? (path === CHANGES_PATH ? 'changes' : undefined);
+    const tenderId = operation === undefined ? tenderIdOf(path) : undefined;
+    if (tenderId !== undefined) return req.method === 'GET' ? tenderStory(store, tenderId, options.syncs) : errorResponse(405, 'use GET', { allow: 'GET' });
     if (operation === undefined) return errorResponse(404, `not found: ${path}`);
     if (req.method !== 'POST') return errorResponse(405, 'use POST', { allow: 'POST' });
     if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return errorResponse(415, 'the request body must be application/json');
@@ -100,7 +113,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (err instanceof TooLarge) return errorResponse(413, `request body too large (at most ${MAX_BODY_BYTES} bytes)`, { connection: 'close' });
       return errorResponse(400, 'the request body must be JSON');
     }
-    if (operation === 'organisations') return searchOrganisations(store, codec, body);
+    if (operation === 'organisations') return searchOrganisations(store, codec, body, options.syncs);
+    if (operation === 'changes') return changes.answer(body);
     return tenders.answer(body, orgIdOf(path));
   };
 
@@ -111,7 +125,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const path = (req.url ?? '/').split('?')[0]!;
     let r: ApiResponse;
     try {
-      if (options.token !== undefined && !HEALTH.has(path) && !bearerMatches(req.headers.authorization, options.token)) {
+      if (req.method === 'OPTIONS' && options.cors !== undefined) r = { status: 204, body: '', headers: preflightHeaders(options.cors, req.headers.origin) };
+      else if (options.token !== undefined && !HEALTH.has(path) && !bearerMatches(req.headers.authorization, options.token)) {
         r = errorResponse(401, 'a bearer token is required', { 'www-authenticate': 'Bearer' });
       } else {
         // The page (docs/web.md) answers its own paths; everything else is the API's.
@@ -130,7 +145,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     const bytes = Buffer.byteLength(r.body);
     res.once('finish', () => options.log?.(accessLine(req.method ?? '', path, r.status, bytes, performance.now() - started)));
-    res.writeHead(r.status, { ...SAFE_HEADERS, 'content-type': JSON_TYPE, 'content-length': bytes, ...r.headers });
+    res.writeHead(r.status, { ...SAFE_HEADERS, 'content-type': JSON_TYPE, 'content-length': bytes, ...corsHeaders(options.cors, req.headers.origin), ...r.headers });
     res.end(r.body);
   };
   const server: Server = createServer({ connectionsCheckingInterval: Math.min(1000, headersTimeout) }, (req, res) => {
@@ -164,9 +179,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 }
 
 /** Ready when the copy answers: its syncs and how old each is. */
-async function ready(store: Store): Promise<ApiResponse> {
+async function ready(store: Store, scope?: readonly string[]): Promise<ApiResponse> {
   try {
-    const syncs = await store.listSyncs();
+    const syncs = (await store.listSyncs()).filter((s) => scope === undefined || scope.includes(s.name));
     const now = Date.now();
     const ages = syncs.map((s) => ({ name: s.name, lastComplete: s.lastComplete, ageSeconds: Math.round((now - Date.parse(s.lastComplete)) / 1000) }));
     return { status: 200, body: JSON.stringify({ status: 'ready', syncs: ages }) };
