@@ -149,6 +149,10 @@ describe('cursors, CORS and the JSON log', () => {
       const r = await post(replica.url, TENDERS, { limit: 3, cursor });
       expect([r.status, r.text]).toEqual([400, '{"message":"invalid cursor"}']);
     });
+    const empty = join(testDir(), 'empty');
+    writeFileSync(empty, '\nsecond line\n');
+    const refused = await runCli(['serve', '--db', db, '--listen', '127.0.0.1:0', '--secret-file', empty], undefined);
+    expect([refused.code, refused.stderr]).toEqual([2, `tenders: --secret-file: ${empty} holds no secret on its first line\n`]);
     const raw = new Database(db);
     raw.exec('DELETE FROM serve_secret');
     raw.close();
