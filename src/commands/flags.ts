@@ -10,7 +10,7 @@ export type { LocalFilterFlags, OrgFilterFlags, TenderFilterFlags };
 
 /** Every flag that more than one command takes, defined once. */
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /**
  * Values shown in help and completed by the shell, without commander's exact

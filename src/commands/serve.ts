@@ -1,12 +1,14 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
+import type { LogFormat } from '../serve/access-log.js';
 import { DEFAULT_LISTEN, parseListen } from '../serve/listen.js';
+import { parseSavedName } from '../query/validate.js';
 import { withoutPasswords } from '../model/redact.js';
 import { storeTarget } from '../store/location.js';
 import type { CommandContext } from './context.js';
-import { dbOption, examples, type GlobalFlags } from './flags.js';
+import { collect, dbOption, examples, type GlobalFlags } from './flags.js';
 
-type ServeFlags = { db?: string; listen: string; tokenFile?: string; public?: boolean };
+type ServeFlags = { db?: string; listen: string; tokenFile?: string; public?: boolean; sync?: string[]; cors?: string[]; secretFile?: string; logFormat: LogFormat };
 
 export function registerServe(program: Command, ctx: CommandContext): void {
   const cmd = program
@@ -21,7 +23,11 @@ export function registerServe(program: Command, ctx: CommandContext): void {
     .addOption(dbOption())
     .addOption(new Option('--listen <host:port>', 'where to listen; port 0 picks a free one').default(DEFAULT_LISTEN))
     .addOption(new Option('--token-file <file>', 'require Authorization: Bearer TOKEN, the first line of FILE (needed to listen beyond loopback)'))
-    .addOption(new Option('--public', 'listen beyond loopback without a token (anyone who reaches the port may search)'));
+    .addOption(new Option('--public', 'listen beyond loopback without a token (anyone who reaches the port may search)'))
+    .addOption(new Option('--sync <name>', "serve only this sync's tenders, organisations and changes (repeatable; default all)").argParser(collect))
+    .addOption(new Option('--cors <origin>', 'let browser pages of ORIGIN call the API (repeatable; * any origin); default none').argParser(collect))
+    .addOption(new Option('--secret-file <file>', 'sign cursors with the first line of FILE (default: the secret kept in the copy)'))
+    .addOption(new Option('--log-format <format>', 'the access log: one line of text, or one JSON object, per request').choices(['text', 'json']).default('text'));
   cmd.addHelpText(
     'after',
     examples([
@@ -29,6 +35,8 @@ export function registerServe(program: Command, ctx: CommandContext): void {
       'tenders serve --listen 127.0.0.1:0                  # a free port: read the URL from the first line',
       'tenders serve --listen 0.0.0.0:8787 --token-file /etc/tenders/token',
       'tenders serve -q --db postgres://reader@db.internal/tenders   # no access log',
+      'tenders serve --sync deu-open --sync fra-open           # those two syncs only',
+      'tenders serve --cors https://dash.example.org --log-format json',
       'tenders search --base-url http://127.0.0.1:8787 -c DEU --all   # the CLI as a client of the replica',
       "curl -s localhost:8787/api/v1/tenders/search -H 'content-type: application/json' -d '{\"q\":\"hospital\",\"exactTotal\":true}'",
     ]),
@@ -40,11 +48,22 @@ export function registerServe(program: Command, ctx: CommandContext): void {
     if (!listen.loopback && !flags.public && flags.tokenFile === undefined) {
       throw new UsageError(`--listen ${flags.listen} reaches beyond this machine: give --token-file FILE (clients send its token) or --public (anyone may search)`);
     }
-    const plan = { db: storeTarget(flags.db, ctx.io.env), listen, tokenFile: flags.tokenFile, quiet: globals.quiet === true };
+    const syncs = flags.sync?.map((name) => parseSavedName('sync', name));
+    const plan = {
+      db: storeTarget(flags.db, ctx.io.env),
+      listen,
+      tokenFile: flags.tokenFile,
+      quiet: globals.quiet === true,
+      syncs,
+      cors: flags.cors,
+      secretFile: flags.secretFile,
+      logFormat: flags.logFormat,
+    };
     if (globals.dryRun) {
       const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
       const who = flags.tokenFile !== undefined ? `a bearer token from ${flags.tokenFile}` : listen.loopback ? 'this machine only' : 'anyone (--public)';
-      ctx.io.stdout.write(`would serve ${withoutPasswords(plan.db.location)} at http://${host}:${listen.port} for ${who}\n`);
+      const what = syncs ? `the syncs ${syncs.join(', ')} of ${withoutPasswords(plan.db.location)}` : withoutPasswords(plan.db.location);
+      ctx.io.stdout.write(`would serve ${what} at http://${host}:${listen.port} for ${who}\n`);
       return;
     }
     const { runServe } = await import('../run/serve.js');

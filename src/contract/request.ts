@@ -55,7 +55,8 @@ export interface TenderRules {
 const TENDER_FIELDS = ['limit', 'cursor', 'sortBy', 'sortOrder', 'buyerCountries', 'statuses', 'query', 'minValue', 'maxValue', 'cpv'];
 const ORG_FIELDS = ['limit', 'cursor', 'countries', 'query'];
 
-function asObject(body: unknown, allowed: readonly string[]): Record<string, unknown> {
+/** The body as an object of the `allowed` fields only (400 otherwise). */
+export function asObject(body: unknown, allowed: readonly string[]): Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BadRequest('the request body must be a JSON object');
   const record = body as Record<string, unknown>;
   const unknown = Object.keys(record).find((key) => !allowed.includes(key));
@@ -63,7 +64,8 @@ function asObject(body: unknown, allowed: readonly string[]): Record<string, unk
   return record;
 }
 
-function paging(record: Record<string, unknown>): { limit: number; cursor?: string } {
+/** `limit` (1..100, default 25) and `cursor` of a request, by the rules every paged operation shares. */
+export function paging(record: Record<string, unknown>): { limit: number; cursor?: string } {
   const limit = record.limit === undefined ? 25 : record.limit;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > 100) {
     throw new BadRequest('limit must be an integer between 1 and 100');

@@ -37,6 +37,8 @@ export interface LocalSelection {
   buyerName?: string;
   /** Only the tenders of this sync. */
   sync?: string;
+  /** Only the tenders any of these syncs holds (`tenders serve --sync`, which may name several). */
+  syncs?: string[];
   /** The service's sort rules (service-spec 3.2): default publicationDate; order defaults per field; ties by id. */
   sortBy?: 'publicationDate' | 'deadline' | 'estimatedValue';
   sortOrder?: 'asc' | 'desc';

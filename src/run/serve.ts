@@ -5,6 +5,8 @@ import { RunError, UsageError } from '../errors.js';
 import { startServer } from '../serve/server.js';
 import type { ListenAddress } from '../serve/listen.js';
 import type { StoreTarget } from '../store/location.js';
+import type { Store } from '../store/store.js';
+import type { LogFormat } from '../serve/access-log.js';
 import { openLocalCopy } from './local-copy.js';
 
 /** `tenders serve`: which copy, where, and who may ask. */
@@ -13,19 +15,46 @@ export interface ServePlan {
   listen: ListenAddress;
   tokenFile?: string;
   quiet: boolean;
+  /** Serve only these syncs (`--sync`); all when absent. */
+  syncs?: string[];
+  /** Origins allowed to call the API from a browser (`--cors`). */
+  cors?: string[];
+  /** Sign cursors with this file's first line rather than the copy's secret. */
+  secretFile?: string;
+  logFormat: LogFormat;
 }
 
-/** The token of --token-file: its first line, which must not be empty. */
-async function readToken(file: string): Promise<string> {
+/** The token of --token-file, the secret of --secret-file: the file's first line, which must not be empty. */
+async function readFirstLine(flag: string, file: string, what: string): Promise<string> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`--token-file: cannot read ${file}: ${(err as Error).message}`);
+    throw new UsageError(`${flag}: cannot read ${file}: ${(err as Error).message}`);
   }
-  const token = text.split(/\r?\n/, 1)[0]!.trim();
-  if (token === '') throw new UsageError(`--token-file: ${file} holds no token on its first line`);
-  return token;
+  const line = text.split(/\r?\n/, 1)[0]!.trim();
+  if (line === '') throw new UsageError(`${flag}: ${file} holds no ${what} on its first line`);
+  return line;
+}
+
+/** Each of `syncs` must be a sync of the copy: else a usage error naming the ones there are. */
+async function checkScope(store: Store, syncs: readonly string[] | undefined): Promise<void> {
+  if (syncs === undefined) return;
+  const known = (await store.listSyncs()).map((s) => s.name);
+  const unknown = syncs.find((name) => !known.includes(name));
+  if (unknown !== undefined) throw new UsageError(`--sync: the copy has no sync named '${unknown}'${known.length ? ` (there are: ${known.join(', ')})` : ''}`);
+}
+
+/**
+ * What cursors are signed with: --secret-file's, else the copy's (every server of one copy
+ * agrees on it), else one drawn now, said on stderr: a copy no sync has upgraded has none.
+ */
+async function cursorSecret(plan: ServePlan, store: Store, say: (line: string) => void): Promise<string> {
+  if (plan.secretFile !== undefined) return readFirstLine('--secret-file', plan.secretFile, 'secret');
+  const kept = await store.cursorSecret();
+  if (kept !== undefined) return kept;
+  say('tenders: serve: the copy keeps no cursor secret yet: cursors will not survive a restart until the next tenders sync');
+  return randomBytes(32).toString('base64url');
 }
 
 /**
@@ -35,19 +64,24 @@ async function readToken(file: string): Promise<string> {
  * (exit 0).
  */
 export async function runServe(plan: ServePlan, deps: { io: IO; signal: AbortSignal }): Promise<void> {
-  const token = plan.tokenFile === undefined ? undefined : await readToken(plan.tokenFile);
+  const token = plan.tokenFile === undefined ? undefined : await readFirstLine('--token-file', plan.tokenFile, 'token');
   const store = await openLocalCopy(plan.db, undefined, deps.signal);
   try {
     const say = (line: string) => deps.io.stderr.write(`${line}\n`);
+    await checkScope(store, plan.syncs);
+    const secret = await cursorSecret(plan, store, say);
     const server = await startServer({
       store,
       host: plan.listen.host,
       port: plan.listen.port,
-      secret: randomBytes(32).toString('base64url'),
+      secret,
       token,
       // A download reads through a connection of its own: one snapshot, which no other request shares or ends.
       openReader: () => openLocalCopy(plan.db, undefined, deps.signal),
       log: plan.quiet ? undefined : say,
+      logFormat: plan.logFormat,
+      syncs: plan.syncs,
+      cors: plan.cors,
       fault: (err) => say(`tenders: serve: ${(err as Error).message}`),
     }).catch((err: NodeJS.ErrnoException) => {
       throw new RunError(`cannot listen on ${plan.listen.host}:${plan.listen.port}: ${err.code ?? err.message}`);

@@ -9,13 +9,14 @@ import type { Store } from '../store/store.js';
 /**
  * Search Organisations over the copy: the buyers of the tenders it serves (not
  * gone), with tenderCount counting those tenders, paged by the contract's
- * rules (by name, then id). The buyers are gathered from one count per request.
+ * rules (by name, then id). The buyers are gathered from one count per request;
+ * `scope` (`--sync`) keeps the tenders of those syncs only.
  */
-export async function searchOrganisations(store: Store, codec: CursorCodec, body: unknown): Promise<ApiResponse> {
+export async function searchOrganisations(store: Store, codec: CursorCodec, body: unknown, scope?: readonly string[]): Promise<ApiResponse> {
   const q = parseOrgQuery(body);
   const fingerprint = orgFingerprint(q);
   const after = cursorPosition(codec, q.cursor, fingerprint);
-  const orgs = sortOrgs(buyers((await store.count({}, 'buyer')).rows));
+  const orgs = sortOrgs(buyers((await store.count(scope === undefined ? {} : { syncs: [...scope] }, 'buyer')).rows));
   const match = orgMatcher(q.filters);
   const page = orgPage(orgs, match, q.limit, after);
   const next = page.next && codec.encode(page.next, fingerprint);

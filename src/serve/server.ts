@@ -7,14 +7,17 @@ import { UsageError } from '../errors.js';
 import { handleWebRequest } from '../web/web-handler.js';
 import type { WebResponse } from '../web/web-request.js';
 import type { Store } from '../store/store.js';
-import { accessLine } from './access-log.js';
+import { accessFormat, type LogFormat } from './access-log.js';
 import { bearerMatches } from './auth.js';
+import { CHANGES_PATH, ChangesSearch } from './changes-search.js';
+import { corsHeaders, preflightHeaders } from './cors.js';
 import { answerDownload, type DownloadResponse } from './downloads.js';
 import { requestOrigin } from './origin.js';
 import { KEY_PARAM, keyAdmits } from './subscription-keys.js';
 import { listSyncs } from './syncs-list.js';
 import { searchOrganisations } from './organisations.js';
 import { TenderSearch } from './tender-search.js';
+import { tenderIdOf, tenderStory } from './tender-story.js';
 
 /** Request bodies above this are refused (413): a search body is a few hundred bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -29,6 +32,12 @@ export interface ServeOptions {
   token?: string;
   /** One line per request (the access log); none when absent. */
   log?: (line: string) => void;
+  /** The access log's lines: text (default) or one JSON object each. */
+  logFormat?: LogFormat;
+  /** Serve only these syncs' tenders, organisations, changes (`--sync`); all when absent. */
+  syncs?: string[];
+  /** Origins a browser may call the API from (`--cors`; `*` any): none when absent. */
+  cors?: string[];
   /** A request that failed inside (never told to the client beyond 500). */
   fault: (err: unknown) => void;
   /** The request's headers must arrive within this, its whole body within requestTimeoutMs, else 408 (ms). */
@@ -36,8 +45,6 @@ export interface ServeOptions {
   requestTimeoutMs?: number;
   /** How long close() lets requests in flight finish before it cuts them (ms). */
   drainMs?: number;
-  /** Only these syncs are served (--sync); default all. */
-  syncs?: string[];
   /** The copy opened again for one download (downloads.ts DownloadDeps.openReader). */
   openReader?: () => Promise<Store>;
 }
@@ -116,16 +123,20 @@ async function writePage(res: ServerResponse, page: WebResponse | DownloadRespon
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const { store } = options;
   const codec = new CursorCodec(options.secret);
-  const tenders = new TenderSearch(store, codec);
+  const tenders = new TenderSearch(store, codec, options.syncs);
+  const changes = new ChangesSearch(store, codec, options.syncs);
+  const accessLine = accessFormat(options.logFormat);
 
   const route = async (req: IncomingMessage, path: string): Promise<ApiResponse> => {
     if (path === '/healthz') return req.method === 'GET' ? { status: 200, body: '{"status":"ok"}' } : errorResponse(405, 'use GET', { allow: 'GET' });
-    if (path === '/readyz') return req.method === 'GET' ? ready(store) : errorResponse(405, 'use GET', { allow: 'GET' });
+    if (path === '/readyz') return req.method === 'GET' ? ready(store, options.syncs) : errorResponse(405, 'use GET', { allow: 'GET' });
     if (path === '/api/v1/syncs') {
       const origin = requestOrigin(req.headers.host, req.headers['x-forwarded-proto']);
       return req.method === 'GET' ? listSyncs(store, { origin, token: options.token, syncs: options.syncs }) : errorResponse(405, 'use GET', { allow: 'GET' });
     }
-    const operation = searchOperation(path);
+    const operation = searchOperation(path) ?? (path === CHANGES_PATH ? 'changes' : undefined);
+    const tenderId = operation === undefined ? tenderIdOf(path) : undefined;
+    if (tenderId !== undefined) return req.method === 'GET' ? tenderStory(store, tenderId, options.syncs) : errorResponse(405, 'use GET', { allow: 'GET' });
     if (operation === undefined) return errorResponse(404, `not found: ${path}`);
     if (req.method !== 'POST') return errorResponse(405, 'use POST', { allow: 'POST' });
     if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return errorResponse(415, 'the request body must be application/json');
@@ -136,7 +147,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (err instanceof TooLarge) return errorResponse(413, `request body too large (at most ${MAX_BODY_BYTES} bytes)`, { connection: 'close' });
       return errorResponse(400, 'the request body must be JSON');
     }
-    if (operation === 'organisations') return searchOrganisations(store, codec, body);
+    if (operation === 'organisations') return searchOrganisations(store, codec, body, options.syncs);
+    if (operation === 'changes') return changes.answer(body);
     return tenders.answer(body, orgIdOf(path));
   };
 
@@ -151,7 +163,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const url = new URL(req.url ?? '/', 'http://localhost');
       // A subscription's key (?key=, for clients that cannot send a header) opens its own path only.
       const admitted = (token: string) => bearerMatches(req.headers.authorization, token) || keyAdmits(token, req.method, path, url.searchParams.get(KEY_PARAM));
-      if (options.token !== undefined && !HEALTH.has(path) && !admitted(options.token)) {
+      if (req.method === 'OPTIONS' && options.cors !== undefined) r = { status: 204, body: '', headers: preflightHeaders(options.cors, req.headers.origin) };
+      else if (options.token !== undefined && !HEALTH.has(path) && !admitted(options.token)) {
         r = errorResponse(401, 'a bearer token is required', { 'www-authenticate': 'Bearer' });
       } else {
         const download = await answerDownload(
@@ -176,7 +189,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (res.headersSent) return;
     const bytes = Buffer.byteLength(r.body);
     res.once('finish', () => options.log?.(accessLine(req.method ?? '', path, r.status, bytes, performance.now() - started)));
-    res.writeHead(r.status, { ...SAFE_HEADERS, 'content-type': JSON_TYPE, 'content-length': bytes, ...r.headers });
+    res.writeHead(r.status, { ...SAFE_HEADERS, 'content-type': JSON_TYPE, 'content-length': bytes, ...corsHeaders(options.cors, req.headers.origin), ...r.headers });
     res.end(r.body);
   };
   const server: Server = createServer({ connectionsCheckingInterval: Math.min(1000, headersTimeout) }, (req, res) => {
@@ -210,9 +223,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 }
 
 /** Ready when the copy answers: its syncs and how old each is. */
-async function ready(store: Store): Promise<ApiResponse> {
+async function ready(store: Store, scope?: readonly string[]): Promise<ApiResponse> {
   try {
-    const syncs = await store.listSyncs();
+    const syncs = (await store.listSyncs()).filter((s) => scope === undefined || scope.includes(s.name));
     const now = Date.now();
     const ages = syncs.map((s) => ({ name: s.name, lastComplete: s.lastComplete, ageSeconds: Math.round((now - Date.parse(s.lastComplete)) / 1000) }));
     return { status: 200, body: JSON.stringify({ status: 'ready', syncs: ages }) };

@@ -23,6 +23,8 @@ export class TenderSearch {
   constructor(
     private readonly store: Store,
     private readonly codec: CursorCodec,
+    /** The syncs served (`--sync`): their tenders only; all when undefined. */
+    private readonly scope?: readonly string[],
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -51,7 +53,7 @@ export class TenderSearch {
 
   /** An organisation is known when the copy serves a tender of it. */
   async #hasBuyer(orgId: string): Promise<boolean> {
-    return (await this.store.count({ buyerIds: [orgId] })).total > 0;
+    return (await this.store.count({ buyerIds: [orgId], syncs: this.scope && [...this.scope] })).total > 0;
   }
 
   /** The request as a LocalSelection: the service's fields, then the additive ones through the filter table's rows. */
@@ -67,6 +69,7 @@ export class TenderSearch {
       minValueEur: minValue,
       maxValueEur: maxValue,
       buyerIds: orgId === undefined ? undefined : [orgId],
+      syncs: this.scope && [...this.scope],
     };
     for (const row of API_FIELD_FILTERS) {
       const value = extra[row.apiField!];

@@ -13,6 +13,7 @@ import { lockKey } from './postgres-lock.js';
 import type { OpenOptions } from './store.js';
 import { rebuildTsv } from './postgres-fts-rebuild.js';
 import { fillCpvAndWeights } from './postgres-cpv-fill.js';
+import { newServeSecret, SERVE_SECRET_TABLE } from './serve-secret.js';
 import { TENDER_INDEXES as SHARED_INDEXES } from './tender-indexes.js';
 
 export type Migration = (client: pg.ClientBase) => Promise<void>;
@@ -164,6 +165,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE tender_cpv (id text COLLATE "C" NOT NULL, code text COLLATE "C" NOT NULL, PRIMARY KEY (id, code));
       CREATE INDEX tender_cpv_code ON tender_cpv (code, id);`);
     await fillCpvAndWeights(client);
+  },
+  // 7: the secret tenders serve signs its cursors with, kept in the copy (servers of one copy agree on it).
+  async (client) => {
+    await client.query(SERVE_SECRET_TABLE);
+    await client.query('INSERT INTO serve_secret (secret) VALUES ($1)', [newServeSecret()]);
   },
 ];
 

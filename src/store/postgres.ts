@@ -18,13 +18,16 @@ import { PostgresRun } from './postgres-run.js';
 import { checkVersion, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
 import { checkDefinition, checkSyncName } from './rules.js';
 import { postgresDialect, statement } from './sql/dialect.js';
-import { changeRecord, changesStatement, countTenders, forgetStatements, readStatus, readSyncs, readTender, syncNames } from './sql/reads.js';
+import { changeRecord, changesStatement, countTenders, forgetStatements, readCursorSecret, readStatus, readSyncs, readTender, searchChanges, syncNames } from './sql/reads.js';
 import { afterCondition, fromWhere, orderBy, orderOf } from './sql/selection.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
   type ChangeFilter,
+  type ChangePageOptions,
   type ChangeRecord,
+  type ChangeSearch,
   type CountOptions,
+  type KeyedChange,
   type LocalCounts,
   type OpenOptions,
   type RunOptions,
@@ -153,6 +156,16 @@ class PostgresStore implements Store {
   async *changes(filter: ChangeFilter = {}): AsyncGenerator<ChangeRecord[]> {
     const { sql, params } = changesStatement(postgresDialect, filter);
     yield* this.#reader.cursor(sql, params, undefined, changeRecord);
+  }
+
+  async searchChanges(search: ChangeSearch, options?: ChangePageOptions): Promise<{ changes: KeyedChange[]; total?: number }> {
+    if (this.unborn) return { changes: [], total: options?.count ? 0 : undefined };
+    // The page and its total from one snapshot.
+    return this.#reader.snapshot((read) => searchChanges(read, postgresDialect, search, options));
+  }
+
+  async cursorSecret(): Promise<string | undefined> {
+    return this.unborn ? undefined : this.#reader.snapshot((read) => readCursorSecret(read));
   }
 
   async getTender(id: string): Promise<StoredTender | undefined> {

@@ -10,6 +10,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { parseJson } from '../model/json-parse.js';
 import { tenderColumns } from './columns.js';
 import { sqliteDialect } from './sql/dialect.js';
+import { newServeSecret, SERVE_SECRET_TABLE } from './serve-secret.js';
 import { cpvStatements } from './sql/writes.js';
 import { TENDER_INDEXES } from './tender-indexes.js';
 
@@ -169,6 +170,11 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     }
     for (const s of cpvStatements(sqliteDialect)) db.prepare(s.sql).run(...s.params);
+  },
+  // Version 5: the secret tenders serve signs its cursors with, kept in the copy (servers of one copy agree on it).
+  (db) => {
+    db.exec(SERVE_SECRET_TABLE);
+    db.prepare('INSERT INTO serve_secret (secret) VALUES (?)').run(newServeSecret());
   },
 ];
 

@@ -10,7 +10,7 @@ import { parseJson } from '../model/json-parse.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { checkDefinition, checkSyncName, ftsError, ftsWords } from './rules.js';
 import { sqliteDialect, statement, type Statement } from './sql/dialect.js';
-import { changeRecord, changesStatement, countTenders, forgetStatements, readStatus, readSyncs, readTender, syncNames } from './sql/reads.js';
+import { changeRecord, changesStatement, countTenders, forgetStatements, readCursorSecret, readStatus, readSyncs, readTender, searchChanges, syncNames } from './sql/reads.js';
 import { afterCondition, fromWhere, orderBy, orderOf } from './sql/selection.js';
 import { openCopy, syncLock, writeTransaction } from './sqlite-connection.js';
 import { checkDatabaseFile } from './sqlite-file.js';
@@ -21,8 +21,11 @@ import { ftsPlan } from './sqlite-select.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
   type ChangeFilter,
+  type ChangePageOptions,
   type ChangeRecord,
+  type ChangeSearch,
   type CountOptions,
+  type KeyedChange,
   type LocalCounts,
   type OpenOptions,
   type RunOptions,
@@ -162,6 +165,20 @@ class SqliteStore implements Store {
     } finally {
       end();
     }
+  }
+
+  async searchChanges(search: ChangeSearch, options?: ChangePageOptions): Promise<{ changes: KeyedChange[]; total?: number }> {
+    if (this.unborn) return { changes: [], total: options?.count ? 0 : undefined };
+    const end = this.#begin();
+    try {
+      return await searchChanges((s) => this.#read(s), sqliteDialect, search, options);
+    } finally {
+      end();
+    }
+  }
+
+  async cursorSecret(): Promise<string | undefined> {
+    return this.unborn ? undefined : readCursorSecret((s) => this.#read(s));
   }
 
   async getTender(id: string): Promise<StoredTender | undefined> {

@@ -189,6 +189,30 @@ export interface ChangeRecord {
   at: string;
 }
 
+/** What `tenders serve`'s change search selects: every field narrows (absent: no restriction). */
+export interface ChangeSearch {
+  /** Changes that count for any of these syncs, as ChangeFilter.sync counts them for one; an empty list selects nothing. */
+  syncs?: string[];
+  /** ISO timestamp, inclusive. */
+  since?: string;
+  kinds?: ChangeKind[];
+  /** One tender's history. */
+  id?: string;
+}
+
+/** A change with its row's key in `changes`: (at, seq) orders the history newest first, one row after another. */
+export interface KeyedChange extends ChangeRecord {
+  seq: number;
+}
+
+/** A page of a change search: at most `limit` (default all) changes before `before` (a keyset; none: from the newest). */
+export interface ChangePageOptions {
+  limit?: number;
+  before?: { at: string; seq: number };
+  /** Also count every change the search selects, in the same snapshot. */
+  count?: boolean;
+}
+
 /** One tender of the copy with its life in it (`tenders show`). */
 export interface StoredTender {
   /** The document as the last run that saw it stored it. */
@@ -223,6 +247,10 @@ export interface Store {
    */
   count(selection: LocalSelection, byPath?: string, options?: CountOptions): Promise<LocalCounts>;
   changes(filter?: ChangeFilter): AsyncGenerator<ChangeRecord[]>;
+  /** The selected changes newest first (at, then seq, descending), one page; `total` when asked to count. */
+  searchChanges(search: ChangeSearch, options?: ChangePageOptions): Promise<{ changes: KeyedChange[]; total?: number }>;
+  /** The secret `tenders serve` signs cursors with, written into the copy when a sync made or upgraded it; undefined in a copy without it. */
+  cursorSecret(): Promise<string | undefined>;
   /** One tender by id, gone or not; undefined for an id the copy does not hold. */
   getTender(id: string): Promise<StoredTender | undefined>;
   listSyncs(): Promise<SyncInfo[]>;

@@ -25,7 +25,7 @@ export interface Engine {
   rows(location: string, sql: string): Promise<unknown[][]>;
   /** Runs `sql` (statements separated by semicolons) on the copy at `location` with the engine's own client: what another program, or an older tenders, may do. */
   exec(location: string, sql: string): Promise<void>;
-  /** The statements that make a copy of this build one of the version before, as far as that version's tables go (its migration is then run again). */
+  /** The statements that make a copy of this build one of the version before the CPV codes, as far as that version's tables go (the migrations since are then run again). */
   previousVersion: string;
 }
 
@@ -52,7 +52,7 @@ export const sqliteEngine: Engine = {
       db.close();
     }
   },
-  previousVersion: `DROP TABLE tender_cpv; ALTER TABLE tenders DROP COLUMN cpv; UPDATE meta SET value = '${SQLITE_VERSION - 1}' WHERE key = 'schema_version'`,
+  previousVersion: `DROP TABLE serve_secret; DROP TABLE tender_cpv; ALTER TABLE tenders DROP COLUMN cpv; UPDATE meta SET value = '${SQLITE_VERSION - 2}' WHERE key = 'schema_version'`,
 };
 
 export const postgresEngine: Engine = {
@@ -81,9 +81,9 @@ export const postgresEngine: Engine = {
       await client.end();
     }
   },
-  // Version 5 weighed no word of tsv.
-  previousVersion: `DROP TABLE tender_cpv; ALTER TABLE tenders DROP COLUMN cpv; UPDATE tenders SET tsv = setweight(tsv, 'D');
-    UPDATE meta SET value = '${POSTGRES_VERSION - 1}' WHERE key = 'schema_version'`,
+  // Version 5 weighed no word of tsv (and 6 had no serve_secret).
+  previousVersion: `DROP TABLE serve_secret; DROP TABLE tender_cpv; ALTER TABLE tenders DROP COLUMN cpv; UPDATE tenders SET tsv = setweight(tsv, 'D');
+    UPDATE meta SET value = '${POSTGRES_VERSION - 2}' WHERE key = 'schema_version'`,
 };
 
 

@@ -28,7 +28,7 @@ function psql(url: string, sql: string): string {
   return result.stdout.trim();
 }
 
-const TABLES = ['meta', 'tenders', 'syncs', 'sync_tenders', 'runs', 'changes', 'watches', 'watch_tenders', 'tender_cpv'];
+const TABLES = ['meta', 'tenders', 'syncs', 'sync_tenders', 'runs', 'changes', 'watches', 'watch_tenders', 'tender_cpv', 'serve_secret'];
 /** Every row of every table, as psql reads them (one psql for all of them). */
 const dump = (url: string) =>
   psql(url, `${TABLES.map((t) => `SELECT '${t}', md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) FROM ${t} x`).join(' UNION ALL ')} ORDER BY 1`);

@@ -301,6 +301,38 @@ describe.each(engines)('store ($name)', (engine) => {
       expect((await all(store.changes({ id: 'C' }))).map((c) => c.kind)).toEqual(['new']);
     });
 
+    it('searches the history newest first, a page after another by (at, seq), for several syncs, kinds and a tender', async () => {
+      await sync(store, 'a', [base('A')]);
+      await sync(store, 'b', [base('B')]);
+      await sync(store, 'a', [base('A', { status: 'closed' }), base('C')]);
+      await sync(store, 'b', [base('B', { title: 'Renamed' }), base('A', { status: 'closed' })]);
+      await sync(store, 'a', [base('C')]);
+      const history = await all(store.changes());
+      const { changes, total } = await store.searchChanges({}, { count: true });
+      expect(total).toBe(history.length);
+      expect(changes.map(({ seq: _, ...c }) => JSON.stringify(c)).sort()).toEqual(history.map((c) => JSON.stringify(c)).sort());
+      const order = (x: { at: string; seq: number }, y: { at: string; seq: number }) => (x.at === y.at ? y.seq - x.seq : x.at < y.at ? 1 : -1);
+      expect(changes).toEqual([...changes].sort(order));
+      // Paged two at a time after the last row's (at, seq): every change once, in the same order.
+      const paged: number[] = [];
+      let before: { at: string; seq: number } | undefined;
+      for (;;) {
+        const page = await store.searchChanges({}, { limit: 2, before });
+        paged.push(...page.changes.map((c) => c.seq));
+        if (page.changes.length < 2) break;
+        before = { at: page.changes[1]!.at, seq: page.changes[1]!.seq };
+      }
+      expect(paged).toEqual(changes.map((c) => c.seq));
+      const pick = async (search: Parameters<Store['searchChanges']>[0]) => (await store.searchChanges(search)).changes.map((c) => `${c.sync} ${c.id} ${c.kind}`).sort();
+      // a changed A before b held it: not b's (as changes({ sync }) counts it).
+      expect(await pick({ syncs: ['b'] })).toEqual(['b A new', 'b B changed']);
+      expect(await pick({ syncs: ['a', 'b'] })).toEqual(history.map((h) => `${h.sync} ${h.id} ${h.kind}`).sort());
+      expect(await pick({ syncs: [] })).toEqual([]);
+      expect(await pick({ kinds: ['gone', 'new'] })).toEqual(history.filter((h) => h.kind !== 'changed').map((h) => `${h.sync} ${h.id} ${h.kind}`).sort());
+      expect(await pick({ id: 'A', since: '2999-01-01' })).toEqual([]);
+      expect(await pick({ id: "A' OR 1=1 --" })).toEqual([]);
+    });
+
     it('--new-only records only new tenders and leaves held ones as they were', async () => {
       await sync(store, 's', [base('A'), base('B')]);
       const run = await store.beginRun({ sync: definition('s'), mode: 'new-only' });
@@ -498,6 +530,16 @@ describe.each(engines)('store ($name)', (engine) => {
       expect((await store.count({ sync: 'few' })).total).toBe(5);
       expect(ids(await all(store.select({ sync: 'few' })))).toEqual(truth({}, (t) => few.some((d) => d.id === t.id)));
     });
+
+    it('limits a query to the tenders any of several syncs holds', async () => {
+      const [few, other] = [docs(sandbox).slice(0, 5), docs(sandbox).slice(3, 9)];
+      await sync(store, 'few', few);
+      await sync(store, 'other', other);
+      const held = (t: { id: unknown }) => [...few, ...other].some((d) => d.id === t.id);
+      expect((await store.count({ syncs: ['few', 'other'] })).total).toBe(9);
+      expect(ids(await all(store.select({ syncs: ['few', 'other'] })))).toEqual(truth({}, held));
+      expect(ids(await all(store.select({ syncs: ['few'], sync: 'other' })))).toEqual(truth({}, (t) => few.slice(3).some((d) => d.id === t.id)));
+    });
   });
   describe('CPV codes and buyers', () => {
     const tender = (id: string, day: number, buyer: [string, string], codes: Record<string, unknown>, title = `Works ${id}`) => ({
@@ -611,6 +653,8 @@ describe.each(engines)('store ($name)', (engine) => {
       ]);
       expect(await selected({ buyerName: 'koln' })).toEqual(['T1', 'T3']);
       expect((await store.status()).schemaVersion).toBe(engine.schemaVersion);
+      // The upgrade wrote the secret tenders serve signs cursors with.
+      expect(await store.cursorSecret()).toMatch(/^[\w-]{43}$/);
     });
   });
 });

@@ -13,7 +13,7 @@ import type { LocalSelection } from '../../model/local-selection.js';
 import { snake, sortCounts, stringColumn, timestamp } from '../columns.js';
 import { RUN_COLUMNS } from '../run-receipt.js';
 import { dotPathKeys } from '../rules.js';
-import type { ChangeFilter, ChangeRecord, CountOptions, LocalCounts, RunReceipt, StoredTender, StoreStatus, SyncInfo } from '../store.js';
+import type { ChangeFilter, ChangePageOptions, ChangeRecord, ChangeSearch, CountOptions, KeyedChange, LocalCounts, RunReceipt, StoredTender, StoreStatus, SyncInfo } from '../store.js';
 import { statement, type Sql, type SqlDialect, type Statement } from './dialect.js';
 import { fromWhere } from './selection.js';
 
@@ -89,19 +89,54 @@ function fieldHint(doc: string | undefined): string {
 export function changesStatement(d: SqlDialect, filter: ChangeFilter, limit?: number): Statement {
   return statement(d, (sql) => {
     const where = [`(c.run, c.id, c.seq) > (${sql.value(0)}, ${sql.value('')}, ${sql.value(0)})`];
-    if (filter.sync !== undefined) {
-      // A change another sync recorded counts for this one when this one held the tender then:
-      // from its first run that matched it until it stopped matching it (not before it existed).
-      where.push(
-        `(c.sync = ${sql.value(filter.sync)} OR (c.kind = 'changed' AND EXISTS (SELECT 1 FROM sync_tenders m WHERE m.sync = ${sql.value(filter.sync)}
-           AND m.id = c.id AND m.first_seen <= c.at AND (m.gone_at IS NULL OR c.at <= m.gone_at))))`,
-      );
-    }
+    if (filter.sync !== undefined) where.push(countsFor([filter.sync], sql));
     if (filter.since !== undefined) where.push(`c.at >= ${sql.value(timestamp(filter.since), 'timestamp')}`);
     if (filter.id !== undefined) where.push(`c.id = ${sql.value(filter.id)}`);
     return `SELECT c.run, c.sync, c.id, c.kind, c.field, ${d.jsonText('c.old')}, ${d.jsonText('c.new')}, c.at, c.seq FROM changes c
       WHERE ${where.join(' AND ')} ORDER BY c.run, c.id, c.seq${limit === undefined ? '' : ` LIMIT ${limit}`}`;
   });
+}
+
+/**
+ * The changes that count for any of `syncs`: their runs' own, and a change another sync recorded
+ * when one of them held the tender then: from its first run that matched it until it stopped
+ * matching it (not before it existed).
+ */
+function countsFor(syncs: readonly string[], sql: Sql): string {
+  const any = (column: string) => sql.dialect.anyOf(column, syncs, sql, 'text');
+  return `(${any('c.sync')} OR (c.kind = 'changed' AND EXISTS (SELECT 1 FROM sync_tenders m WHERE ${any('m.sync')}
+           AND m.id = c.id AND m.first_seen <= c.at AND (m.gone_at IS NULL OR c.at <= m.gone_at))))`;
+}
+
+/** The conditions of a change search (`AND`ed), from the first page's or after the keyset `before`. */
+function searchConditions(search: ChangeSearch, sql: Sql, before?: ChangePageOptions['before']): string {
+  const where = ['1 = 1'];
+  if (search.syncs !== undefined) where.push(search.syncs.length ? countsFor(search.syncs, sql) : '1 = 0');
+  if (search.since !== undefined) where.push(`c.at >= ${sql.value(timestamp(search.since), 'timestamp')}`);
+  if (search.kinds !== undefined) where.push(search.kinds.length ? sql.dialect.anyOf('c.kind', search.kinds, sql, 'text') : '1 = 0');
+  if (search.id !== undefined) where.push(`c.id = ${sql.value(search.id)}`);
+  if (before !== undefined) where.push(`(c.at, c.seq) < (${sql.value(timestamp(before.at), 'timestamp')}, ${sql.value(before.seq, 'number')})`);
+  return where.join(' AND ');
+}
+
+/** A page of the changes a search selects, newest first (at, then seq: a keyset no write can shift), and their number when asked. */
+export async function searchChanges(read: Reader, d: SqlDialect, search: ChangeSearch, options: ChangePageOptions = {}): Promise<{ changes: KeyedChange[]; total?: number }> {
+  const limit = options.limit === undefined ? '' : ` LIMIT ${Math.max(0, Math.floor(options.limit))}`;
+  const rows = await read(
+    statement(
+      d,
+      (sql) => `SELECT c.run, c.sync, c.id, c.kind, c.field, ${d.jsonText('c.old')}, ${d.jsonText('c.new')}, c.at, c.seq FROM changes c
+        WHERE ${searchConditions(search, sql, options.before)} ORDER BY c.at DESC, c.seq DESC${limit}`,
+    ),
+  );
+  const changes = rows.map((row) => ({ ...changeRecord(row), seq: Number(row[8]) }));
+  if (!options.count) return { changes };
+  return { changes, total: Number(await one(read, statement(d, (sql) => `SELECT count(*) FROM changes c WHERE ${searchConditions(search, sql)}`))) };
+}
+
+/** The secret tenders serve signs its cursors with (the one row of serve_secret), or undefined. */
+export async function readCursorSecret(read: Reader): Promise<string | undefined> {
+  return (await one(read, { sql: 'SELECT secret FROM serve_secret LIMIT 1', params: [] })) as string | undefined;
 }
 
 /** A row of changesStatement as a ChangeRecord. */

@@ -21,7 +21,9 @@ export type FieldRule =
   /** The full-text query (FTS5 syntax) matches the words of `target`. */
   | { kind: 'words'; target: FtsTarget }
   /** Any of the tender's CPV codes (the side table tender_cpv) starts with any of the field's prefixes. */
-  | { kind: 'codePrefix' };
+  | { kind: 'codePrefix' }
+  /** One of the syncs of the field's values holds the tender (sync_tenders, not gone). */
+  | { kind: 'heldBy' };
 
 /** The fields of a selection that select (sync joins, sortBy and sortOrder order). */
 export type SelectingField = Exclude<keyof LocalSelection, 'sync' | 'sortBy' | 'sortOrder'>;
@@ -40,6 +42,7 @@ export const SELECTION_FIELDS: Record<SelectingField, FieldRule> = {
   cpv: { kind: 'codePrefix' },
   buyerIds: { kind: 'any', column: 'buyer_id' },
   buyerName: { kind: 'words', target: 'buyer_name' },
+  syncs: { kind: 'heldBy' },
 };
 
 /**
@@ -110,6 +113,8 @@ function fieldCondition(rule: FieldRule, value: unknown, sql: Sql, probe: boolea
       const ranges = prefixes.map((p) => `(c.code >= ${sql.value(p)} AND c.code < ${sql.value(`${p.slice(0, -1)}${String.fromCharCode(p.charCodeAt(p.length - 1) + 1)}`)})`);
       return `t.id IN (SELECT c.id FROM tender_cpv c WHERE ${ranges.join(' OR ')})`;
     }
+    case 'heldBy':
+      return `t.id IN (SELECT h.id FROM sync_tenders h WHERE ${sql.dialect.anyOf('h.sync', value as string[], sql, 'text')} AND h.gone_at IS NULL)`;
   }
 }
 
