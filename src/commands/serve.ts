@@ -2,11 +2,21 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { DEFAULT_LISTEN, parseListen } from '../serve/listen.js';
 import { withoutPasswords } from '../model/redact.js';
+import { parseDurationMs, parseInteger } from '../query/validate.js';
 import { storeTarget } from '../store/location.js';
 import type { CommandContext } from './context.js';
 import { dbOption, examples, type GlobalFlags } from './flags.js';
 
-type ServeFlags = { db?: string; listen: string; tokenFile?: string; public?: boolean };
+type ServeFlags = {
+  db?: string;
+  listen: string;
+  tokenFile?: string;
+  public?: boolean;
+  queryTimeout: string;
+  maxConcurrency: string;
+  headersTimeout: string;
+  requestTimeout: string;
+};
 
 export function registerServe(program: Command, ctx: CommandContext): void {
   const cmd = program
@@ -21,7 +31,11 @@ export function registerServe(program: Command, ctx: CommandContext): void {
     .addOption(dbOption())
     .addOption(new Option('--listen <host:port>', 'where to listen; port 0 picks a free one').default(DEFAULT_LISTEN))
     .addOption(new Option('--token-file <file>', 'require Authorization: Bearer TOKEN, the first line of FILE (needed to listen beyond loopback)'))
-    .addOption(new Option('--public', 'listen beyond loopback without a token (anyone who reaches the port may search)'));
+    .addOption(new Option('--public', 'listen beyond loopback without a token (anyone who reaches the port may search)'))
+    .addOption(new Option('--query-timeout <time>', "a request's time limit for reading the copy (500ms, 5s), then 503").default('5s'))
+    .addOption(new Option('--max-concurrency <n>', 'requests reading the copy at once; the rest wait up to 1 s, then 503').default('32'))
+    .addOption(new Option('--headers-timeout <time>', "a request's headers must arrive within this, else 408").default('10s'))
+    .addOption(new Option('--request-timeout <time>', 'a whole request (headers and body) must arrive within this, else 408').default('30s'));
   cmd.addHelpText(
     'after',
     examples([
@@ -29,6 +43,7 @@ export function registerServe(program: Command, ctx: CommandContext): void {
       'tenders serve --listen 127.0.0.1:0                  # a free port: read the URL from the first line',
       'tenders serve --listen 0.0.0.0:8787 --token-file /etc/tenders/token',
       'tenders serve -q --db postgres://reader@db.internal/tenders   # no access log',
+      'tenders serve --query-timeout 2s --max-concurrency 8           # tighter bounds for a small machine',
       'tenders search --base-url http://127.0.0.1:8787 -c DEU --all   # the CLI as a client of the replica',
       "curl -s localhost:8787/api/v1/tenders/search -H 'content-type: application/json' -d '{\"q\":\"hospital\",\"exactTotal\":true}'",
     ]),
@@ -40,7 +55,15 @@ export function registerServe(program: Command, ctx: CommandContext): void {
     if (!listen.loopback && !flags.public && flags.tokenFile === undefined) {
       throw new UsageError(`--listen ${flags.listen} reaches beyond this machine: give --token-file FILE (clients send its token) or --public (anyone may search)`);
     }
-    const plan = { db: storeTarget(flags.db, ctx.io.env), listen, tokenFile: flags.tokenFile, quiet: globals.quiet === true };
+    const plan = {
+      db: storeTarget(flags.db, ctx.io.env),
+      listen,
+      tokenFile: flags.tokenFile,
+      quiet: globals.quiet === true,
+      limits: { queryTimeoutMs: parseDurationMs('--query-timeout', flags.queryTimeout), maxConcurrency: parseInteger('--max-concurrency', flags.maxConcurrency, 1, 10_000) },
+      headersTimeoutMs: parseDurationMs('--headers-timeout', flags.headersTimeout),
+      requestTimeoutMs: parseDurationMs('--request-timeout', flags.requestTimeout),
+    };
     if (globals.dryRun) {
       const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
       const who = flags.tokenFile !== undefined ? `a bearer token from ${flags.tokenFile}` : listen.loopback ? 'this machine only' : 'anyone (--public)';

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IO } from '../io.js';
 import { RunError, UsageError } from '../errors.js';
+import { followedCopy } from '../serve/followed-copy.js';
+import type { LimitOptions } from '../serve/request-limits.js';
 import { startServer } from '../serve/server.js';
+import { isPostgresLocation } from '../store/store.js';
 import type { ListenAddress } from '../serve/listen.js';
 import type { StoreTarget } from '../store/location.js';
 import { openLocalCopy } from './local-copy.js';
@@ -13,6 +16,9 @@ export interface ServePlan {
   listen: ListenAddress;
   tokenFile?: string;
   quiet: boolean;
+  limits: Required<Pick<LimitOptions, 'queryTimeoutMs' | 'maxConcurrency'>>;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
 }
 
 /** The token of --token-file: its first line, which must not be empty. */
@@ -36,7 +42,12 @@ async function readToken(file: string): Promise<string> {
  */
 export async function runServe(plan: ServePlan, deps: { io: IO; signal: AbortSignal }): Promise<void> {
   const token = plan.tokenFile === undefined ? undefined : await readToken(plan.tokenFile);
-  const store = await openLocalCopy(plan.db, undefined, deps.signal);
+  // PostgreSQL: a connection per request that may read at once, each statement bounded by the server itself.
+  const bounds = { connections: plan.limits.maxConcurrency, statementTimeoutMs: plan.limits.queryTimeoutMs };
+  const open = () => openLocalCopy(plan.db, undefined, deps.signal, bounds);
+  const opened = await open();
+  // SQLite: the file at the path is served, whichever it is now (a first sync's new copy, one restored).
+  const store = isPostgresLocation(plan.db.location) ? opened : followedCopy(plan.db.location, opened, open);
   try {
     const say = (line: string) => deps.io.stderr.write(`${line}\n`);
     const server = await startServer({
@@ -45,6 +56,9 @@ export async function runServe(plan: ServePlan, deps: { io: IO; signal: AbortSig
       port: plan.listen.port,
       secret: randomBytes(32).toString('base64url'),
       token,
+      limits: plan.limits,
+      headersTimeoutMs: plan.headersTimeoutMs,
+      requestTimeoutMs: plan.requestTimeoutMs,
       log: plan.quiet ? undefined : say,
       fault: (err) => say(`tenders: serve: ${(err as Error).message}`),
     }).catch((err: NodeJS.ErrnoException) => {

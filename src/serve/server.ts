@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CursorCodec } from '../contract/cursor.js';
@@ -9,7 +10,9 @@ import type { WebResponse } from '../web/web-request.js';
 import type { Store } from '../store/store.js';
 import { accessLine } from './access-log.js';
 import { bearerMatches } from './auth.js';
+import { answerClientError } from './client-errors.js';
 import { searchOrganisations } from './organisations.js';
+import { RequestLimits, Unavailable, type LimitOptions } from './request-limits.js';
 import { TenderSearch } from './tender-search.js';
 
 /** Request bodies above this are refused (413): a search body is a few hundred bytes. */
@@ -32,6 +35,8 @@ export interface ServeOptions {
   requestTimeoutMs?: number;
   /** How long close() lets requests in flight finish before it cuts them (ms). */
   drainMs?: number;
+  /** A request's time limit for reading the copy, and how many read at once (request-limits.ts). */
+  limits?: LimitOptions;
 }
 
 export interface RunningServer {
@@ -82,7 +87,8 @@ async function writePage(res: ServerResponse, page: WebResponse, logged: (bytes:
 
 /** `tenders serve`'s HTTP server: the service's search operations and health checks over the copy. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const { store } = options;
+  const limits = new RequestLimits(options.limits);
+  const store = limits.bound(options.store);
   const codec = new CursorCodec(options.secret);
   const tenders = new TenderSearch(store, codec);
 
@@ -123,6 +129,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     } catch (err) {
       // The request's own mistakes (a full-text query FTS refuses) are 400s; anything else is ours, said on stderr only.
       if (err instanceof BadRequest || err instanceof UsageError) r = errorResponse(400, err.message);
+      else if (err instanceof Unavailable) r = errorResponse(503, err.message, { 'retry-after': String(err.retryAfter) });
       else {
         options.fault(err);
         r = errorResponse(500, 'internal error');
@@ -135,8 +142,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   const server: Server = createServer({ connectionsCheckingInterval: Math.min(1000, headersTimeout) }, (req, res) => {
     // handle answers every error of its own; what is left (a socket gone while writing) is a fault, never a crash.
-    handle(req, res).catch((err: unknown) => options.fault(err));
+    limits.request(once(res, 'close'), () => handle(req, res)).catch((err: unknown) => options.fault(err));
   });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => answerClientError(err, socket, SAFE_HEADERS));
   server.headersTimeout = headersTimeout;
   server.requestTimeout = options.requestTimeoutMs ?? 30_000;
 

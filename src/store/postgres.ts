@@ -40,7 +40,7 @@ const CONNECTIONS = 4;
 
 export async function openPostgresStore(url: string, options: OpenOptions): Promise<Store> {
   const target = parseTarget(url, options.schema);
-  const connection = await connect(target, Math.max(1, options.connections ?? CONNECTIONS), options.mode === 'write', options.env ?? {}, options.signal);
+  const connection = await connect(target, Math.max(1, options.connections ?? CONNECTIONS), options.mode === 'write', options.env ?? {}, options.signal, options.statementTimeoutMs);
   try {
     const client = await connection.pool.connect();
     let version: number;
