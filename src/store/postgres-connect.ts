@@ -164,15 +164,7 @@ const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNRE
  * then: a read or write waiting on the server (a table someone locked) ends
  * at once, and fails with the interruption (Connection.interrupted).
  */
-export async function connect(
-  target: Target,
-  max: number,
-  create: boolean,
-  env: LibpqEnv,
-  signal?: AbortSignal,
-  /** Each statement of the pool's connections ends after this (ms): a server's reads stay bounded. */
-  statementTimeoutMs?: number,
-): Promise<Connection> {
+export async function connect(target: Target, max: number, create: boolean, env: LibpqEnv, signal?: AbortSignal): Promise<Connection> {
   // Only a URL's password is taken out: a password's text replaced wherever it stands garbled the
   // server's words (a password "b" made "data***ase") and so gave the password away.
   const scrub = withoutPasswords;
@@ -199,7 +191,7 @@ export async function connect(
     await first.end().catch(() => undefined);
   }
   signal?.throwIfAborted();
-  const pool = new pg.Pool({ ...base, max, statement_timeout: statementTimeoutMs, options: `-c search_path=${ident(schema).replace(/\\/g, '\\\\').replace(/ /g, '\\ ')}` });
+  const pool = new pg.Pool({ ...base, max, options: `-c search_path=${ident(schema).replace(/\\/g, '\\\\').replace(/ /g, '\\ ')}` });
   // An idle connection the server drops is not this process's failure.
   pool.on('error', () => undefined);
   if (signal) cancelOnAbort(pool, base, signal);
