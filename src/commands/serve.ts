@@ -64,6 +64,7 @@ export function registerServe(program: Command, ctx: CommandContext): void {
       headersTimeoutMs: parseDurationMs('--headers-timeout', flags.headersTimeout),
       requestTimeoutMs: parseDurationMs('--request-timeout', flags.requestTimeout),
     };
+    if (plan.headersTimeoutMs > plan.requestTimeoutMs) throw new UsageError('--headers-timeout cannot be longer than --request-timeout (the headers are part of the request)');
     if (globals.dryRun) {
       const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
       const who = flags.tokenFile !== undefined ? `a bearer token from ${flags.tokenFile}` : listen.loopback ? 'this machine only' : 'anyone (--public)';

@@ -80,6 +80,8 @@ describe('tenders serve within its bounds, over a SQLite copy', () => {
     });
     const bad = await runCli(['serve', '--db', db, '--query-timeout', 'soon'], undefined);
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/^tenders: --query-timeout takes a time such as 500ms/)]);
+    const late = await runCli(['serve', '--db', db, '--headers-timeout', '40s'], undefined);
+    expect([late.code, late.stderr]).toEqual([2, expect.stringMatching(/^tenders: --headers-timeout cannot be longer than --request-timeout/)]);
   });
 
   it('a copy deleted is 503 and /readyz 503; a first sync that makes a new copy is served without restart, a cursor of before paging on', async () => {
