@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CursorCodec } from '../contract/cursor.js';
@@ -142,7 +141,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   const server: Server = createServer({ connectionsCheckingInterval: Math.min(1000, headersTimeout) }, (req, res) => {
     // handle answers every error of its own; what is left (a socket gone while writing) is a fault, never a crash.
-    limits.request(once(res, 'close'), () => handle(req, res)).catch((err: unknown) => options.fault(err));
+    limits.request(new Promise((ended) => res.once('close', ended)), () => handle(req, res)).catch((err: unknown) => options.fault(err));
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => answerClientError(err, socket, SAFE_HEADERS));
   server.headersTimeout = headersTimeout;
