@@ -2,13 +2,26 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
 import type { LogFormat } from '../serve/access-log.js';
 import { DEFAULT_LISTEN, parseListen } from '../serve/listen.js';
-import { parseSavedName } from '../query/validate.js';
 import { withoutPasswords } from '../model/redact.js';
+import { parseDurationMs, parseInteger, parseSavedName } from '../query/validate.js';
 import { storeTarget } from '../store/location.js';
 import type { CommandContext } from './context.js';
 import { collect, dbOption, examples, type GlobalFlags } from './flags.js';
 
-type ServeFlags = { db?: string; listen: string; tokenFile?: string; public?: boolean; sync?: string[]; cors?: string[]; secretFile?: string; logFormat: LogFormat };
+type ServeFlags = {
+  db?: string;
+  listen: string;
+  tokenFile?: string;
+  public?: boolean;
+  sync?: string[];
+  cors?: string[];
+  secretFile?: string;
+  logFormat: LogFormat;
+  queryTimeout: string;
+  maxConcurrency: string;
+  headersTimeout: string;
+  requestTimeout: string;
+};
 
 export function registerServe(program: Command, ctx: CommandContext): void {
   const cmd = program
@@ -27,7 +40,11 @@ export function registerServe(program: Command, ctx: CommandContext): void {
     .addOption(new Option('--sync <name>', "serve only this sync's tenders, organisations and changes (repeatable; default all)").argParser(collect))
     .addOption(new Option('--cors <origin>', 'let browser pages of ORIGIN call the API (repeatable; * any origin); default none').argParser(collect))
     .addOption(new Option('--secret-file <file>', 'sign cursors with the first line of FILE (default: the secret kept in the copy)'))
-    .addOption(new Option('--log-format <format>', 'the access log: one line of text, or one JSON object, per request').choices(['text', 'json']).default('text'));
+    .addOption(new Option('--log-format <format>', 'the access log: one line of text, or one JSON object, per request').choices(['text', 'json']).default('text'))
+    .addOption(new Option('--query-timeout <time>', "a request's time limit for reading the copy (500ms, 5s), then 503").default('5s'))
+    .addOption(new Option('--max-concurrency <n>', 'requests reading the copy at once; the rest wait up to 1 s, then 503').default('32'))
+    .addOption(new Option('--headers-timeout <time>', "a request's headers must arrive within this, else 408").default('10s'))
+    .addOption(new Option('--request-timeout <time>', 'a whole request (headers and body) must arrive within this, else 408').default('30s'));
   cmd.addHelpText(
     'after',
     examples([
@@ -37,6 +54,7 @@ export function registerServe(program: Command, ctx: CommandContext): void {
       'tenders serve -q --db postgres://reader@db.internal/tenders   # no access log',
       'tenders serve --sync deu-open --sync fra-open           # those two syncs only',
       'tenders serve --cors https://dash.example.org --log-format json',
+      'tenders serve --query-timeout 2s --max-concurrency 8           # tighter bounds for a small machine',
       'tenders search --base-url http://127.0.0.1:8787 -c DEU --all   # the CLI as a client of the replica',
       "curl -s localhost:8787/api/v1/tenders/search -H 'content-type: application/json' -d '{\"q\":\"hospital\",\"exactTotal\":true}'",
     ]),
@@ -58,7 +76,11 @@ export function registerServe(program: Command, ctx: CommandContext): void {
       cors: flags.cors,
       secretFile: flags.secretFile,
       logFormat: flags.logFormat,
+      limits: { queryTimeoutMs: parseDurationMs('--query-timeout', flags.queryTimeout), maxConcurrency: parseInteger('--max-concurrency', flags.maxConcurrency, 1, 10_000) },
+      headersTimeoutMs: parseDurationMs('--headers-timeout', flags.headersTimeout),
+      requestTimeoutMs: parseDurationMs('--request-timeout', flags.requestTimeout),
     };
+    if (plan.headersTimeoutMs > plan.requestTimeoutMs) throw new UsageError('--headers-timeout cannot be longer than --request-timeout (the headers are part of the request)');
     if (globals.dryRun) {
       const host = listen.host.includes(':') ? `[${listen.host}]` : listen.host;
       const who = flags.tokenFile !== undefined ? `a bearer token from ${flags.tokenFile}` : listen.loopback ? 'this machine only' : 'anyone (--public)';

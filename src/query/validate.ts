@@ -54,6 +54,14 @@ export function parseInteger(flag: string, value: string, min: number, max = Num
   return n;
 }
 
+/** A time span of a flag: `500ms`, `5s`, `2m`, or plain milliseconds (`500`); above 0, at most a day. */
+export function parseDurationMs(flag: string, value: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m)?\s*$/.exec(value);
+  const ms = m ? Number(m[1]) * { ms: 1, s: 1000, m: 60_000 }[(m[2] ?? 'ms') as 'ms' | 's' | 'm'] : NaN;
+  if (!(ms >= 1 && ms <= 86_400_000)) throw new UsageError(`${flag} takes a time such as 500ms, 5s or 2m (at least 1ms, at most a day), not '${value}'`);
+  return Math.round(ms);
+}
+
 /** The largest --max-wait: a day. */
 export const MAX_WAIT_MAX_S = 86_400;
 const RATE_MAX = 10_000;

@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IO } from '../io.js';
 import { RunError, UsageError } from '../errors.js';
+import { followedCopy } from '../serve/followed-copy.js';
+import type { LimitOptions } from '../serve/request-limits.js';
 import { startServer } from '../serve/server.js';
+import { isPostgresLocation } from '../store/store.js';
 import type { ListenAddress } from '../serve/listen.js';
 import type { StoreTarget } from '../store/location.js';
 import type { Store } from '../store/store.js';
@@ -22,6 +25,9 @@ export interface ServePlan {
   /** Sign cursors with this file's first line rather than the copy's secret. */
   secretFile?: string;
   logFormat: LogFormat;
+  limits: Required<Pick<LimitOptions, 'queryTimeoutMs' | 'maxConcurrency'>>;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
 }
 
 /** The token of --token-file, the secret of --secret-file: the file's first line, which must not be empty. */
@@ -65,7 +71,12 @@ async function cursorSecret(plan: ServePlan, store: Store, say: (line: string) =
  */
 export async function runServe(plan: ServePlan, deps: { io: IO; signal: AbortSignal }): Promise<void> {
   const token = plan.tokenFile === undefined ? undefined : await readFirstLine('--token-file', plan.tokenFile, 'token');
-  const store = await openLocalCopy(plan.db, undefined, deps.signal);
+  // PostgreSQL: a connection per request that may read at once, each statement bounded by the server itself.
+  const bounds = { connections: plan.limits.maxConcurrency, statementTimeoutMs: plan.limits.queryTimeoutMs };
+  const open = () => openLocalCopy(plan.db, undefined, deps.signal, bounds);
+  const opened = await open();
+  // SQLite: the file at the path is served, whichever it is now (a first sync's new copy, one restored).
+  const store = isPostgresLocation(plan.db.location) ? opened : followedCopy(plan.db.location, opened, open);
   try {
     const say = (line: string) => deps.io.stderr.write(`${line}\n`);
     await checkScope(store, plan.syncs);
@@ -77,7 +88,11 @@ export async function runServe(plan: ServePlan, deps: { io: IO; signal: AbortSig
       secret,
       token,
       // A download reads through a connection of its own: one snapshot, which no other request shares or ends.
-      openReader: () => openLocalCopy(plan.db, undefined, deps.signal),
+      // It streams as fast as its client reads: --query-timeout's limit would cut it, so it has none.
+      openReader: () => openLocalCopy(plan.db, undefined, deps.signal, { connections: 1 }),
+      limits: plan.limits,
+      headersTimeoutMs: plan.headersTimeoutMs,
+      requestTimeoutMs: plan.requestTimeoutMs,
       log: plan.quiet ? undefined : say,
       logFormat: plan.logFormat,
       syncs: plan.syncs,

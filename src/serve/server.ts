@@ -15,7 +15,9 @@ import { answerDownload, type DownloadResponse } from './downloads.js';
 import { requestOrigin } from './origin.js';
 import { KEY_PARAM, keyAdmits } from './subscription-keys.js';
 import { listSyncs } from './syncs-list.js';
+import { answerClientError } from './client-errors.js';
 import { searchOrganisations } from './organisations.js';
+import { RequestLimits, Unavailable, type LimitOptions } from './request-limits.js';
 import { TenderSearch } from './tender-search.js';
 import { tenderIdOf, tenderStory } from './tender-story.js';
 
@@ -47,6 +49,8 @@ export interface ServeOptions {
   drainMs?: number;
   /** The copy opened again for one download (downloads.ts DownloadDeps.openReader). */
   openReader?: () => Promise<Store>;
+  /** A request's time limit for reading the copy, and how many read at once (request-limits.ts). */
+  limits?: LimitOptions;
 }
 
 export interface RunningServer {
@@ -121,7 +125,8 @@ async function writePage(res: ServerResponse, page: WebResponse | DownloadRespon
 
 /** `tenders serve`'s HTTP server: the service's search operations and health checks over the copy. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const { store } = options;
+  const limits = new RequestLimits(options.limits);
+  const store = limits.bound(options.store);
   const codec = new CursorCodec(options.secret);
   const tenders = new TenderSearch(store, codec, options.syncs);
   const changes = new ChangesSearch(store, codec, options.syncs);
@@ -180,6 +185,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     } catch (err) {
       // The request's own mistakes (a full-text query FTS refuses) are 400s; anything else is ours, said on stderr only.
       if (err instanceof BadRequest || err instanceof UsageError) r = errorResponse(400, err.message);
+      else if (err instanceof Unavailable) r = errorResponse(503, err.message, { 'retry-after': String(err.retryAfter) });
       else {
         options.fault(err);
         r = errorResponse(500, 'internal error');
@@ -194,8 +200,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   const server: Server = createServer({ connectionsCheckingInterval: Math.min(1000, headersTimeout) }, (req, res) => {
     // handle answers every error of its own; what is left (a socket gone while writing) is a fault, never a crash.
-    handle(req, res).catch((err: unknown) => options.fault(err));
+    limits.request(new Promise((ended) => res.once('close', ended)), () => handle(req, res)).catch((err: unknown) => options.fault(err));
   });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => answerClientError(err, socket, SAFE_HEADERS));
   server.headersTimeout = headersTimeout;
   server.requestTimeout = options.requestTimeoutMs ?? 30_000;
 

@@ -20,7 +20,15 @@ export class PostgresReader {
     private readonly target: Target,
     /** The command's interruption (OpenOptions.signal). */
     private readonly signal: AbortSignal | undefined,
+    /** Each statement of a snapshot ends after this (OpenOptions.statementTimeoutMs). */
+    private readonly statementTimeoutMs?: number,
   ) {}
+
+  /** The snapshot's statements bounded, when the store is (SET LOCAL: it ends with the transaction). */
+  get #bounded(): string {
+    const ms = this.statementTimeoutMs;
+    return ms === undefined ? '' : `; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(ms))}`;
+  }
 
   async connect(): Promise<pg.PoolClient> {
     this.connection.check();
@@ -45,7 +53,7 @@ export class PostgresReader {
     const client = await this.connect();
     let broken = false;
     try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY').catch((err: unknown) => {
+      await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY${this.#bounded}`).catch((err: unknown) => {
         throw this.queryError(err, undefined);
       });
       return await work(async (s, selection) => {
@@ -70,7 +78,7 @@ export class PostgresReader {
         client.query<unknown[]>({ text, values, rowMode: 'array' }).catch((err: unknown) => {
           throw this.queryError(err, selection);
         });
-      await query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY${this.#bounded}`);
       await query(`DECLARE rows NO SCROLL CURSOR FOR ${sql}`, params);
       for (;;) {
         this.connection.check();

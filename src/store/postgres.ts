@@ -52,7 +52,7 @@ export async function openPostgresStore(url: string, options: OpenOptions): Prom
     } finally {
       client.release();
     }
-    return new PostgresStore(connection, target, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, version === 0, options.signal);
+    return new PostgresStore(connection, target, options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS, version === 0, options.signal, options.statementTimeoutMs);
   } catch (err) {
     await connection.pool.end().catch(() => undefined);
     throw failure(connection.interrupted(err), target, connection.scrub);
@@ -73,10 +73,11 @@ class PostgresStore implements Store {
     private unborn: boolean,
     /** Cancels a run's commit (OpenOptions.signal). */
     private readonly signal: AbortSignal | undefined,
+    statementTimeoutMs: number | undefined,
   ) {
     this.#pool = connection.pool;
     this.#schema = connection.schema;
-    this.#reader = new PostgresReader(connection, target, signal);
+    this.#reader = new PostgresReader(connection, target, signal, statementTimeoutMs);
   }
 
   async beginRun(options: RunOptions): Promise<SyncRun> {

@@ -283,6 +283,8 @@ export interface OpenOptions {
   schema?: string;
   /** PostgreSQL: the most connections this store opens at once (the command passes --parallel + 1; default 4). */
   connections?: number;
+  /** PostgreSQL: each statement's time limit (statement_timeout, ms; tenders serve's --query-timeout); none by default. Ignored by SQLite. */
+  statementTimeoutMs?: number;
   /**
    * PostgreSQL: the command's environment, where the libpq variables a URL
    * leaves out are read (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE,

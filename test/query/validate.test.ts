@@ -5,6 +5,7 @@ import {
   parseBaseUrl,
   parseColumns,
   parseCountries,
+  parseDurationMs,
   parseInteger,
   parseLimit,
   parseOrder,
@@ -24,6 +25,12 @@ describe('flag validation', () => {
     expect(parseSort('DEADLINE')).toBe('deadline');
     expect(parseSort('estimatedvalue')).toBe('estimatedValue');
     expect(() => parseSort('title')).toThrow(/publicationDate, deadline, estimatedValue/);
+  });
+
+  it('reads a time span as milliseconds: 500ms, 5s, 2m, plain milliseconds; refuses the rest', () => {
+    expect(['500ms', '5s', '2m', '250', '1.5s', ' 1ms '].map((v) => parseDurationMs('--query-timeout', v))).toEqual([500, 5000, 120_000, 250, 1500, 1]);
+    for (const bad of ['0', '0.2ms', '5h', 'soon', '-1s', '', '2d', '25h'])
+      expect(() => parseDurationMs('--query-timeout', bad)).toThrow(/^--query-timeout takes a time such as 500ms, 5s or 2m/);
   });
 
   it('accepts asc/desc only', () => {
