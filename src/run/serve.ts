@@ -89,7 +89,7 @@ export async function runServe(plan: ServePlan, deps: { io: IO; signal: AbortSig
       token,
       // A download reads through a connection of its own: one snapshot, which no other request shares or ends.
       // It streams as fast as its client reads: --query-timeout's limit would cut it, so it has none.
-      openReader: () => openLocalCopy(plan.db, undefined, deps.signal, { connections: 1 }),
+      openReader: () => openLocalCopy(plan.db, undefined, deps.signal),
       limits: plan.limits,
       headersTimeoutMs: plan.headersTimeoutMs,
       requestTimeoutMs: plan.requestTimeoutMs,
