@@ -120,8 +120,8 @@ export async function measureDownload({ node, cli, db, sandboxBin, small, runs, 
     const body = await (await fetch(`${server.url}${path}`)).text();
     const exported = join(dir, 'download-export.ndjson');
     await timed(node, exportArgs, env, exported);
-    const same = body === readFileSync(exported, 'utf8');
-    check = `${body.split('\n').filter(Boolean).length} lines, ${same ? 'byte for byte' : 'NOT byte for byte'} the export's`;
+    if (body !== readFileSync(exported, 'utf8')) throw new Error(`download: GET ${path} is not byte for byte export --local -f ndjson --sync bench`);
+    check = `${body.split('\n').filter(Boolean).length} lines, byte for byte the export's`;
     for (let i = 1; i <= runs; i++) {
       seconds.download.push(await timed(...curl(server.url), {}));
       seconds.export.push(await timed(node, exportArgs, env));
