@@ -3,6 +3,9 @@
 // (--verbose: "the local copy gave the first N tenders in X ms"), and the wall time of
 // `count --local --by buyer.name`, a whole process. The copy is made by `tenders sync`
 // from the sandbox; `node bench/local.js --db PATH` measures an existing copy alone.
+// The procurement queries (issue 36) over the same copy, in either engine: `search --local
+// --cpv 45 -c DEU` (first page, query time), `count --local --by cpv --cpv-level 2` (a whole
+// process) and `show ID --local` against the start-up of a dry run, alternating.
 import { spawnSync } from 'node:child_process';
 import { uptime } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +50,39 @@ export async function measureLocal(node, cli, db, runs) {
     countBySeconds: median(countSeconds),
     runs: { queryMs, countSeconds },
     uptime: uptime(),
+  };
+}
+
+/** The three procurement measures over the copy `db` (a SQLite file or a postgres:// URL). */
+export async function measureProcurement(node, cli, db, runs) {
+  const env = { TENDERS_DB: db, NO_COLOR: '1' };
+  const search = [cli, 'search', '--local', '--verbose', '-f', 'ndjson', '--cpv', '45', '-c', 'DEU'];
+  const cpvMs = [];
+  const countSeconds = [];
+  let rows = 0;
+  let id;
+  for (let i = 0; i < runs; i++) {
+    const r = spawnSync(node, search, { env: { ...process.env, ...env }, encoding: 'utf8' });
+    const m = FIRST_PAGE.exec(r.stderr);
+    if (r.status !== 0 || !m) throw new Error(`local: search --local --cpv 45 -c DEU failed: ${r.stderr.trim()}`);
+    rows = Number(m[1]);
+    cpvMs.push(Number(m[2]));
+    id ??= JSON.parse(r.stdout.split('\n')[0]).id;
+    countSeconds.push(await timed(node, [cli, 'count', '--local', '--by', 'cpv', '--cpv-level', '2'], env));
+  }
+  // show against what any command costs to start (the bench's start-up row: a dry run), alternating.
+  const show = [];
+  const startup = [];
+  for (let i = 0; i < runs * 3; i++) {
+    show.push(await timed(node, [cli, 'show', String(id), '--local'], env));
+    startup.push(await timed(node, [cli, '--dry-run', 'search', '-c', 'DEU'], { TENDERS_BASE_URL: 'http://127.0.0.1:9' }));
+  }
+  return {
+    check: `--cpv 45 -c DEU gave a first page of ${rows}; show ${id} exit 0`,
+    cpvSearchMs: median(cpvMs),
+    cpvCountSeconds: median(countSeconds),
+    showMs: (median(show) - median(startup)) * 1000,
+    runs: { cpvMs, countSeconds, showSeconds: show, startupSeconds: startup },
   };
 }
 

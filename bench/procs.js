@@ -44,19 +44,28 @@ const exited = (child) =>
  */
 export async function startSandbox(bin, size, { cache = true, extra = [] } = {}) {
   const args = [bin, '--port', '0', '--size', String(size), '--seed', '1', ...(cache ? ['--cache'] : []), ...extra];
-  const child = track(spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+  const server = await startServer(process.execPath, args).catch((err) => {
+    if (cache && err.exitedEarly) return undefined; // maybe --cache is unknown: try without
+    throw err;
+  });
+  if (server === undefined) return startSandbox(bin, size, { cache: false, extra });
+  return { ...server, cache };
+}
+
+/**
+ * Starts a server that prints its URL as its first line on stdout (the sandbox, `tenders
+ * serve`, bench/ceiling.js) and resolves to `{ url, pid, stop }` once it has.
+ */
+export async function startServer(cmd, args, env = {}) {
+  const child = track(spawn(cmd, args, { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const url = await new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => reject(Object.assign(new Error(`the sandbox exited with ${code}: ${stderr.trim()}`), { exitedEarly: true })));
+    child.once('exit', (code) => reject(Object.assign(new Error(`${args.find((a) => !a.startsWith('-')) ?? cmd} exited with ${code}: ${stderr.trim()}`), { exitedEarly: true })));
     createInterface({ input: child.stdout }).once('line', resolve);
-  }).catch((err) => {
-    if (cache && err.exitedEarly) return undefined; // maybe --cache is unknown: try without
-    throw err;
   });
-  if (url === undefined) return startSandbox(bin, size, { cache: false, extra });
-  if (!/^https?:\/\//.test(url)) throw new Error(`the sandbox printed ${JSON.stringify(url)}, not its URL`);
+  if (!/^https?:\/\//.test(url)) throw new Error(`${cmd} printed ${JSON.stringify(url)}, not its URL`);
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const done = exited(child);
@@ -65,8 +74,11 @@ export async function startSandbox(bin, size, { cache = true, extra = [] } = {})
     await done;
     clearTimeout(timer);
   };
-  return { url, cache, stop };
+  return { url, pid: child.pid, stop };
 }
+
+/** The peak resident memory of a running process so far (its VmHWM), in MB. */
+export const processPeakMb = (pid) => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
 /**
  * Runs a command with stdout to the file `out` (default /dev/null, so the pipe costs

@@ -10,7 +10,9 @@
 // --exports: only the exports of every format against the floor and their peak RSS, the
 // table of issue 24 in a few minutes, <timestamp>-exports.json only; --sync: only the sync
 // rows, SQLite and PostgreSQL, <timestamp>-sync.json only; --startup: only the start-up of
-// --version and of a real command against node -e 0, in about a minute, <timestamp>-startup.json only).
+// --version and of a real command against node -e 0, in about a minute, <timestamp>-startup.json only;
+// --serve: only the rows over the copy of BIG tenders: local and procurement queries, `tenders serve`
+// under load (bench/serve.js), its page and download, <timestamp>-serve.json only).
 // The PostgreSQL rows run against a throwaway cluster (bench/postgres.js); without the
 // PostgreSQL binaries the bench says so in one line and skips them.
 // Exit 0 even when a target is missed (this is a report); 1 when the bench could not
@@ -21,15 +23,17 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { canonicalLines, checkCsv, sameLines } from './check.js';
-import { measureLocal, syncCopy } from './local.js';
+import { measureLocal, measureProcurement, syncCopy } from './local.js';
 import { postgresCopy, stopClusters } from './postgres.js';
 import { hasCommand, peakRssMb, rssMethod, startSandbox, stopAll, timed } from './procs.js';
+import { CONNECTIONS, measureDownload, measureServe } from './serve.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');
 const exportsOnly = process.argv.includes('--exports');
 const startupOnly = process.argv.includes('--startup');
 const syncOnly = process.argv.includes('--sync');
+const serveOnly = process.argv.includes('--serve');
 const SIZE = quick ? 20_000 : 50_000;
 const BIG = quick ? 80_000 : 200_000; // 4 × SIZE either way, so the RSS ratio means the same
 const RUNS = quick ? 3 : 5;
@@ -71,7 +75,28 @@ const TARGETS = {
   pgResyncExport: undefined, // reported: a re-sync into PostgreSQL after SYNC_CHANGES changes
   pgSyncNewOnlyRequests: { max: 3 },
   pgWatchExport: undefined, // reported: a watch's daily run with its state in PostgreSQL (docs/watch.md)
+  // Issue 36, over the BIG copy in each engine (pg…: PostgreSQL): query ms, seconds of a whole process, ms over start-up.
+  cpvSearchMs: { max: 50 }, // search --local --cpv 45 -c DEU, first page
+  cpvCountBy: { max: 1 }, // count --local --by cpv --cpv-level 2
+  showMs: { max: 20 }, // show ID --local minus a dry run's start-up
+  pgCpvSearchMs: { max: 50 },
+  pgCpvCountBy: { max: 1 },
+  pgShowMs: { max: 20 },
+  // Issues 38 and 39: tenders serve over the BIG copy at CONNECTIONS connections (wrk).
+  serveSandbox: { min: 0.8 }, // first page, requests/s: the replica / the sandbox's --cache server
+  serveP99Ms: { max: 25 },
+  serveCeiling: undefined, // reported: the replica / a bare node:http server answering the same bytes
+  serveFullTextP99Ms: { max: 50 }, // two words, exactTotal
+  pageP99Ms: { max: 50 }, // GET /?q=two words, 25 results
+  pgServeSandbox: { min: 0.8 },
+  pgServeP99Ms: { max: 25 },
+  pgServeFullTextP99Ms: { max: 50 },
+  pgPageP99Ms: { max: 50 },
+  downloadExport: { max: 1.2 }, // GET /syncs/bench/tenders.ndjson of BIG / export --local -f ndjson --sync bench
+  downloadRss: { max: 1.2 }, // the server's peak RSS after that download: BIG / SIZE
 };
+// The serve rows: alternating rounds of wrk, seconds each.
+const SERVE = { rounds: quick ? 1 : 3, seconds: quick ? 3 : 5 };
 // The watch case, on the SIZE sandbox: this many tenders published before --new-only runs.
 const WATCH_INSERT = 50;
 // The sync case: tenders changed between two runs of a re-sync, and published before --new-only.
@@ -384,6 +409,64 @@ async function measurePostgresSync(url) {
   }
 }
 
+/**
+ * The rows over the copy of BIG tenders at `db` (SQLite), and over the same tenders synced
+ * into a throwaway PostgreSQL cluster when the binaries are there: the procurement queries in
+ * each engine, `tenders serve` under load over each (with the --cache sandbox at `url` and
+ * the ceiling), its page, and the download of the whole sync from the SQLite replica.
+ */
+async function measureOverCopy(url, db) {
+  const out = { procurement: {} };
+  say('procurement: search --local --cpv 45 -c DEU, count --local --by cpv --cpv-level 2, show ID --local (SQLite)');
+  out.procurement.sqlite = await measureProcurement(node, cli, db, RUNS);
+  const pg = await postgresCopy();
+  try {
+    const copies = { sqlite: db };
+    if (pg) {
+      say(`procurement: the same ${BIG} tenders synced into PostgreSQL`);
+      syncCopy(node, cli, url, pg.url);
+      copies.postgres = pg.url;
+      out.procurement.postgres = await measureProcurement(node, cli, pg.url, RUNS);
+    } else say('bench: skipped the PostgreSQL procurement and serve rows: no PostgreSQL binaries');
+    say(`serve: tenders serve at ${CONNECTIONS} connections (wrk), ${SERVE.rounds} alternating rounds of ${SERVE.seconds} s: first page, full text, the page`);
+    out.serve = await measureServe({ node, cli, sandboxUrl: url, copies, ...SERVE, dir: tmp, say });
+  } finally {
+    pg?.stop();
+  }
+  say(`download: GET /syncs/bench/tenders.ndjson of ${BIG} tenders against export --local, and the server's peak RSS against ${SIZE}`);
+  out.download = await measureDownload({ node, cli, db, sandboxBin, small: SIZE, runs: RUNS, rssRuns: RSS_RUNS, dir: tmp, say });
+  return out;
+}
+
+/** The ratios of the rows over the copy (measureOverCopy), null where a row was not measured. */
+function copyRatios(c) {
+  const p = (engine, key) => c?.procurement[engine]?.[key] ?? null;
+  const s = typeof c?.serve === 'object' ? c.serve : undefined;
+  const d = typeof c?.download === 'object' ? c.download : undefined;
+  const serve = (engine) => s?.[engine] && { sandbox: s[engine].rps / s.sandbox.rps, p99: s[engine].p99Ms, fullText: s[`${engine}FullText`].p99Ms, page: s[`${engine}Page`].p99Ms };
+  const lite = serve('sqlite');
+  const pg = serve('postgres');
+  return {
+    cpvSearchMs: p('sqlite', 'cpvSearchMs'),
+    cpvCountBy: p('sqlite', 'cpvCountSeconds'),
+    showMs: p('sqlite', 'showMs'),
+    pgCpvSearchMs: p('postgres', 'cpvSearchMs'),
+    pgCpvCountBy: p('postgres', 'cpvCountSeconds'),
+    pgShowMs: p('postgres', 'showMs'),
+    serveSandbox: lite?.sandbox ?? null,
+    serveP99Ms: lite?.p99 ?? null,
+    serveCeiling: s ? s.sqlite.rps / s.ceiling.rps : null,
+    serveFullTextP99Ms: lite?.fullText ?? null,
+    pageP99Ms: lite?.page ?? null,
+    pgServeSandbox: pg?.sandbox ?? null,
+    pgServeP99Ms: pg?.p99 ?? null,
+    pgServeFullTextP99Ms: pg?.fullText ?? null,
+    pgPageP99Ms: pg?.page ?? null,
+    downloadExport: d ? d.seconds.download / d.seconds.export : null,
+    downloadRss: d ? d.rssMb.big / d.rssMb.small : null,
+  };
+}
+
 const passes = (value, t) =>
   value === null || t === undefined ? null : (t.max === undefined || value <= t.max) && (t.min === undefined || value >= t.min) && (t.below === undefined || value < t.below);
 
@@ -391,15 +474,15 @@ async function main() {
   checkBuild();
   if (startupOnly) return startupBench();
   const loadStart = loadavg(); // the 1, 5 and 15 min load averages (uptime's), at the start and the end
-  say(`tenders bench: ${SIZE} tenders, ${RUNS} alternating runs each${quick ? ' (quick)' : ''}${exportsOnly ? ' (exports only)' : ''}${syncOnly ? ' (sync only)' : ''}`);
-  const settings = { quick, exportsOnly, syncOnly, size: SIZE, big: BIG, runs: RUNS, startupRuns: STARTUP_RUNS, rssRuns: RSS_RUNS, rssMethod };
+  say(`tenders bench: ${SIZE} tenders, ${RUNS} alternating runs each${quick ? ' (quick)' : ''}${exportsOnly ? ' (exports only)' : ''}${syncOnly ? ' (sync only)' : ''}${serveOnly ? ' (serve only)' : ''}`);
+  const settings = { quick, exportsOnly, syncOnly, serveOnly, size: SIZE, big: BIG, runs: RUNS, startupRuns: STARTUP_RUNS, rssRuns: RSS_RUNS, rssMethod };
   const runs = {};
 
   const sandbox = await startSandbox(sandboxBin, SIZE);
   settings.sandboxCache = sandbox.cache;
   if (!sandbox.cache) say('bench: the sandbox does not accept --cache; measuring without it');
   const env = { TENDERS_BASE_URL: sandbox.url, NO_COLOR: '1' };
-  const formats = syncOnly ? [] : exportFormats();
+  const formats = syncOnly || serveOnly ? [] : exportFormats();
   settings.formats = formats;
   const contenders = { floor: [node, [join(root, 'bench/floor.js')]] };
   for (const format of formats) contenders[format] = [node, [cli, 'export', '--format', format]];
@@ -411,8 +494,10 @@ async function main() {
   let localCase;
   let syncCase;
   let pgCase;
+  let copyCase;
   try {
-    if (syncOnly) {
+    if (serveOnly) checks = {};
+    else if (syncOnly) {
       say('warming the sandbox');
       await timed(node, [cli, 'export', '--format', 'ndjson'], env);
       checks = {};
@@ -423,7 +508,7 @@ async function main() {
       say('peak RSS');
       runs.rssMbSmall = await measureRss(sandbox.url);
     }
-    if (!exportsOnly) {
+    if (!exportsOnly && !serveOnly) {
       if (!syncOnly) {
         say(`watch: a full run against an export of the same query, then --new-only after ${WATCH_INSERT} new tenders`);
         watchCase = await measureWatch(sandbox.url); // it publishes tenders: only the sync cases follow
@@ -459,19 +544,21 @@ async function main() {
     const big = await startSandbox(sandboxBin, BIG, { cache: sandbox.cache });
     try {
       await timed(node, [join(root, 'bench/floor.js')], { TENDERS_BASE_URL: big.url }); // warm its cache
-      runs.rssMbBig = await measureRss(big.url);
+      if (!serveOnly) runs.rssMbBig = await measureRss(big.url);
       if (!exportsOnly) {
         say(`local: a copy of ${BIG} tenders by tenders sync, then search --local (two words) and count --local --by buyer.name`);
         const db = join(tmp, 'local', 'tenders.db');
-        if (syncCopy(node, cli, big.url, db)) localCase = await measureLocal(node, cli, db, RUNS);
-        else say('bench: skipped the local queries: this build has no tenders sync');
+        if (syncCopy(node, cli, big.url, db)) {
+          localCase = await measureLocal(node, cli, db, RUNS);
+          copyCase = await measureOverCopy(big.url, db);
+        } else say('bench: skipped the local queries: this build has no tenders sync');
       }
-      if (!exportsOnly) runs.syncRssMbBig = await measureSyncRss(big.url, 'big');
+      if (!exportsOnly && !serveOnly) runs.syncRssMbBig = await measureSyncRss(big.url, 'big');
     } finally {
       await big.stop();
     }
   }
-  if (!exportsOnly && !syncOnly) {
+  if (!exportsOnly && !syncOnly && !serveOnly) {
     say(`latency: ${LATENCY.ms} ms, export of ${LATENCY.countries.split(',').length} countries, --parallel 1 and ${LATENCY.parallel}`);
     const slow = await startSandbox(sandboxBin, LATENCY.size, { cache: sandbox.cache, extra: ['--latency', String(LATENCY.ms)] });
     let latency;
@@ -502,6 +589,11 @@ async function main() {
   const sy = medians(runs.syncSeconds);
   const pg = medians(runs.pgSyncSeconds);
   const pgw = medians(runs.pgWatchSeconds);
+  const copyMedians = copyCase && {
+    procurement: copyCase.procurement,
+    serve: copyCase.serve?.medians ?? 'skipped: no wrk',
+    download: copyCase.download.served ? { seconds: medians(copyCase.download.seconds), rssMb: copyCase.download.rssMb } : 'not served yet',
+  };
   const syncRss = runs.syncRssMbSmall && { [SIZE]: median(runs.syncRssMbSmall), [BIG]: median(runs.syncRssMbBig) };
   const results = {
     date: new Date().toISOString(),
@@ -521,6 +613,7 @@ async function main() {
       syncRssMb: syncRss ?? null,
       pgSyncSeconds: pg ?? null,
       pgWatchSeconds: pgw ?? null,
+      copy: copyMedians ?? null,
     },
     ratios: {
       ...Object.fromEntries(formats.map((format) => [`${format}Floor`, m[format] / m.floor])),
@@ -547,10 +640,20 @@ async function main() {
       pgResyncExport: ratio(pg?.resync, pg?.resyncExport),
       pgSyncNewOnlyRequests: pgCase?.requests.newOnly ?? null,
       pgWatchExport: ratio(pgw?.watch, pgw?.export),
+      ...copyRatios(copyMedians),
     },
     targets: TARGETS,
     runs,
   };
+  if (copyCase) {
+    results.checks.procurement = Object.fromEntries(Object.entries(copyCase.procurement).map(([engine, p]) => [engine, p.check]));
+    results.checks.serve = copyCase.serve?.check ?? 'skipped: no wrk';
+    results.checks.download = copyCase.download.check ?? 'not served yet';
+    results.settings.serve = { ...SERVE, connections: CONNECTIONS, loadGenerator: 'wrk -t 2 --latency' };
+    results.runs.procurement = Object.fromEntries(Object.entries(copyCase.procurement).map(([engine, p]) => [engine, p.runs]));
+    results.runs.serve = copyCase.serve?.runs;
+    results.runs.download = copyCase.download.served ? { seconds: copyCase.download.seconds, rssMb: copyCase.download.rssMb } : undefined;
+  }
   if (localCase) {
     results.checks.local = localCase.check;
     results.runs.local = localCase.runs;
@@ -562,8 +665,8 @@ async function main() {
   const dir = join(root, 'bench/results');
   mkdirSync(dir, { recursive: true });
   const json = `${JSON.stringify(results, null, 2)}\n`;
-  const partial = quick || exportsOnly || syncOnly; // latest.json is a complete run
-  const name = `${results.date.replace(/[:.]/g, '-')}${quick ? '-quick' : ''}${exportsOnly ? '-exports' : ''}${syncOnly ? '-sync' : ''}.json`;
+  const partial = quick || exportsOnly || syncOnly || serveOnly; // latest.json is a complete run
+  const name = `${results.date.replace(/[:.]/g, '-')}${quick ? '-quick' : ''}${exportsOnly ? '-exports' : ''}${syncOnly ? '-sync' : ''}${serveOnly ? '-serve' : ''}.json`;
   writeFileSync(join(dir, name), json);
   if (!partial) writeFileSync(join(dir, 'latest.json'), json);
   say(`\nwrote bench/results/${name}${partial ? '' : ' and bench/results/latest.json'}`);
@@ -600,6 +703,46 @@ async function startupBench() {
 }
 
 const targetText = (t) => (t === undefined ? '-' : t.max !== undefined ? `≤ ${t.max}` : t.min !== undefined ? `≥ ${t.min}` : `< ${t.below}`);
+
+/** The report's rows over the copy: procurement, serve, page, download (rows as report() takes them). */
+function copyRows(r) {
+  const { big } = r.settings;
+  const c = r.medians.copy ?? undefined;
+  const ms = (x) => `${x.toFixed(1)} ms`;
+  const k = `${big / 1000}k`;
+  const rows = [];
+  for (const [engine, label, pre] of [['sqlite', '', ''], ['postgres', 'PostgreSQL: ', 'pg']]) {
+    const p = c?.procurement[engine];
+    const key = (name) => (pre ? `${pre}${name[0].toUpperCase()}${name.slice(1)}` : name);
+    rows.push(
+      [`${label}search --local --cpv 45 -c DEU, ${k}: query ms`, p && (() => ms(p.cpvSearchMs)), key('cpvSearchMs')],
+      [`${label}count --local --by cpv --cpv-level 2, ${k}`, p && (() => `${p.cpvCountSeconds.toFixed(3)} s`), key('cpvCountBy')],
+      [`${label}show ID --local - start-up, ms`, p && (() => `${ms(median(p.runs.showSeconds) * 1000)} - ${ms(median(p.runs.startupSeconds) * 1000)}`), key('showMs')],
+    );
+  }
+  const s = c?.serve;
+  const skip = typeof s === 'string' ? s : undefined;
+  const served = (engine, f) => c && (() => skip ?? (s[engine] ? f(s[engine]) : 'skipped (no PostgreSQL)'));
+  const conn = r.settings.serve?.connections ?? CONNECTIONS;
+  for (const [engine, label, pre] of [['sqlite', '', 'serve'], ['postgres', 'PostgreSQL: ', 'pgServe']]) {
+    rows.push(
+      [`${label}serve, first page, ${conn} conn: req/s / sandbox`, served(engine, (x) => `${x.rps.toFixed(0)} / ${s.sandbox.rps.toFixed(0)} req/s`), `${pre}Sandbox`],
+      [`${label}serve, first page: p99`, served(engine, (x) => `p50 ${ms(x.p50Ms)}, p99 ${ms(x.p99Ms)}`), `${pre}P99Ms`],
+    );
+    if (engine === 'sqlite') rows.push(['serve / bare node:http, same bytes: req/s', served('ceiling', (x) => `${s.sqlite.rps.toFixed(0)} / ${x.rps.toFixed(0)} req/s`), 'serveCeiling']);
+    rows.push(
+      [`${label}serve, 2 words, exactTotal: p99`, served(`${engine}FullText`, (x) => `p50 ${ms(x.p50Ms)}, p99 ${ms(x.p99Ms)}`), `${pre}FullTextP99Ms`],
+      [`${label}page GET /?q=2 words, 25 rows: p99`, served(`${engine}Page`, (x) => `p50 ${ms(x.p50Ms)}, p99 ${ms(x.p99Ms)}`), engine === 'sqlite' ? 'pageP99Ms' : 'pgPageP99Ms'],
+    );
+  }
+  const d = c?.download;
+  const notServed = typeof d === 'string' ? d : undefined;
+  rows.push(
+    [`GET /syncs/…/tenders.ndjson ${k} / export --local`, d && (() => notServed ?? `${d.seconds.download.toFixed(3)} s / ${d.seconds.export.toFixed(3)} s`), 'downloadExport'],
+    [`serve peak RSS after it, ${k} / ${r.settings.size / 1000}k`, d && (() => notServed ?? `${d.rssMb.big.toFixed(1)} MB / ${d.rssMb.small.toFixed(1)} MB`), 'downloadRss'],
+  );
+  return rows;
+}
 
 function report(r) {
   const s = r.medians.seconds;
@@ -638,8 +781,9 @@ function report(r) {
     [`PostgreSQL: re-sync, ${sync.changes} changed / export`, pg && (() => `${sec(pg.resync)} / ${sec(pg.resyncExport)}`), 'pgResyncExport'],
     [`PostgreSQL: sync --new-only, ${sync.changes} new`, pg && (() => `${pgSync.requests.newOnly} requests`), 'pgSyncNewOnlyRequests'],
     ['PostgreSQL: watch (full run) / export', pgw && (() => `${sec(pgw.watch)} / ${sec(pgw.export)}`), 'pgWatchExport'],
+    ...copyRows(r),
   ];
-  const skipped = r.settings.exportsOnly ? 'skipped (--exports)' : r.settings.syncOnly ? 'skipped (--sync)' : 'skipped (no PostgreSQL)';
+  const skipped = r.settings.exportsOnly ? 'skipped (--exports)' : r.settings.syncOnly ? 'skipped (--sync)' : r.settings.serveOnly ? 'skipped (--serve)' : 'skipped (no PostgreSQL)';
   const line = (cells) => console.log(cells.map((c, i) => String(c).padEnd([36, 27, 8, 8, 0][i])).join(' ').trimEnd());
   console.log(`\ntenders bench, ${size} tenders (${r.date})`);
   line(['measure', 'medians', 'ratio', 'target', 'result']);

@@ -1,0 +1,156 @@
+// The serve rows (issues 38 and 39), over the bench's copy of BIG tenders: `tenders serve`
+// answering the first page of POST /api/v1/tenders/search (default sort) at 16 connections,
+// against the sandbox's --cache server answering the same request and against a bare
+// node:http server answering the same bytes from memory (bench/ceiling.js, the ceiling);
+// a two-word full-text `q` with exactTotal; the search page `GET /?q=...`; each in every
+// engine the bench has a copy in. wrk is the load generator (bench/wrk.js); contenders
+// alternate round by round and the medians of the rounds are reported. Then the whole
+// download `GET /syncs/bench/tenders.ndjson` against `tenders export --local -f ndjson --sync
+// bench`, and the server's peak RSS serving it from 200 000 tenders against 50 000.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { syncCopy } from './local.js';
+import { processPeakMb, startSandbox, startServer, timed } from './procs.js';
+import { hasWrk, wrk } from './wrk.js';
+
+export const CONNECTIONS = 16;
+export const SERVE_WORDS = 'cleaning services';
+const SEARCH = '/api/v1/tenders/search';
+const FIRST_PAGE = '{}';
+const FULL_TEXT = JSON.stringify({ q: SERVE_WORDS, exactTotal: true });
+const PAGE = `/?q=${encodeURIComponent(SERVE_WORDS)}`;
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+const post = async (url, body) => {
+  const res = await fetch(`${url}${SEARCH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`serve: ${url}${SEARCH} ${body} answered ${res.status}: ${text.slice(0, 200)}`);
+  return text;
+};
+const ids = (text) => JSON.parse(text).tenders.map((tender) => tender.id).join();
+
+/** `tenders serve` over `db`, quiet, on a free port. */
+const serve = (node, cli, db) => startServer(node, [cli, 'serve', '--db', db, '--listen', '127.0.0.1:0', '--quiet']);
+
+/**
+ * The load rows. `copies`: `{ engine: db }` (sqlite first); `sandboxUrl`: the --cache sandbox
+ * the copies were synced from; `rounds` alternating rounds of `seconds` each per contender.
+ */
+export async function measureServe({ node, cli, sandboxUrl, copies, rounds, seconds, dir, say }) {
+  if (!hasWrk()) {
+    say('bench: skipped the serve rows: no wrk (apt-get install -y wrk to measure them)');
+    return undefined;
+  }
+  const servers = {};
+  try {
+    for (const [engine, db] of Object.entries(copies)) servers[engine] = await serve(node, cli, db);
+    // Checked first: every replica gives the sandbox's first page, the full-text query an exact total, the page 25 results.
+    const upstream = await post(sandboxUrl, FIRST_PAGE);
+    const checks = [];
+    let answer;
+    for (const [engine, server] of Object.entries(servers)) {
+      const first = await post(server.url, FIRST_PAGE);
+      answer ??= first; // the SQLite replica's bytes, which the ceiling answers
+      if (ids(first) !== ids(upstream)) throw new Error(`serve: the ${engine} replica's first page is not the sandbox's`);
+      const exact = JSON.parse(await post(server.url, FULL_TEXT)).page.total?.exact;
+      if (typeof exact !== 'number') throw new Error(`serve: the ${engine} replica gave no page.total.exact for ${FULL_TEXT}`);
+      const page = await fetch(`${server.url}${PAGE}`);
+      const html = await page.text();
+      const results = html.match(/<tr[\s>]/g)?.length - 1;
+      if (page.status !== 200 || results !== 25) throw new Error(`serve: the ${engine} replica's page ${PAGE} answered ${page.status} with ${results} result rows, not 25`);
+      checks.push(`${engine}: the sandbox's first page (${JSON.parse(upstream).tenders.length} ids in order); '${SERVE_WORDS}' exact total ${exact}; the page 25 rows`);
+    }
+    const file = join(dir, 'ceiling.json');
+    writeFileSync(file, answer);
+    servers.ceiling = await startServer(node, [fileURLToPath(new URL('ceiling.js', import.meta.url)), file]);
+
+    const contenders = {
+      sandbox: [sandboxUrl, 'POST', FIRST_PAGE, SEARCH],
+      ceiling: [servers.ceiling.url, 'POST', FIRST_PAGE, SEARCH],
+    };
+    for (const engine of Object.keys(copies)) {
+      contenders[`${engine}`] = [servers[engine].url, 'POST', FIRST_PAGE, SEARCH];
+      contenders[`${engine}FullText`] = [servers[engine].url, 'POST', FULL_TEXT, SEARCH];
+      contenders[`${engine}Page`] = [servers[engine].url, 'GET', undefined, PAGE];
+    }
+    const runs = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+    const load = ([url, method, body, path], s) => wrk(`${url}${path}`, { method, body, connections: CONNECTIONS, seconds: s, dir });
+    for (const contender of Object.values(contenders)) await load(contender, 1); // warm caches and JIT, untimed
+    for (let round = 1; round <= rounds; round++) {
+      for (const [name, contender] of Object.entries(contenders)) runs[name].push(await load(contender, seconds));
+      say(`  round ${round}/${rounds}: ${Object.entries(runs).map(([n, r]) => `${n} ${r.at(-1).rps.toFixed(0)}/s p99 ${r.at(-1).p99Ms.toFixed(1)} ms`).join(', ')}`);
+    }
+    const medians = Object.fromEntries(Object.entries(runs).map(([name, r]) => [name, { rps: median(r.map((x) => x.rps)), p99Ms: median(r.map((x) => x.p99Ms)), p50Ms: median(r.map((x) => x.p50Ms)) }]));
+    return { check: checks.join('; '), medians, runs };
+  } finally {
+    for (const server of Object.values(servers)) await server.stop();
+  }
+}
+
+/**
+ * The download row: `{ served: false }` when the replica answers 404 (a build without the
+ * route). Otherwise the download (curl to /dev/null) against the export of
+ * the same sync, alternating `runs` times, and the server's peak RSS after one download from
+ * a fresh server over the copy `db` and over a copy of `small` tenders made here.
+ */
+export async function measureDownload({ node, cli, db, sandboxBin, small, runs, rssRuns, dir, say }) {
+  const path = '/syncs/bench/tenders.ndjson';
+  const probe = await serve(node, cli, db);
+  let status;
+  try {
+    status = (await fetch(`${probe.url}${path}`, { method: 'HEAD' })).status;
+  } finally {
+    await probe.stop();
+  }
+  if (status === 404) {
+    say(`bench: GET ${path} answers 404: the download row is "not served yet"`);
+    return { served: false };
+  }
+  const curl = (url) => ['curl', ['-sSf', '-o', '/dev/null', `${url}${path}`]];
+  const exportArgs = [cli, 'export', '--local', '-f', 'ndjson', '--sync', 'bench'];
+  const env = { TENDERS_DB: db };
+  const seconds = { download: [], export: [] };
+  let check;
+  const server = await serve(node, cli, db);
+  try {
+    const body = await (await fetch(`${server.url}${path}`)).text();
+    const exported = join(dir, 'download-export.ndjson');
+    await timed(node, exportArgs, env, exported);
+    if (body !== readFileSync(exported, 'utf8')) throw new Error(`download: GET ${path} is not byte for byte export --local -f ndjson --sync bench`);
+    check = `${body.split('\n').filter(Boolean).length} lines, byte for byte the export's`;
+    for (let i = 1; i <= runs; i++) {
+      seconds.download.push(await timed(...curl(server.url), {}));
+      seconds.export.push(await timed(node, exportArgs, env));
+      say(`  run ${i}/${runs}: download ${seconds.download.at(-1).toFixed(3)} s, export --local ${seconds.export.at(-1).toFixed(3)} s`);
+    }
+  } finally {
+    await server.stop();
+  }
+  const peak = async (copy) => {
+    const rss = [];
+    for (let i = 0; i < rssRuns; i++) {
+      const fresh = await serve(node, cli, copy);
+      try {
+        await timed(...curl(fresh.url), {});
+        rss.push(processPeakMb(fresh.pid));
+      } finally {
+        await fresh.stop();
+      }
+    }
+    return median(rss);
+  };
+  const smallDb = join(dir, 'download-small.db');
+  const sandbox = await startSandbox(sandboxBin, small);
+  try {
+    syncCopy(node, cli, sandbox.url, smallDb);
+  } finally {
+    await sandbox.stop();
+  }
+  const rssMb = { big: await peak(db), small: await peak(smallDb) };
+  return { served: true, check, seconds, rssMb };
+}
