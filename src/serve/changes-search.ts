@@ -5,6 +5,7 @@ import { BadRequest, type ApiResponse } from '../contract/response.js';
 import { stringifyExact } from '../model/exact-json.js';
 import { parseInstant } from '../query/local-values.js';
 import type { ChangeKind, ChangeSearch, Store } from '../store/store.js';
+import { scopedSyncs } from '../store/sync-scope.js';
 import { changeEntry } from './tender-story.js';
 
 export const CHANGES_PATH = '/api/v1/changes/search';
@@ -53,7 +54,7 @@ export class ChangesSearch {
     const from = cursorPosition(this.codec, cursor, fingerprint);
     if (from && (typeof from.key !== 'string' || !/^\d+$/.test(from.id))) throw new BadRequest('invalid cursor');
     const search: ChangeSearch = {
-      syncs: this.#syncs(sync),
+      syncs: scopedSyncs(this.scope, sync),
       since: since === undefined ? undefined : parseInstant('since', since, this.now(), 'start'),
       kinds: kind,
       id: tenderId,
@@ -66,11 +67,5 @@ export class ChangesSearch {
     const next = more && last ? this.codec.encode({ key: last.at, id: String(last.seq) }, fingerprint) : null;
     const items = changes.map((c) => stringifyExact({ ...changeEntry(c), tenderId: c.id }));
     return { status: 200, body: pageBody('changes', items, next, page.total === undefined ? null : cappedTotal(page.total)) };
-  }
-
-  /** The syncs whose changes count: the request's one (none outside the scope), else the scope. */
-  #syncs(sync: string | undefined): string[] | undefined {
-    if (sync === undefined) return this.scope && [...this.scope];
-    return this.scope === undefined || this.scope.includes(sync) ? [sync] : [];
   }
 }

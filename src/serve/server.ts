@@ -178,7 +178,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         );
         if (download !== undefined) return await writePage(res, { ...download, headers: { ...SAFE_HEADERS, ...download.headers } }, log(download.status));
         // The page (docs/web.md) answers its own paths; everything else is the API's.
-        const page = await handleWebRequest({ method: req.method ?? 'GET', path, query: url.searchParams, host: req.headers.host }, { store, now: () => new Date() });
+        const page = await handleWebRequest({ method: req.method ?? 'GET', path, query: url.searchParams, host: req.headers.host }, { store, syncs: options.syncs, now: () => new Date() });
         if (page !== undefined) return await writePage(res, page, log(page.status));
         r = await route(req, path);
       }

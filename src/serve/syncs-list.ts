@@ -1,6 +1,7 @@
 import type { ApiResponse } from '../contract/response.js';
 import { withoutCredentials } from '../model/redact.js';
 import type { Store } from '../store/store.js';
+import { servesSync } from '../store/sync-scope.js';
 import { SYNC_FILES } from './downloads.js';
 import { KEY_PARAM, subscriptionKey } from './subscription-keys.js';
 
@@ -12,7 +13,7 @@ import { KEY_PARAM, subscriptionKey } from './subscription-keys.js';
  * token protects the server, for clients that cannot send one.
  */
 export async function listSyncs(store: Store, opts: { origin: string | undefined; token?: string; syncs?: readonly string[] }): Promise<ApiResponse> {
-  const served = (await store.listSyncs()).filter((sync) => opts.syncs === undefined || opts.syncs.includes(sync.name));
+  const served = (await store.listSyncs()).filter((sync) => servesSync(opts.syncs, sync.name));
   const url = (path: string) => {
     const key = opts.token === undefined ? '' : `?${new URLSearchParams({ [KEY_PARAM]: subscriptionKey(opts.token, path) }).toString()}`;
     return `${opts.origin ?? ''}${path}${key}`;

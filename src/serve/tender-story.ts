@@ -1,6 +1,7 @@
 import { errorResponse, type ApiResponse } from '../contract/response.js';
 import { stringifyExact } from '../model/exact-json.js';
 import type { ChangeRecord, Store } from '../store/store.js';
+import { scopedSyncs, servesTender } from '../store/sync-scope.js';
 
 const TENDER = /^\/api\/v1\/tenders\/([^/]+)$/;
 
@@ -28,10 +29,10 @@ export function changeEntry(change: ChangeRecord): Record<string, unknown> {
  */
 export async function tenderStory(store: Store, id: string, scope?: readonly string[]): Promise<ApiResponse> {
   const stored = await store.getTender(id);
-  if (stored === undefined || (scope !== undefined && !stored.syncs.some((name) => scope.includes(name)))) {
+  if (stored === undefined || !servesTender(scope, stored)) {
     return errorResponse(404, `tender not found: ${id}`);
   }
-  const { changes } = await store.searchChanges({ id, syncs: scope && [...scope] });
+  const { changes } = await store.searchChanges({ id, syncs: scopedSyncs(scope) });
   const history = changes.reverse().map(changeEntry);
   return { status: 200, body: stringifyExact({ tender: stored.tender, firstSeen: stored.firstSeen, goneAt: stored.goneAt, history }) };
 }

@@ -9,6 +9,7 @@ import { syncsPage } from './pages/syncs-page.js';
 import { tenderPage } from './pages/tender-page.js';
 import { PAGE_CSS } from './static/page-css.js';
 import { PAGE_SCRIPT } from './static/page-js.js';
+import { servedSyncs } from './served-syncs.js';
 import { readTenderStory } from './tender-lookup.js';
 import type { WebDeps, WebRequest, WebResponse } from './web-request.js';
 
@@ -59,7 +60,7 @@ type Route = (request: WebRequest, deps: WebDeps) => Promise<WebResponse>;
 function routeOf(path: string): Route | undefined {
   if (path === '/') return async (request, deps) => htmlResponse(await searchPage(request, deps));
   if (path === '/changes') return async (request, deps) => htmlResponse(await changesPage(request, deps));
-  if (path === '/syncs') return async (_, deps) => htmlResponse({ status: 200, page: syncsPage(await deps.store.listSyncs()) });
+  if (path === '/syncs') return async (_, deps) => htmlResponse({ status: 200, page: syncsPage(await servedSyncs(deps)) });
   const file = STATIC[path];
   if (file !== undefined) {
     return async () => ({ status: 200, headers: { 'Content-Type': file.type, ETag: file.etag, 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' }, body: file.body });
@@ -68,7 +69,7 @@ function routeOf(path: string): Route | undefined {
   if (match === null) return undefined;
   return async (request, deps) => {
     const id = decodedId(match[1]!);
-    const story = id === undefined ? undefined : await readTenderStory(deps.store, id);
+    const story = id === undefined ? undefined : await readTenderStory(deps.store, id, deps.syncs);
     if (id === undefined || story === undefined) return htmlResponse({ status: 404, page: notFound(request) });
     if (match[2] !== undefined) return story.tender === undefined ? htmlResponse({ status: 404, page: notFound(request) }) : calendar(id, story.tender);
     return htmlResponse({ status: 200, page: tenderPage(id, story, deps.now()) });

@@ -1,4 +1,5 @@
 import type { Store } from '../store/store.js';
+import type { SyncScope } from '../store/sync-scope.js';
 
 /**
  * What the page layer takes from and gives to the HTTP layer that mounts it
@@ -21,10 +22,12 @@ export interface WebResponse {
 }
 
 /** The reads the pages make of the copy: the Store's, opened (read-only) and closed by the caller. */
-export type WebStore = Pick<Store, 'select' | 'count' | 'changes' | 'listSyncs' | 'getTender'>;
+export type WebStore = Pick<Store, 'select' | 'count' | 'searchChanges' | 'listSyncs' | 'getTender'>;
 
 export interface WebDeps {
   store: WebStore;
+  /** The syncs served (`tenders serve --sync`): the pages show only their tenders, changes and syncs; all when undefined. */
+  syncs?: SyncScope;
   /** The time the page counts from (deadlines' countdowns, "since 7 days"). */
   now(): Date;
 }

@@ -125,6 +125,11 @@ describe.each(engines)('tenders serve over a $name copy: a tender, the changes, 
       expect(changes.map((c) => JSON.stringify(c)).sort()).toEqual((await cliChanges(db, ['fra'])).sort());
       const german = (await runCli(['search', '--local', '--db', db, '--sync', 'deu', '-n', '1', '-f', 'ndjson'], undefined)).stdout;
       expect((await fetch(`${replica.url}/api/v1/tenders/${encodeURIComponent((JSON.parse(german) as { id: string }).id)}`)).status).toBe(404);
+      // The page too: France's tenders counted, no other sync offered, the German tender its 404.
+      const page = await (await fetch(`${replica.url}/`)).text();
+      expect(page).toContain(`<strong>${tenders.length.toLocaleString('en-US')} tenders</strong> match`);
+      expect(page).not.toContain('<option>deu</option>');
+      expect((await fetch(`${replica.url}/tenders/${encodeURIComponent((JSON.parse(german) as { id: string }).id)}`)).status).toBe(404);
       expect(await (await fetch(`${replica.url}/readyz`)).json()).toMatchObject({ syncs: [{ name: 'fra' }] });
     });
     const unknown = await runCli(['serve', '--db', db, '--listen', '127.0.0.1:0', '--sync', 'ita'], undefined);

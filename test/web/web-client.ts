@@ -17,12 +17,12 @@ export async function bodyText(body: WebResponse['body']): Promise<string> {
   return text;
 }
 
-/** The page layer over a copy opened read-only, as `tenders serve` opens it; `now` fixed for countdowns. */
-export async function webClient(db: string, now = new Date('2026-12-01T12:00:00Z')) {
+/** The page layer over a copy opened read-only, as `tenders serve` opens it; `now` fixed for countdowns; `syncs` the served ones (`--sync`). */
+export async function webClient(db: string, now = new Date('2026-12-01T12:00:00Z'), syncs?: string[]) {
   const store: Store = await openStore(db, { mode: 'read' });
   const get = async (target: string, method = 'GET', host = '127.0.0.1:8787'): Promise<Page | undefined> => {
     const url = new URL(target, 'http://page.test');
-    const response = await handleWebRequest({ method, path: url.pathname, query: url.searchParams, host }, { store, now: () => now });
+    const response = await handleWebRequest({ method, path: url.pathname, query: url.searchParams, host }, { store, syncs, now: () => now });
     return response && { status: response.status, headers: response.headers, body: await bodyText(response.body) };
   };
   return { store, get, close: () => store.close() };

@@ -2,9 +2,11 @@ import { UsageError } from '../../errors.js';
 import { formatCounted } from '../../model/numbers.js';
 import { parseInstant } from '../../query/local-values.js';
 import type { ChangeRecord } from '../../store/store.js';
+import { scopedSyncs } from '../../store/sync-scope.js';
 import { data, html, type Html } from '../html.js';
 import { layout } from '../layout.js';
 import { syncFilePath, tenderPath } from '../links.js';
+import { servedSyncs } from '../served-syncs.js';
 import type { WebDeps, WebRequest } from '../web-request.js';
 import { changeText } from './tender-page.js';
 
@@ -16,7 +18,7 @@ const PRESETS = [
   ['7d', '7 days'],
   ['30d', '30 days'],
 ] as const;
-/** Changes shown at most: a page stays quick to read and to render; a later date narrows it. */
+/** Changes shown at most, the newest: a page stays quick to read and to render; a later date narrows it. */
 export const CHANGES_SHOWN = 1000;
 
 /**
@@ -27,19 +29,17 @@ export const CHANGES_SHOWN = 1000;
 export async function changesPage(request: WebRequest, deps: WebDeps): Promise<{ status: number; page: Html }> {
   const since = request.query.get('since')?.trim() || DEFAULT_SINCE;
   const sync = request.query.get('sync')?.trim() || undefined;
-  const syncs = (await deps.store.listSyncs()).map((info) => info.name);
+  const syncs = (await servedSyncs(deps)).map((info) => info.name);
   let error: string | undefined;
   let changes: ChangeRecord[] = [];
   let more = false;
   try {
     if (sync !== undefined && !syncs.includes(sync)) throw new UsageError(`sync: the copy has no sync named '${sync}'`);
     const from = parseInstant('since', since, deps.now(), 'start');
-    for await (const batch of deps.store.changes({ since: from, sync })) {
-      changes.push(...batch);
-      if (changes.length > CHANGES_SHOWN) break;
-    }
-    more = changes.length > CHANGES_SHOWN;
-    changes = changes.slice(0, CHANGES_SHOWN);
+    // The change search of the API (changes/search), newest first; shown oldest first within a day.
+    const found = (await deps.store.searchChanges({ since: from, syncs: scopedSyncs(deps.syncs, sync) }, { limit: CHANGES_SHOWN + 1 })).changes;
+    more = found.length > CHANGES_SHOWN;
+    changes = found.slice(0, CHANGES_SHOWN).reverse();
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     error = err.message;
@@ -65,7 +65,7 @@ function byDay(changes: readonly ChangeRecord[], more: boolean): Html {
     const day = change.at.slice(0, 10);
     days.set(day, [...(days.get(day) ?? []), change]);
   }
-  return html`<p role="status">${formatCounted(changes.length, 'changes')}${more ? html`, the first ${CHANGES_SHOWN} since then: choose a later date to see the rest` : false}.</p>
+  return html`<p role="status">${formatCounted(changes.length, 'changes')}${more ? html`, the newest ${CHANGES_SHOWN} shown: a later date or one sync narrows them` : false}.</p>
 ${[...days.entries()].reverse().map(
   ([day, list]) => html`<section class="day" aria-labelledby="day-${day}">
 <h2 id="day-${day}"><time datetime="${day}">${day}</time></h2>

@@ -4,11 +4,13 @@ import { SORT_DEFAULT_ORDER } from '../../model/local-selection.js';
 import { formatCounted } from '../../model/numbers.js';
 import { tenderFacts, valueText } from '../../output/formats/tender-facts.js';
 import { decodeLocalCursor, encodeLocalCursor } from '../../query/local-cursor.js';
+import { scopedSyncs } from '../../store/sync-scope.js';
 import { FORM_FIELDS, formSelection, formValues, inFieldNames, LIMIT_FIELD, type FormField, type FormValues } from '../form-fields.js';
 import { data, html, type Html } from '../html.js';
 import { layout } from '../layout.js';
 import { searchPath, syncFilePath, tenderPath, webcalUrl } from '../links.js';
 import { firstRows } from '../rows.js';
+import { servedSyncs } from '../served-syncs.js';
 import type { WebDeps, WebRequest } from '../web-request.js';
 import { deadlineCell, when } from '../date-cells.js';
 
@@ -34,26 +36,30 @@ export async function searchPage(request: WebRequest, deps: WebDeps): Promise<{ 
   const values = formValues(request.query);
   const cursor = request.query.get('cursor') ?? undefined;
   const limitText = request.query.get(LIMIT_FIELD.body!) ?? undefined;
-  const syncs = (await deps.store.listSyncs()).map((sync) => sync.name);
+  const syncs = (await servedSyncs(deps)).map((sync) => sync.name);
   let results: Results | undefined;
   let error: string | undefined;
   let selection: LocalSelection | undefined;
   let size = PAGE_SIZE;
   try {
     size = limitText ? (LIMIT_FIELD.parse(limitText) as number) : PAGE_SIZE;
-    selection = formSelection(values, deps.now());
+    // The served syncs (`--sync`) bound the search as they bound the API's.
+    const scope = scopedSyncs(deps.syncs);
+    selection = scope === undefined ? formSelection(values, deps.now()) : { ...formSelection(values, deps.now()), syncs: scope };
     results = await readResults(deps, selection, size, cursor === undefined || cursor === '' ? undefined : decodeLocalCursor(cursor, selection));
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     error = inFieldNames(err.message.replace('--limit', LIMIT_FIELD.body!).replace('--cursor', 'cursor'));
   }
   const extra = { [LIMIT_FIELD.body!]: limitText };
+  // A sync's files and feed are linked only for a sync served (another's would be 404s).
+  const sync = selection?.sync !== undefined && syncs.includes(selection.sync) ? selection.sync : undefined;
   const main = html`<h1>Search tenders</h1>
 ${searchForm(values, syncs)}
 ${error !== undefined ? html`<p class="error" role="alert"><strong>Cannot search:</strong> ${error}</p>` : false}
 ${results !== undefined ? resultsSection(results, values, extra, deps.now()) : false}
-${results === undefined ? false : selection?.sync !== undefined ? downloads(selection.sync, values, request.host) : html`<p class="hint">Choose a sync to download this selection or subscribe to it.</p>`}`;
-  const feed = selection?.sync !== undefined ? html`<link rel="alternate" type="application/atom+xml" title="Changes of ${selection.sync}" href="${syncFilePath(selection.sync, 'changes.atom')}">` : undefined;
+${results === undefined ? false : sync !== undefined ? downloads(sync, values, request.host) : html`<p class="hint">Choose a sync to download this selection or subscribe to it.</p>`}`;
+  const feed = sync !== undefined ? html`<link rel="alternate" type="application/atom+xml" title="Changes of ${sync}" href="${syncFilePath(sync, 'changes.atom')}">` : undefined;
   return { status: error === undefined ? 200 : 400, page: layout({ title: 'Search', current: '/', head: feed, main }) };
 }
 
