@@ -67,7 +67,7 @@ function helpWords(commands: CompletionCommand[], cmd: Command, helpPath: string
 
 /** The commands whose argument names a saved sync or watch, and the flags whose value does. */
 const SAVED_ARGUMENTS: Readonly<Record<string, SavedKind>> = { sync: 'sync', watch: 'watch', changes: 'sync' };
-const SAVED_OPTIONS: Readonly<Record<string, SavedKind>> = { '--sync': 'sync' };
+const SAVED_OPTIONS: Readonly<Record<string, SavedKind>> = { '--sync': 'sync', '--profile': 'profile' };
 
 /** The options of the commands above: accepted after this one too. */
 function inherited(cmd: Command): Option[] {

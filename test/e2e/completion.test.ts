@@ -41,9 +41,11 @@ describe('tenders completion, as docs/commands.md installs it', () => {
     expect(out.trim()).toBe('_tenders');
   });
 
-  it('every shell offers the saved syncs after sync, changes and --sync, and the saved watches after watch', async () => {
+  it('every shell offers the saved syncs after sync, changes and --sync, the saved watches after watch, the profiles after --profile', async () => {
     const home = testDir();
-    const env = { ...process.env, TENDERS_DB: join(home, 'tenders.db'), TENDERS_STATE_DIR: join(home, 'watches') };
+    const config = join(home, 'config.toml');
+    writeFileSync(config, 'rate = 5\n[profile.work]\nretries = 2\ntimeout = 30000\n[profile.home]\nrate = 1\n');
+    const env = { ...process.env, TENDERS_DB: join(home, 'tenders.db'), TENDERS_STATE_DIR: join(home, 'watches'), TENDERS_CONFIG: config };
     // A copy with two syncs and a state with one watch, against a sandbox.
     for (const args of [['sync', 'deu-open', '-c', 'DEU'], ['sync', 'fr-all', '-c', 'FRA'], ['watch', 'ita-news', '-c', 'ITA']]) {
       expect((await runCli(args, sb.url, { env: { TENDERS_DB: env.TENDERS_DB, TENDERS_STATE_DIR: env.TENDERS_STATE_DIR } })).code).toBe(0);
@@ -61,6 +63,8 @@ describe('tenders completion, as docs/commands.md installs it', () => {
       expect(bash('tenders', 'changes', 'd')).toEqual(['deu-open']);
       expect(bash('tenders', 'search', '--local', '--sync', '')).toEqual(['deu-open', 'fr-all']);
       expect(bash('tenders', 'watch', '')).toEqual(['ita-news']);
+      expect(bash('tenders', '--profile', '')).toEqual(['home', 'work']);
+      expect(bash('tenders', 'config', 'get', 'ret')).toEqual(['retries']);
     }
     if (has('zsh')) {
       const file = join(home, '_tenders');
@@ -72,6 +76,7 @@ describe('tenders completion, as docs/commands.md installs it', () => {
       expect(zsh('tenders', 'sync', '')).toEqual(['deu-open', 'fr-all']);
       expect(zsh('tenders', 'export', '--local', '--sync', 'f')).toEqual(['fr-all']);
       expect(zsh('tenders', 'watch', '')).toEqual(['ita-news']);
+      expect(zsh('tenders', 'search', '--profile', 'w')).toEqual(['work']);
     }
     if (has('fish')) {
       const file = join(home, 'tenders.fish');
@@ -82,6 +87,8 @@ describe('tenders completion, as docs/commands.md installs it', () => {
       expect(fish('tenders changes ')).toEqual(['deu-open', 'fr-all']);
       expect(fish('tenders watch ')).toEqual(['ita-news']);
       expect(fish('tenders count --local --sync ')).toEqual(['deu-open', 'fr-all']);
+      expect(fish('tenders --profile ')).toEqual(['home', 'work']);
+      expect(fish('tenders config unset ti')).toEqual(['timeout']);
     }
   });
 });

@@ -231,6 +231,20 @@ describe('watch --feed against the sandbox', () => {
       expect(entry.content).toMatch(/^<ul><li>(New tender|Changed: [^<]+ → [^<]+|No longer listed by the service[^<]*)<\/li><li>(Buyer|Deadline): /);
     }
     expect(afterFirst.entries.some((e) => e.id.includes(':gone:'))).toBe(true);
+    // A changed entry names each changed field with its new value, and its old one where the watch kept it
+    // (deadline, status, estimatedValue, title): "deadline 2026-03-01 12:00 UTC → 2026-03-15 12:00 UTC".
+    const changed = afterFirst.entries.filter((e) => e.id.includes(':changed:'));
+    let oldToNew = 0;
+    for (const entry of changed) {
+      const line = /^<ul><li>Changed: (.*?)<\/li>/.exec(entry.content)![1]!;
+      for (const field of /^Changed \(([^)]+)\)/.exec(entry.title)![1]!.split(', ')) {
+        expect(line).toMatch(new RegExp(`(^|; )${field.replace('.', '\\.')} (\\S.* )?→ `));
+      }
+      const deadline = /deadline (\S+ \S+ UTC) → (\S+ \S+ UTC)/.exec(line);
+      if (deadline) expect(deadline[2]! > deadline[1]!).toBe(true); // the sandbox extends deadlines
+      if (deadline) oldToNew++;
+    }
+    expect(oldToNew).toBeGreaterThan(0);
 
     const unchanged = await readFile(feedFile(), 'utf8');
     expect(await watch(['w', '--feed', feedFile()])).toMatchObject({ code: 0, stdout: '' });
@@ -261,6 +275,10 @@ describe('watch --feed against the sandbox', () => {
     const stdout = readAtomWithPython(r.stdout);
     expect(stdout.entries.length).toBeGreaterThan(0);
     expect(stdout.entries.map((e) => e.id).sort()).toEqual((await readFeed()).entries.map((e) => e.id).sort());
+    // The same content as the feed's, old → new included.
+    const contents = (entries: { id: string; content: string }[]) => Object.fromEntries(entries.map((e) => [e.id, e.content.replace(/\((in|passed) [^)]*\)/g, '')]));
+    expect(contents(stdout.entries)).toEqual(contents((await readFeed()).entries));
+    expect(stdout.entries.some((e) => /<li>Changed: [^<]*deadline \S+ \S+ UTC → /.test(e.content))).toBe(true);
   });
 
   it('refuses a FILE that is not this watch’s feed (exit 2) before any request, and leaves it as it was', async () => {

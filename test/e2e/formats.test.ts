@@ -55,6 +55,13 @@ describe('the formats made for other tools, end to end against the sandbox', () 
     expect(feed.bozo).toBe(false);
     expect(feed.entries.map((e) => e.id)).toEqual(truth().map((t) => `urn:tenders:${t.id}`));
     expect(feed.entries.map((e) => JSON.parse(e.json) as unknown)).toEqual(truth());
+    // For a person: the content is a short list, not the JSON; the feed's id follows the query and the service.
+    for (const entry of feed.entries) expect(entry.content).toMatch(/^<ul><li>(Buyer|Country|Deadline): /);
+    const feedId = async (...args: string[]) => readAtomWithPython((await runCli(['export', '-f', 'atom', ...args], sb.url)).stdout).feed.id as string;
+    const [deu, again, fra] = [await feedId('-c', 'DEU'), await feedId('-c', 'DEU'), await feedId('-c', 'FRA')];
+    expect(deu).toMatch(/^urn:tenders:feed:[0-9a-f]{32}$/);
+    expect(again).toBe(deu);
+    expect(fra).not.toBe(deu);
   });
 
   it('ocds: export -o FILE.ocds.json validates against the OCDS 1.1.5 release package schema', async () => {

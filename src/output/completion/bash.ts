@@ -30,6 +30,7 @@ ${fn}_saved() {
   case "$1" in
     '<sync>') ${listSaved(model.program, 'sync')} ;;
     '<watch>') ${listSaved(model.program, 'watch')} ;;
+    '<profile>') ${listSaved(model.program, 'profile')} ;;
     *) echo "$1" ;;
   esac
 }

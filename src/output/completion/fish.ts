@@ -68,6 +68,8 @@ function ${fn}_saved --argument-names kind
             ${listSaved(program, 'sync')}
         case watch
             ${listSaved(program, 'watch')}
+        case profile
+            ${listSaved(program, 'profile')}
     end
 end
 

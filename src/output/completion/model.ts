@@ -14,11 +14,14 @@ export interface CompletionOption {
   saved?: SavedKind;
 }
 
-/** What a saved name names: `tenders sync --list` or `tenders watch --list` lists them. */
-export type SavedKind = 'sync' | 'watch';
+/** What a saved name names: `tenders sync --list` or `tenders watch --list` lists them; `config list` the profiles (`profile.NAME.KEY=…`). */
+export type SavedKind = 'sync' | 'watch' | 'profile';
 
 /** The words a completion script runs to list the saved names of a kind, one a line. */
-export const listSaved = (program: string, kind: SavedKind): string => `${program} ${kind} --list -f tsv --columns name --no-header 2>/dev/null`;
+export const listSaved = (program: string, kind: SavedKind): string =>
+  kind === 'profile'
+    ? `${program} config list 2>/dev/null | sed -n 's/^profile\\.\\([^.=]*\\)\\..*/\\1/p' | sort -u`
+    : `${program} ${kind} --list -f tsv --columns name --no-header 2>/dev/null`;
 
 export interface CompletionCommand {
   /** Words from the program to this command: [] for the program, ['orgs', 'tenders']. */

@@ -24,6 +24,7 @@ ${fn}_saved() {
   case $reply[1] in
     ('<sync>') reply=(\${(f)"$(${listSaved(model.program, 'sync')})"}) ;;
     ('<watch>') reply=(\${(f)"$(${listSaved(model.program, 'watch')})"}) ;;
+    ('<profile>') reply=(\${(f)"$(${listSaved(model.program, 'profile')})"}) ;;
   esac
 }
 # The values a flag takes: a list, <file> for file names, <sync> or <watch> for saved names, <any> for anything; nothing for a flag without a value.
@@ -66,7 +67,7 @@ ${fn}() {
       ('') ;;
       ('<any>') return 0 ;;
       ('<file>') _files; return ;;
-      ('<sync>'|'<watch>') ${fn}_saved; compadd -- "\${reply[@]}"; return ;;
+      ('<sync>'|'<watch>'|'<profile>') ${fn}_saved; compadd -- "\${reply[@]}"; return ;;
       (*) compadd -- "\${values[@]}"; return ;;
     esac
   fi

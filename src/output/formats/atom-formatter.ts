@@ -109,9 +109,9 @@ export class AtomFormatter implements Formatter {
     const watch = this.#watch;
     if (!watch) return tenderEntry(item, this.#now, this.#serialize(item));
     // A watch's row: the tender with its change beside (changedFields `;`-joined).
-    const { change, changedFields, ...tender } = item;
+    const { change, changedFields, [BEFORE]: before, ...tender } = item as Record<string, unknown> & { [BEFORE]?: Record<string, unknown> };
     const fields = typeof changedFields === 'string' && changedFields !== '' ? changedFields.split(';') : [];
-    return changeEntry({ change: String(change), changedFields: fields, tender }, watch, this.#now, this.#serialize(tender));
+    return changeEntry({ change: String(change), changedFields: fields, tender, before }, watch, this.#now, this.#serialize(tender));
   }
 }
 
@@ -169,16 +169,30 @@ function countdown(deadline: Date, now: Date): string {
   return ms >= 0 ? `in ${span}` : `passed ${span} ago`;
 }
 
-/** "deadline → 2026-03-27 12:00 UTC": a changed field as it is now (a watch keeps hashes of the old values, not the values). */
-function changedLine(fields: readonly string[], tender: Record<string, unknown>): string {
+/** A changed field's value is shown when its text is at most this long; a longer one is only named. */
+const SHORT_VALUE = 120;
+
+/**
+ * "Changed: deadline 2026-03-01 → 2026-03-15; description → new text": each
+ * changed field, old → new where the watch kept the old value (the summary
+ * fields, state.ts KEPT_FIELDS), else its new value when short, else its name.
+ */
+function changedLine(fields: readonly string[], tender: Record<string, unknown>, before: Record<string, unknown> | undefined): string {
   const paths = compilePaths(fields);
-  const now = fields.map((path, i) => {
-    const value = valueAt(tender, paths[i]!);
-    const instant = typeof value === 'string' ? parseInstant(value) : undefined;
-    const text = instant ? dayAndTime(instant) : value === undefined || value === null ? '(none)' : typeof value === 'object' ? stringifyJson(value) : String(value);
-    return `${path} → ${text}`;
+  const parts = fields.map((path, i) => {
+    const now = shownValue(valueAt(tender, paths[i]!));
+    const old = before && valueAt(before, paths[i]!);
+    const then = old === undefined ? undefined : shownValue(old);
+    if (now.length > SHORT_VALUE || (then !== undefined && then.length > SHORT_VALUE)) return path;
+    return then === undefined ? `${path} → ${now}` : `${path} ${then} → ${now}`;
   });
-  return `Changed: ${now.join('; ')}`;
+  return `Changed: ${parts.join('; ')}`;
+}
+
+/** A field's value for a person: a date as "2026-03-27 12:00 UTC", nothing as "(none)", an object as its JSON. */
+function shownValue(value: unknown): string {
+  const instant = typeof value === 'string' ? parseInstant(value) : undefined;
+  return instant ? dayAndTime(instant) : value === undefined || value === null ? '(none)' : typeof value === 'object' ? stringifyJson(value) : String(value);
 }
 
 /** Which watch's changes a feed holds, and since when (the previous run's time: the same change keeps its id). */
@@ -193,7 +207,12 @@ export interface ChangeItem {
   change: string;
   changedFields: readonly string[];
   tender: Record<string, unknown>;
+  /** What the watch kept of a changed tender before (its summary fields), when it kept it. */
+  before?: Record<string, unknown>;
 }
+
+/** Where a watch's row carries its `before` to this formatter (a symbol: no other format writes it). */
+export const BEFORE = Symbol('before');
 
 const CHANGE_TITLES: Readonly<Record<string, string>> = { new: 'New', changed: 'Changed', gone: 'Gone' };
 
@@ -206,7 +225,7 @@ const CHANGE_TITLES: Readonly<Record<string, string>> = { new: 'New', changed: '
  */
 export function changeEntry(item: ChangeItem, watch: WatchFeedInfo, now: Date, json: string): AtomEntry {
   const kinds: Readonly<Record<string, string>> = { new: 'New tender', gone: 'No longer listed by the service (the link is its last known notice)' };
-  const changed = item.change === 'changed' ? changedLine(item.changedFields, item.tender) : kinds[item.change];
+  const changed = item.change === 'changed' ? changedLine(item.changedFields, item.tender, item.before) : kinds[item.change];
   const base = tenderEntry(item.tender, now, json, changed);
   const id = String(item.tender.id ?? '');
   const kind = CHANGE_TITLES[item.change] ?? item.change;

@@ -61,6 +61,12 @@ export class KnownTenders {
     return true;
   }
 
+  /** Where entry i's line is in the state file: [start, end), its newline left out. */
+  line(i: number): [number, number] {
+    const start = this.#lineStarts[i]!;
+    return [start, start + this.#lineLengths[i]!];
+  }
+
   /** Entry i was seen with other content: the next state has a new line for it. */
   markChanged(i: number): void {
     this.#fates[i] = CHANGED;

@@ -1,4 +1,4 @@
-import type { WatchFeedInfo } from '../../output/formats/atom-formatter.js';
+import { BEFORE, type WatchFeedInfo } from '../../output/formats/atom-formatter.js';
 import { traitsOf } from '../../output/format-registry.js';
 import { createFormatter, type Chunk, type Formatter } from '../../output/formatter.js';
 import type { FormatTraits } from '../../output/format-definition.js';
@@ -85,7 +85,7 @@ export class ChangeOutput {
     await this.write(this.#formatter.page(rows));
   }
 
-  #row({ change, changedFields, tender }: WatchChange): Record<string, unknown> {
+  #row({ change, changedFields, tender, before }: WatchChange): Record<string, unknown> {
     // A row holding a tender with numbers a double cannot hold is marked, so formats write their digits.
     const exact = <T extends object>(row: T): T => {
       if (holdsRawNumber(tender)) markHolder(row);
@@ -95,8 +95,8 @@ export class ChangeOutput {
       const shown = this.#paths ? project(tender, this.#paths) : tender;
       return exact({ change, changedFields, tender: shown });
     }
-    // The change columns win over tender fields of the same name (the NDJSON rows keep those).
-    return exact({ ...tender, change, changedFields: changedFields.join(';') });
+    // The change columns win over tender fields of the same name (the NDJSON rows keep those); an Atom entry says the old values.
+    return exact({ ...tender, change, changedFields: changedFields.join(';'), ...(before && { [BEFORE]: before }) });
   }
 
   #create(first: readonly WatchChange[]): Promise<Formatter> {

@@ -170,7 +170,9 @@ async function walkAndCommit(plan: WatchPlan, session: Session, place: WatchPlac
     const consume = async (items: Record<string, unknown>[]) => {
       if (first) changes.firstPage(items);
       first = false;
-      await found(diff!.page(items, (line) => writer.add(line)));
+      const list = diff!.page(items, (line) => writer.add(line));
+      await diff!.recall((ranges) => rangePieces(files.state, ranges, fs));
+      await found(list);
       await writer.flush();
       progress.update({ pages: source.fetched, rows: diff!.counts.seen, total: source.total });
       if (signal.aborted) throw signal.reason;

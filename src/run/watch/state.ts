@@ -14,12 +14,15 @@ import { KnownTenders } from './known.js';
  *   {"end":{"lastRun":"...","tenders":1234,"newestPublicationDate":"...","fields":[["title"],...]}}
  *
  * One line per tender: its id as JSON (the key), its field hashes as base64url
- * of 32-bit little-endian slots, and, for `gone` rows, its title, deadline
- * and notice URL as JSON (empty when absent; a state written before URLs were
- * kept has four fields, and reads the same). A title or URL is kept whole or
- * not at all (longer than TITLE_KEPT characters): a gone row's cells are the
- * service's text or empty, never an abbreviation. The last line proves the
- * file whole.
+ * of 32-bit little-endian slots, and the values a feed entry speaks of
+ * (KEPT_FIELDS) as JSON, empty when absent: title, deadline, notice URL (a
+ * `gone` row shows these three), then status and estimatedValue as [amount,
+ * currency] (from which a `changed` entry says "deadline 2026-03-01 →
+ * 2026-03-15"), empty cells after the deadline left out. A state written
+ * before URLs, statuses or values were kept has fewer cells and reads the
+ * same (what it did not keep is not known). A value is kept whole or not at
+ * all (longer than TITLE_KEPT characters): a row's cells are the service's
+ * text or empty, never an abbreviation. The last line proves the file whole.
  */
 export const STATE_FORMAT = 1;
 export const TITLE_KEPT = 1000;
@@ -107,15 +110,27 @@ export function encodeSlots(slots: Uint32Array, length: number): string {
   return scratch.toString('base64url', 0, length * 4);
 }
 
-/** A tender's line, with its fingerprint as the table last computed it. */
+/** The fields a tender's line keeps the values of, in the order of its cells (a state file's format: append only). */
+export const KEPT_FIELDS = ['title', 'deadline', 'url', 'status', 'estimatedValue'] as const;
+/** What a `gone` row shows: the first three (the others are for a changed entry's "old → new"). */
+const GONE_FIELDS = 3;
+
+/** A tender's line, with its fingerprint as the table last computed it (title and deadline cells always, as every tenders reads). */
 export function tenderLine(key: string, table: FieldTable, tender: Record<string, unknown>): string {
-  const whole = (value: unknown) => (typeof value === 'string' && value.length > TITLE_KEPT ? undefined : value);
-  // The URL only when it is text: the link of a gone tender's feed entry.
-  const url = typeof tender.url === 'string' ? whole(tender.url) : undefined;
-  return `${key}\t${encodeSlots(table.slots, table.length)}\t${kept(whole(tender.title))}\t${kept(tender.deadline)}${url === undefined ? '' : `\t${kept(url)}`}\n`;
+  const cells = KEPT_FIELDS.map((field) => kept(field, tender[field]));
+  while (cells.length > 2 && cells.at(-1) === '') cells.pop();
+  return `${key}\t${encodeSlots(table.slots, table.length)}${cells.map((cell) => `\t${cell}`).join('')}\n`;
 }
 
-const kept = (value: unknown) => (value === undefined ? '' : typeof value === 'string' ? JSON.stringify(value) : stringifyJson(value));
+/** A kept field's cell: its JSON, or empty when it is absent, too long to keep whole, or (the URL) not text. */
+function kept(field: (typeof KEPT_FIELDS)[number], value: unknown): string {
+  if (value === undefined || (field === 'url' && typeof value !== 'string')) return '';
+  // A value as [amount, currency]: what a feed entry says of it, in a few bytes.
+  if (field === 'estimatedValue') return isObject(value) ? stringifyJson([value.amount ?? null, value.currency ?? null]) : '';
+  if (typeof value === 'string') return value.length > TITLE_KEPT ? '' : JSON.stringify(value);
+  const json = stringifyJson(value);
+  return json.length > TITLE_KEPT ? '' : json;
+}
 
 /** The whole lines of a file, a read's worth at a time (each batch's buffers stay valid). */
 export async function* lineBatches(file: string, fs: FileSystem = nodeFs): AsyncGenerator<Buffer[]> {
@@ -281,15 +296,23 @@ export async function* rangePieces(
   }
 }
 
-/** What a `gone` row shows of a tender: its id, and its title, deadline and notice URL when it had them (and they were kept). */
-export function keptTender(line: Buffer): Record<string, unknown> {
-  const [id, , title, deadline, url] = line.toString('utf8').split('\t');
-  // Every digit of a long number id, as the service wrote it.
+/**
+ * What a line kept of a tender: its id, and each of KEPT_FIELDS it had (and
+ * was kept); a `gone` row shows its title, deadline and URL (`all` false), a
+ * `changed` one compares with all of them.
+ */
+export function keptTender(line: Buffer, all = false): Record<string, unknown> {
+  const [id, , ...cells] = line.toString('utf8').split('\t');
+  // Every digit of a long number id (or value), as the service wrote it.
   const tender: Record<string, unknown> = { id: parseExact(id!) };
-  if (title) tender.title = parseExact(title);
+  KEPT_FIELDS.slice(0, all ? KEPT_FIELDS.length : GONE_FIELDS).forEach((field, i) => {
+    if (cells[i]) tender[field] = parseExact(cells[i]);
+  });
+  if (Array.isArray(tender.estimatedValue)) {
+    const [amount, currency] = tender.estimatedValue as unknown[];
+    tender.estimatedValue = Object.fromEntries(Object.entries({ amount, currency }).filter(([, v]) => v !== null && v !== undefined));
+  }
   if (typeof tender.title === 'string' && tender.title.length === OLD_CUT && tender.title.endsWith('…')) delete tender.title; // cut by an older tenders
-  if (deadline) tender.deadline = parseExact(deadline);
-  if (url) tender.url = parseExact(url);
   if (Object.values(tender).some(holdsRawNumber)) markHolder(tender); // so formats write those digits
   return tender;
 }

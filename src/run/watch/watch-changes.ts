@@ -3,6 +3,9 @@ import type { FieldTable } from './field-table.js';
 import type { KnownTenders } from './known.js';
 import { keptTender, tenderKey, tenderLine } from './state.js';
 
+/** The pieces of the previous state's bytes in `ranges` (file order), as state.ts rangePieces reads them. */
+export type ReadRanges = (ranges: readonly (readonly [number, number])[]) => AsyncIterable<[number, Buffer]>;
+
 /** One row of a watch's output. */
 export interface WatchChange {
   change: ChangeKind;
@@ -10,6 +13,8 @@ export interface WatchChange {
   changedFields: string[];
   /** As the service sent it; for `gone`, what the watch kept of it. */
   tender: Record<string, unknown>;
+  /** `changed` only, once recalled: what the watch kept of the tender before (state.ts KEPT_FIELDS), for "old → new". */
+  before?: Record<string, unknown>;
 }
 
 /**
@@ -36,6 +41,8 @@ export class WatchDiff {
   readonly counts: ChangeCounts = { new: 0, changed: 0, gone: 0, seen: 0, repeated: 0, withoutId: 0 };
   /** The newest publicationDate of the next state's tenders. */
   newest: string | null;
+  /** The last page's changed tenders and their entries, whose previous values `recall` reads. */
+  #changed: [WatchChange, number][] = [];
 
   constructor(
     private readonly mode: DiffMode,
@@ -58,6 +65,7 @@ export class WatchDiff {
   /** The changes among a page's tenders; `keep` gets the next state's line of each new or changed tender. */
   page(tenders: readonly Record<string, unknown>[], keep: (line: string) => void): WatchChange[] {
     const changes: WatchChange[] = [];
+    this.#changed = [];
     for (const tender of tenders) {
       this.counts.seen++;
       const key = tenderKey(tender);
@@ -81,11 +89,31 @@ export class WatchDiff {
           this.counts.changed++;
           this.known!.markChanged(entry);
           keep(tenderLine(key, this.table, tender));
-          changes.push({ change: 'changed', changedFields: changed, tender });
+          const change: WatchChange = { change: 'changed', changedFields: changed, tender };
+          changes.push(change);
+          this.#changed.push([change, entry]);
         }
       }
     }
     return changes;
+  }
+
+  /**
+   * Gives the last page's changed tenders what the previous state kept of
+   * them (`before`), read from its lines in one pass: a change then says the
+   * old value beside the new.
+   */
+  async recall(read: ReadRanges): Promise<void> {
+    if (this.#changed.length === 0) return;
+    const changed = this.#changed.map(([change, entry]) => ({ change, range: this.known!.line(entry) })).sort((a, b) => a.range[0] - b.range[0]);
+    this.#changed = [];
+    const pieces: Buffer[][] = changed.map(() => []);
+    for await (const [r, piece] of read(changed.map((c) => c.range))) pieces[r]!.push(Buffer.from(piece));
+    changed.forEach(({ change }, r) => {
+      const before = keptTender(Buffer.concat(pieces[r]!), true);
+      delete before.id;
+      change.before = before;
+    });
   }
 
   /** After a complete walk, the `gone` rows: the lines of the previous state's tenders it did not see. */
