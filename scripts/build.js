@@ -215,8 +215,11 @@ await Promise.all(
 );
 rmSync(home, { recursive: true, force: true });
 // The command caches (scripts/command-cache.cjs wrote them) are this build's too; then what earlier builds left goes.
-for (const name of Object.keys(COMMAND_RUNS)) made.add(`cli.cjs.${name}.cache`);
-prune(DIST, made);
+// An empty `made` means this build made dist/ whole (the first build of a clone): nothing there is old.
+if (made.size > 0) {
+  for (const name of Object.keys(COMMAND_RUNS)) made.add(`cli.cjs.${name}.cache`);
+  prune(DIST, made);
+}
 
 /**
  * Puts the bundles in place: dist/ made by a rename when there is none; else each file renamed over its

@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
 import { scaled } from '../support/scale.js';
+import { testDir } from '../support/test-context.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -29,5 +31,16 @@ describe('a build of the clone (npx and npm link run prepare, which rebuilds)', 
     expect(failures).toEqual([]);
     expect(readdirSync(ROOT).filter((name) => name.startsWith('dist.'))).toEqual([]);
     expect(existsSync(`${ROOT}/dist/cli.cjs.search.cache`)).toBe(true);
+  }, scaled(600_000));
+
+  it("a clone's first build (no dist/ yet, as after git clone and npm ci) leaves every file a run needs", async () => {
+    const clone = testDir();
+    for (const part of ['bin', 'data', 'scripts', 'src', 'package.json', 'tsconfig.json', 'tsconfig.build.json']) cpSync(join(ROOT, part), join(clone, part), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
+    const build = spawn(process.execPath, ['scripts/build.js'], { cwd: clone, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    build.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    expect(await new Promise((resolve) => build.on('close', resolve)), stderr).toBe(0);
+    for (const file of ['cli.cjs', 'run.cjs', 'sandbox/main.js', 'cpv-2008.tsv', 'tenders.1', 'cli.cjs.search.cache']) expect(existsSync(join(clone, 'dist', file)), file).toBe(true);
   }, scaled(600_000));
 });
