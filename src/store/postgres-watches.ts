@@ -15,24 +15,23 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { RunError, UsageError } from '../errors.js';
 import { stringifyExact } from '../model/exact-json.js';
+import type { SavedQuery, SavedSearchInfo } from '../model/saved-search.js';
 import { checkOut, connect, failure, interruptible, parseTarget, type Connection, type Target } from './postgres-connect.js';
 import { copyField } from './postgres-copy.js';
 import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
 import { ensureWatchTables, hasWatchTables, refuseSchema, schemaVersion, WATCH_TABLES } from './postgres-schema.js';
 import { DEFAULT_BUSY_TIMEOUT_MS, type OpenOptions } from './store.js';
 
-/** A watch's state but its tenders: its state file's header and summary. */
-export interface WatchRecord {
-  name: string;
+/**
+ * A watch's state but its tenders: its state file's header and summary, the
+ * saved search (model/saved-search.ts) with what its next run compares by.
+ * The query is JSON with every digit (RawNumbers), as the row holds it: one
+ * edited by hand is checked where it is read as a state (run/watch/state.ts).
+ * No service (a NULL in the row): a state from before it was kept.
+ */
+export interface WatchRecord extends SavedSearchInfo {
   /** The state format's version. */
   format: number;
-  /** The saved query, JSON with every digit (RawNumbers). */
-  query: unknown;
-  /** The service's base URL; null for a state from before it was kept. */
-  service: string | null;
-  created: string;
-  lastRun: string;
-  tenders: number;
   newestPublicationDate: string | null;
   fields: string[][];
 }
@@ -238,7 +237,7 @@ export class LockedWatch {
             record.name,
             record.format,
             stringifyExact(record.query),
-            record.service,
+            record.service ?? null,
             record.created,
             record.lastRun,
             record.tenders,
@@ -294,8 +293,8 @@ function rowRecord(row: WatchRow): WatchRecord {
   return {
     name: row.name,
     format: row.format,
-    query: row.query,
-    service: row.service,
+    query: row.query as SavedQuery,
+    ...(row.service === null ? {} : { service: row.service }),
     created: row.created,
     lastRun: row.last_run,
     tenders: row.tenders,

@@ -21,7 +21,7 @@ const record = (tenders: number, lastRun = '2026-11-26T07:00:00.000Z'): WatchRec
   name: 'w',
   format: 1,
   // A --filter number beyond a double keeps its digits.
-  query: parseJson('{"org":null,"body":{"statuses":["open"],"filter":{"estimatedValue.amount":{"gte":12345678901234567890123}}}}'),
+  query: parseJson('{"org":null,"body":{"statuses":["open"],"filter":{"estimatedValue.amount":{"gte":12345678901234567890123}}}}') as WatchRecord['query'],
   service: 'http://127.0.0.1:1',
   created: '2026-11-01T00:00:00.000Z',
   lastRun,
@@ -95,7 +95,7 @@ describe.skipIf(POSTGRES_MISSING)("watches' state in a PostgreSQL copy", () => {
     expect(await read(watches)).toEqual(ROWS);
     const saved = await watches.get('w');
     expect(saved).toEqual(record(ROWS.length));
-    expect(String((saved!.query as { body: { filter: Record<string, { gte: unknown }> } }).body.filter['estimatedValue.amount']!.gte)).toBe('12345678901234567890123');
+    expect(String((saved!.query.body as { filter: Record<string, { gte: unknown }> }).filter['estimatedValue.amount']!.gte)).toBe('12345678901234567890123');
     // psql reads them as JSON.
     expect(psql(url, "SELECT string_agg(coalesce(title #>> '{}', '-'), '|' ORDER BY seq) FROM team.watch_tenders")).toBe(
       'Ausschreibung "Straße" C:\\Pfad\tTab|-|Ποσότητα 🚑 \u2028|',

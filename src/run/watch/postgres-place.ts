@@ -137,9 +137,9 @@ export function recordHeader(record: WatchRecord, kept: string): StateHeader {
 
 const headerOf = (record: WatchRecord): StateHeader => ({
   name: record.name,
-  query: record.query as StateHeader['query'],
+  query: record.query,
   created: record.created,
-  ...(record.service === null ? {} : { baseUrl: record.service }),
+  ...(record.service === undefined ? {} : { service: record.service }),
 });
 
 function stateRecord(header: StateHeader, summary: StateSummary): WatchRecord {
@@ -147,7 +147,7 @@ function stateRecord(header: StateHeader, summary: StateSummary): WatchRecord {
     name: header.name,
     format: STATE_FORMAT,
     query: header.query,
-    service: header.baseUrl ?? null,
+    ...(header.service === undefined ? {} : { service: header.service }),
     created: header.created,
     lastRun: summary.lastRun,
     tenders: summary.tenders,
