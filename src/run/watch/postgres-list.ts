@@ -7,8 +7,7 @@ import { targetOptions, type StoreTarget } from '../../store/location.js';
 import { PostgresWatches } from '../../store/postgres-watches.js';
 import { writeList } from '../list-output.js';
 import type { OutputPlan } from '../plan.js';
-import { LIST_COLUMNS, runWatchForget, stateFileNames } from './list.js';
-import { describeQuery } from './query.js';
+import { LIST_COLUMNS, listRow, runWatchForget, stateFileNames } from './list.js';
 import { recordHeader } from './postgres-place.js';
 import { StateError } from './state.js';
 
@@ -32,8 +31,8 @@ export async function runCopyWatchList(
     rows = [];
     for (const w of await watches.list()) {
       try {
-        const { query } = recordHeader(w, `${watches.location} (watch ${w.name})`);
-        rows.push({ name: w.name, query: describeQuery(query), lastRun: w.lastRun, tenders: w.tenders, db: watches.location });
+        const header = recordHeader(w, `${watches.location} (watch ${w.name})`);
+        rows.push({ ...listRow({ ...header, lastRun: w.lastRun, tenders: w.tenders }), db: watches.location });
       } catch (err) {
         if (!(err instanceof StateError)) throw err;
         say.warn(err.message); // a row edited by hand: the others are listed
