@@ -15,29 +15,13 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { RunError, UsageError } from '../errors.js';
 import { stringifyExact } from '../model/exact-json.js';
-import type { SavedQuery, SavedSearchInfo } from '../model/saved-search.js';
+import type { SavedQuery } from '../model/saved-search.js';
 import { checkOut, connect, failure, interruptible, parseTarget, type Connection, type Target } from './postgres-connect.js';
 import { copyField } from './postgres-copy.js';
 import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
 import { ensureWatchTables, hasWatchTables, refuseSchema, schemaVersion, WATCH_TABLES } from './postgres-schema.js';
-import { DEFAULT_BUSY_TIMEOUT_MS, type OpenOptions } from './store.js';
-
-/**
- * A watch's state but its tenders: its state file's header and summary, the
- * saved search (model/saved-search.ts) with what its next run compares by.
- * The query is JSON with every digit (RawNumbers), as the row holds it: one
- * edited by hand is checked where it is read as a state (run/watch/state.ts).
- * No service (a NULL in the row): a state from before it was kept.
- */
-export interface WatchRecord extends SavedSearchInfo {
-  /** The state format's version. */
-  format: number;
-  newestPublicationDate: string | null;
-  fields: string[][];
-}
-
-/** A tender of a watch's state: the JSON texts of its id, title and deadline (null: not kept) and its field hashes (base64url). */
-export type WatchTenderRow = [id: string, hashes: string, title: string | null, deadline: string | null];
+import { DEFAULT_BUSY_TIMEOUT_MS } from './store.js';
+import type { WatchLock, WatchOpenOptions, WatchRecord, WatchStore, WatchTenderRow } from './watches.js';
 
 interface WatchRow {
   name: string;
@@ -54,7 +38,7 @@ interface WatchRow {
 /** Rows read at a time. */
 const BATCH = 5000;
 
-export class PostgresWatches {
+export class PostgresWatches implements WatchStore {
   private constructor(
     private readonly connection: Connection,
     private readonly target: Target,
@@ -71,7 +55,7 @@ export class PostgresWatches {
    * sync that is making the copy; `read`: nothing is made, and a schema
    * without those tables has no watches.
    */
-  static async open(url: string, options: Pick<OpenOptions, 'mode' | 'schema' | 'env' | 'busyTimeoutMs' | 'signal'>): Promise<PostgresWatches> {
+  static async open(url: string, options: WatchOpenOptions): Promise<PostgresWatches> {
     const target = parseTarget(url, options.schema);
     const connection = await connect(target, 2, options.mode === 'write', options.env ?? {}, options.signal);
     try {
@@ -180,7 +164,7 @@ async function checkWritable(client: pg.ClientBase, target: Target): Promise<voi
 }
 
 /** One watch, its lock held: its state read, replaced or deleted on the connection that holds the lock. */
-export class LockedWatch {
+export class LockedWatch implements WatchLock {
   #broken = false;
   #lost: unknown;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { EVERY_TENDER, type SavedSearchInfo } from '../../src/model/saved-search.js';
 import { headerLine, parseHeader, type StateHeader } from '../../src/run/watch/state.js';
 import type { SyncDefinition } from '../../src/store/store.js';
-import type { WatchRecord } from '../../src/store/postgres-watches.js';
+import type { WatchRecord } from '../../src/store/watches.js';
 
 const search: StateHeader = { name: 'deu-open', query: { org: null, body: { buyerCountries: ['DEU'], statuses: ['open'] } }, created: '2026-11-01T00:00:00.000Z', service: 'https://tenders.example.org' };
 

@@ -8,7 +8,8 @@ import { openStore } from '../../src/store/open.js';
 import { parseJson } from '../../src/model/json-parse.js';
 import { lockKey } from '../../src/store/postgres-lock.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/store/postgres-schema.js';
-import { PostgresWatches, type WatchRecord, type WatchTenderRow } from '../../src/store/postgres-watches.js';
+import { PostgresWatches } from '../../src/store/postgres-watches.js';
+import type { WatchRecord, WatchTenderRow } from '../../src/store/watches.js';
 import { postgres, postgresBin, POSTGRES_MISSING, interruptWhileWaiting, whileLocked, type PostgresServer } from '../support/postgres.js';
 
 function psql(url: string, sql: string): string {

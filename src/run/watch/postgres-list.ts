@@ -4,7 +4,7 @@ import { nodeFs, type FileSystem } from '../../files/fs.js';
 import { formatCounted } from '../../model/numbers.js';
 import type { Reporter } from '../../output/terminal/reporter.js';
 import { targetOptions, type StoreTarget } from '../../store/location.js';
-import { PostgresWatches } from '../../store/postgres-watches.js';
+import { openWatches } from '../../store/open.js';
 import { writeList } from '../list-output.js';
 import type { OutputPlan } from '../plan.js';
 import { LIST_COLUMNS, listRow, runWatchForget, stateFileNames } from './list.js';
@@ -25,7 +25,7 @@ export async function runCopyWatchList(
   say: Reporter,
   fs: FileSystem = nodeFs,
 ): Promise<void> {
-  const watches = await PostgresWatches.open(db.location, { mode: 'read', ...targetOptions(db), signal });
+  const watches = await openWatches(db.location, { mode: 'read', ...targetOptions(db), signal });
   let rows: Record<string, unknown>[];
   try {
     rows = [];
@@ -61,7 +61,7 @@ export async function runCopyWatchList(
  * file would move in, is forgotten there.
  */
 export async function runCopyWatchForget(db: StoreTarget, dir: string | undefined, name: string, say: Reporter, fs: FileSystem = nodeFs): Promise<void> {
-  const watches = await PostgresWatches.open(db.location, { mode: 'read', ...targetOptions(db) });
+  const watches = await openWatches(db.location, { mode: 'read', ...targetOptions(db) });
   try {
     const missing = () => new RunError(`there is no watch named ${name} in ${watches.location} (see tenders watch --list)`);
     if (!(await watches.get(name))) {
