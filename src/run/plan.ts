@@ -6,7 +6,7 @@ import type { FormatChoice } from '../output/formatter.js';
 import type { SortPaths } from '../query/sort-paths.js';
 import type { StoreTarget } from '../store/location.js';
 import type { ReceiptPlan } from './receipt.js';
-import type { SavedQuery } from './watch/state.js';
+import type { SavedQuery } from '../model/saved-search.js';
 import type { Webhook } from './watch/webhook-url.js';
 
 /** What a run is given rather than builds: the terminal, the service, the stop signal. */

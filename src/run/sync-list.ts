@@ -9,8 +9,8 @@ import { openStore } from '../store/open.js';
 import { isPostgresLocation, type Store } from '../store/store.js';
 import { writeList } from './list-output.js';
 import type { OutputPlan } from './plan.js';
+import type { SavedQuery } from '../model/saved-search.js';
 import { describeQuery } from './watch/query.js';
-import type { SavedQuery } from './watch/state.js';
 
 const LIST_COLUMNS = ['name', 'query', 'service', 'lastRun', 'tenders', 'complete'];
 
@@ -33,7 +33,7 @@ export async function runSyncList(db: StoreTarget, output: OutputPlan, io: IO, s
   }
   const rows = syncs.map((sync) => ({
     name: sync.name,
-    query: describeQuery(sync.query as unknown as SavedQuery),
+    query: describeQuery(sync.query as SavedQuery),
     service: sync.service,
     lastRun: sync.lastRun.endedAt,
     tenders: sync.tenders,

@@ -1,5 +1,4 @@
 import { InterruptedError, NoCopyError, UsageError } from '../errors.js';
-import type { JsonObject } from '../model/exact-json.js';
 import { formatCount, formatCounted, formatDuration } from '../model/numbers.js';
 import { withoutCredentials } from '../model/redact.js';
 import type { FirstRequest } from '../model/request.js';
@@ -12,7 +11,7 @@ import { runSession, type Session } from './session.js';
 import { firstRequests } from './partition.js';
 import { openSource, type ResultSource } from './source.js';
 import { describeQuery, newestFirst, sameQuery } from './watch/query.js';
-import type { SavedQuery } from './watch/state.js';
+import { EVERY_TENDER, type SavedQuery } from '../model/saved-search.js';
 
 /**
  * Runs a sync: opens the copy for writing (an unusable --db is exit 2 before
@@ -31,7 +30,7 @@ export async function runSync(plan: SyncPlan, deps: RunDeps): Promise<void> {
       if (session.receipt) session.receipt.query = queryPlan(plan, query);
       // The first run of a sync stores every tender, --new-only or not.
       const mode = plan.newOnly && saved ? 'new-only' : 'full';
-      const run = await store.beginRun({ sync: { name: plan.name, query: query as unknown as JsonObject, service: service(plan) }, mode, reset: plan.reset });
+      const run = await store.beginRun({ sync: { name: plan.name, query, service: service(plan) }, mode, reset: plan.reset });
       session.onAbandon(() => run.abort());
       await walkAndCommit(plan, session, run, query, saved);
     } finally {
@@ -44,8 +43,6 @@ export async function runSync(plan: SyncPlan, deps: RunDeps): Promise<void> {
     throw err;
   });
 }
-
-const EVERY_TENDER: SavedQuery = { org: null, body: {} };
 
 /** The requests a run of the sync starts with (--dry-run): its query, the saved one unless given, split as --parallel splits it. */
 export async function syncFirstRequests(plan: SyncPlan): Promise<FirstRequest[]> {
@@ -93,7 +90,7 @@ function service(plan: SyncPlan): string {
  * --reset (checked here, before the lock and any request; the store checks it too).
  */
 function chooseQuery(plan: SyncPlan, saved: SyncInfo | undefined): SavedQuery {
-  const savedQuery = saved && (saved.query as unknown as SavedQuery);
+  const savedQuery = saved?.query as SavedQuery | undefined; // what runSync saved
   if (saved && savedQuery && !plan.reset) {
     if (plan.query && !sameQuery(plan.query, savedQuery)) {
       throw new UsageError(

@@ -15,30 +15,13 @@ import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { RunError, UsageError } from '../errors.js';
 import { stringifyExact } from '../model/exact-json.js';
+import type { SavedQuery } from '../model/saved-search.js';
 import { checkOut, connect, failure, interruptible, parseTarget, type Connection, type Target } from './postgres-connect.js';
 import { copyField } from './postgres-copy.js';
 import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
 import { ensureWatchTables, hasWatchTables, refuseSchema, schemaVersion, WATCH_TABLES } from './postgres-schema.js';
-import { DEFAULT_BUSY_TIMEOUT_MS, type OpenOptions } from './store.js';
-
-/** A watch's state but its tenders: its state file's header and summary. */
-export interface WatchRecord {
-  name: string;
-  /** The state format's version. */
-  format: number;
-  /** The saved query, JSON with every digit (RawNumbers). */
-  query: unknown;
-  /** The service's base URL; null for a state from before it was kept. */
-  service: string | null;
-  created: string;
-  lastRun: string;
-  tenders: number;
-  newestPublicationDate: string | null;
-  fields: string[][];
-}
-
-/** A tender of a watch's state: the JSON texts of its id, title and deadline (null: not kept) and its field hashes (base64url). */
-export type WatchTenderRow = [id: string, hashes: string, title: string | null, deadline: string | null];
+import { DEFAULT_BUSY_TIMEOUT_MS } from './store.js';
+import type { WatchLock, WatchOpenOptions, WatchRecord, WatchStore, WatchTenderRow } from './watches.js';
 
 interface WatchRow {
   name: string;
@@ -55,7 +38,7 @@ interface WatchRow {
 /** Rows read at a time. */
 const BATCH = 5000;
 
-export class PostgresWatches {
+export class PostgresWatches implements WatchStore {
   private constructor(
     private readonly connection: Connection,
     private readonly target: Target,
@@ -72,7 +55,7 @@ export class PostgresWatches {
    * sync that is making the copy; `read`: nothing is made, and a schema
    * without those tables has no watches.
    */
-  static async open(url: string, options: Pick<OpenOptions, 'mode' | 'schema' | 'env' | 'busyTimeoutMs' | 'signal'>): Promise<PostgresWatches> {
+  static async open(url: string, options: WatchOpenOptions): Promise<PostgresWatches> {
     const target = parseTarget(url, options.schema);
     const connection = await connect(target, 2, options.mode === 'write', options.env ?? {}, options.signal);
     try {
@@ -181,7 +164,7 @@ async function checkWritable(client: pg.ClientBase, target: Target): Promise<voi
 }
 
 /** One watch, its lock held: its state read, replaced or deleted on the connection that holds the lock. */
-export class LockedWatch {
+export class LockedWatch implements WatchLock {
   #broken = false;
   #lost: unknown;
 
@@ -238,7 +221,7 @@ export class LockedWatch {
             record.name,
             record.format,
             stringifyExact(record.query),
-            record.service,
+            record.service ?? null,
             record.created,
             record.lastRun,
             record.tenders,
@@ -294,8 +277,8 @@ function rowRecord(row: WatchRow): WatchRecord {
   return {
     name: row.name,
     format: row.format,
-    query: row.query,
-    service: row.service,
+    query: row.query as SavedQuery,
+    ...(row.service === null ? {} : { service: row.service }),
     created: row.created,
     lastRun: row.last_run,
     tenders: row.tenders,

@@ -16,17 +16,19 @@
 
 import type { JsonObject } from '../model/exact-json.js';
 import type { LocalSelection } from '../model/local-selection.js';
+import type { SavedSearch } from '../model/saved-search.js';
 
 /** A change of one tender as a run (sync or watch) records it. `new` also when a gone tender comes back. */
 export type ChangeKind = 'new' | 'changed' | 'gone';
 
-/** What a sync is: a saved query against one service. */
-export interface SyncDefinition {
-  /** Up to 100 letters, digits, '-', '_' and '.', not starting with '.' (as a watch name); else UsageError. */
-  name: string;
-  /** The query as the sync command saves it (filters, sort, org...): compared as canonical JSON between runs. */
+/**
+ * What a sync is: a saved search (model/saved-search.ts) whose service is
+ * always known. Its name is checked (model/saved-name.ts; else UsageError).
+ * The store keeps the query as any JSON object (the sync command saves a
+ * SavedQuery) and compares it as canonical JSON between runs.
+ */
+export interface SyncDefinition extends Omit<SavedSearch, 'query'> {
   query: JsonObject;
-  /** The service's base URL, without credentials. */
   service: string;
 }
 

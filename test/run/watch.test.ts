@@ -445,7 +445,9 @@ describe('watch: saved queries', () => {
   it('is bound to the service it was made against: another base URL is a usage error naming both, unless --reset', async () => {
     const set = new TenderSet(3);
     await watch(['w', '-s', 'open'], set.respond);
-    expect(JSON.parse((await stateText()).split('\n')[0]!)).toMatchObject({ baseUrl: 'http://service.test' });
+    const first = JSON.parse((await stateText()).split('\n')[0]!) as Record<string, unknown>;
+    expect(first).toMatchObject({ service: 'http://service.test' });
+    expect(first).not.toHaveProperty('baseUrl');
     expect((await watch(['w', '--base-url', 'http://service.test/'], set.respond)).code).toBe(0); // the same service
     const other = await watch(['w', '--base-url', 'http://other:8790'], set.respond);
     expect(other).toMatchObject({ code: 2, stdout: '' });
@@ -457,18 +459,37 @@ describe('watch: saved queries', () => {
     expect(dry.code).toBe(2);
     const reset = await watch(['w', '--reset', '--base-url', 'http://other:8790'], set.respond);
     expect(reset).toMatchObject({ code: 0, stdout: '' });
-    expect(JSON.parse((await stateText()).split('\n')[0]!)).toMatchObject({ baseUrl: 'http://other:8790' });
+    expect(JSON.parse((await stateText()).split('\n')[0]!)).toMatchObject({ service: 'http://other:8790' });
   });
 
   it('a state written before the service was kept adopts the current one', async () => {
     const set = new TenderSet(3);
     await watch(['w'], set.respond);
     const [head, ...rest] = (await stateText()).split('\n');
-    const { baseUrl: _dropped, ...old } = JSON.parse(head!) as Record<string, unknown>;
+    const { service: _dropped, ...old } = JSON.parse(head!) as Record<string, unknown>;
     await writeFile(join(dir, 'w.watch'), [JSON.stringify(old), ...rest].join('\n'));
     expect((await watch(['w', '--base-url', 'http://other:8790'], set.respond)).code).toBe(0);
-    expect(JSON.parse((await stateText()).split('\n')[0]!)).toMatchObject({ baseUrl: 'http://other:8790' });
+    expect(JSON.parse((await stateText()).split('\n')[0]!)).toMatchObject({ service: 'http://other:8790' });
     expect((await watch(['w'], set.respond)).code).toBe(2);
+  });
+
+  it('reads a state whose header names its service `baseUrl` (as tenders wrote it before 2026-11-28), and writes `service` from then on', async () => {
+    const set = new TenderSet(3);
+    await watch(['w'], set.respond);
+    const [head, ...rest] = (await stateText()).split('\n');
+    const { service, ...header } = JSON.parse(head!) as Record<string, unknown>;
+    expect(service).toBe('http://service.test');
+    await writeFile(join(dir, 'w.watch'), [JSON.stringify({ ...header, baseUrl: 'http://service.test' }), ...rest].join('\n'));
+    // Still bound to the service the old header names.
+    const other = await watch(['w', '--base-url', 'http://other:8790'], set.respond);
+    expect(other).toMatchObject({ code: 2, stdout: '' });
+    expect(other.stderr).toContain('watch w follows the service at http://service.test, not http://other:8790');
+    set.update('T-1', (t) => (t.title = 'new title'));
+    const r = await watch(['w', '-f', 'ndjson'], set.respond);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { change: string }).change)).toEqual(['changed']);
+    const written = JSON.parse((await stateText()).split('\n')[0]!) as Record<string, unknown>;
+    expect(written).toEqual({ ...header, service: 'http://service.test' });
   });
 
   it("--org watches an organisation's tenders", async () => {

@@ -8,7 +8,8 @@ import { openStore } from '../../src/store/open.js';
 import { parseJson } from '../../src/model/json-parse.js';
 import { lockKey } from '../../src/store/postgres-lock.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/store/postgres-schema.js';
-import { PostgresWatches, type WatchRecord, type WatchTenderRow } from '../../src/store/postgres-watches.js';
+import { PostgresWatches } from '../../src/store/postgres-watches.js';
+import type { WatchRecord, WatchTenderRow } from '../../src/store/watches.js';
 import { postgres, postgresBin, POSTGRES_MISSING, interruptWhileWaiting, whileLocked, type PostgresServer } from '../support/postgres.js';
 
 function psql(url: string, sql: string): string {
@@ -21,7 +22,7 @@ const record = (tenders: number, lastRun = '2026-11-26T07:00:00.000Z'): WatchRec
   name: 'w',
   format: 1,
   // A --filter number beyond a double keeps its digits.
-  query: parseJson('{"org":null,"body":{"statuses":["open"],"filter":{"estimatedValue.amount":{"gte":12345678901234567890123}}}}'),
+  query: parseJson('{"org":null,"body":{"statuses":["open"],"filter":{"estimatedValue.amount":{"gte":12345678901234567890123}}}}') as WatchRecord['query'],
   service: 'http://127.0.0.1:1',
   created: '2026-11-01T00:00:00.000Z',
   lastRun,
@@ -95,7 +96,7 @@ describe.skipIf(POSTGRES_MISSING)("watches' state in a PostgreSQL copy", () => {
     expect(await read(watches)).toEqual(ROWS);
     const saved = await watches.get('w');
     expect(saved).toEqual(record(ROWS.length));
-    expect(String((saved!.query as { body: { filter: Record<string, { gte: unknown }> } }).body.filter['estimatedValue.amount']!.gte)).toBe('12345678901234567890123');
+    expect(String((saved!.query.body as { filter: Record<string, { gte: unknown }> }).filter['estimatedValue.amount']!.gte)).toBe('12345678901234567890123');
     // psql reads them as JSON.
     expect(psql(url, "SELECT string_agg(coalesce(title #>> '{}', '-'), '|' ORDER BY seq) FROM team.watch_tenders")).toBe(
       'Ausschreibung "Straße" C:\\Pfad\tTab|-|Ποσότητα 🚑 \u2028|',

@@ -5,7 +5,7 @@ import type { Session } from '../session.js';
 import type { ChangeKind } from '../../store/store.js';
 import type { WatchChange } from './watch-changes.js';
 import { refuseOutputFeed, RollingFeed } from './feed.js';
-import type { SavedQuery } from './state.js';
+import type { SavedQuery } from '../../model/saved-search.js';
 import { deliverWebhooks, TEXT_ITEMS, webhookDocument } from './webhook.js';
 import type { Webhook } from './webhook-url.js';
 

@@ -3,6 +3,7 @@ import type { IO } from '../../io.js';
 import { nodeFs, type FileSystem } from '../../files/fs.js';
 import { acquireLock } from '../../files/lock.js';
 import { formatCounted } from '../../model/numbers.js';
+import type { SavedSearchInfo } from '../../model/saved-search.js';
 import type { Reporter } from '../../output/terminal/reporter.js';
 import { writeList } from '../list-output.js';
 import type { OutputPlan } from '../plan.js';
@@ -11,6 +12,11 @@ import { describeQuery } from './query.js';
 import { readEnds, StateError } from './state.js';
 
 export const LIST_COLUMNS = ['name', 'query', 'lastRun', 'tenders'];
+
+/** A watch's row of `watch --list`, wherever it is kept: its saved search, the query as flags. */
+export function listRow(watch: SavedSearchInfo): Record<string, unknown> {
+  return { name: watch.name, query: describeQuery(watch.query), lastRun: watch.lastRun, tenders: watch.tenders };
+}
 
 /** The names of the watches whose state is a file in `dir`, sorted. */
 export async function stateFileNames(dir: string, fs: FileSystem = nodeFs): Promise<string[]> {
@@ -28,7 +34,7 @@ export async function runWatchList(dir: string, output: OutputPlan, io: IO, sign
     const file = watchFiles(dir, name).state;
     try {
       const { header, summary } = await readEnds(file, fs);
-      rows.push({ name, query: describeQuery(header.query), lastRun: summary.lastRun, tenders: summary.tenders, file });
+      rows.push({ ...listRow({ ...header, name, lastRun: summary.lastRun, tenders: summary.tenders }), file });
     } catch (err) {
       if (!(err instanceof StateError)) throw err;
       say.warn(err.message);

@@ -4,11 +4,10 @@ import { nodeFs, type FileSystem } from '../../files/fs.js';
 import { formatCounted } from '../../model/numbers.js';
 import type { Reporter } from '../../output/terminal/reporter.js';
 import { targetOptions, type StoreTarget } from '../../store/location.js';
-import { PostgresWatches } from '../../store/postgres-watches.js';
+import { openWatches } from '../../store/open.js';
 import { writeList } from '../list-output.js';
 import type { OutputPlan } from '../plan.js';
-import { LIST_COLUMNS, runWatchForget, stateFileNames } from './list.js';
-import { describeQuery } from './query.js';
+import { LIST_COLUMNS, listRow, runWatchForget, stateFileNames } from './list.js';
 import { recordHeader } from './postgres-place.js';
 import { StateError } from './state.js';
 
@@ -26,14 +25,14 @@ export async function runCopyWatchList(
   say: Reporter,
   fs: FileSystem = nodeFs,
 ): Promise<void> {
-  const watches = await PostgresWatches.open(db.location, { mode: 'read', ...targetOptions(db), signal });
+  const watches = await openWatches(db.location, { mode: 'read', ...targetOptions(db), signal });
   let rows: Record<string, unknown>[];
   try {
     rows = [];
     for (const w of await watches.list()) {
       try {
-        const { query } = recordHeader(w, `${watches.location} (watch ${w.name})`);
-        rows.push({ name: w.name, query: describeQuery(query), lastRun: w.lastRun, tenders: w.tenders, db: watches.location });
+        const header = recordHeader(w, `${watches.location} (watch ${w.name})`);
+        rows.push({ ...listRow({ ...header, lastRun: w.lastRun, tenders: w.tenders }), db: watches.location });
       } catch (err) {
         if (!(err instanceof StateError)) throw err;
         say.warn(err.message); // a row edited by hand: the others are listed
@@ -62,7 +61,7 @@ export async function runCopyWatchList(
  * file would move in, is forgotten there.
  */
 export async function runCopyWatchForget(db: StoreTarget, dir: string | undefined, name: string, say: Reporter, fs: FileSystem = nodeFs): Promise<void> {
-  const watches = await PostgresWatches.open(db.location, { mode: 'read', ...targetOptions(db) });
+  const watches = await openWatches(db.location, { mode: 'read', ...targetOptions(db) });
   try {
     const missing = () => new RunError(`there is no watch named ${name} in ${watches.location} (see tenders watch --list)`);
     if (!(await watches.get(name))) {

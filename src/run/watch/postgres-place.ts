@@ -5,7 +5,8 @@ import type { FileSystem } from '../../files/fs.js';
 import { writeFailure } from '../../files/write-error.js';
 import { formatCounted } from '../../model/numbers.js';
 import { targetOptions, type StoreTarget } from '../../store/location.js';
-import { PostgresWatches, type WatchRecord, type WatchTenderRow } from '../../store/postgres-watches.js';
+import { openWatches } from '../../store/open.js';
+import type { WatchRecord, WatchTenderRow } from '../../store/watches.js';
 import type { WatchPlan } from '../plan.js';
 import type { Session } from '../session.js';
 import { watchFiles } from './location.js';
@@ -28,7 +29,7 @@ import { headerLine, lineBatches, loadState, parseHeader, readEnds, readHeader, 
  */
 export async function openPostgresPlace(plan: WatchPlan, db: StoreTarget, session: Session): Promise<WatchPlace> {
   const { fs, say } = session;
-  const watches = await PostgresWatches.open(db.location, { mode: 'write', ...targetOptions(db), signal: session.signal });
+  const watches = await openWatches(db.location, { mode: 'write', ...targetOptions(db), signal: session.signal });
   session.hold(() => watches.close());
   const watch = await watches.lock(plan.name);
   session.hold(() => watch.release());
@@ -88,7 +89,7 @@ export async function openPostgresPlace(plan: WatchPlan, db: StoreTarget, sessio
 
 /** The saved header of the plan's watch in its copy (or in the file it would move in), without its lock: for --dry-run. */
 export async function savedHeader(plan: Pick<WatchPlan, 'name' | 'dir'>, db: StoreTarget, fs: FileSystem): Promise<StateHeader | undefined> {
-  const watches = await PostgresWatches.open(db.location, { mode: 'read', ...targetOptions(db) });
+  const watches = await openWatches(db.location, { mode: 'read', ...targetOptions(db) });
   try {
     const record = await watches.get(plan.name);
     if (record) return recordHeader(record, `${watches.location} (watch ${plan.name})`);
@@ -137,9 +138,9 @@ export function recordHeader(record: WatchRecord, kept: string): StateHeader {
 
 const headerOf = (record: WatchRecord): StateHeader => ({
   name: record.name,
-  query: record.query as StateHeader['query'],
+  query: record.query,
   created: record.created,
-  ...(record.service === null ? {} : { baseUrl: record.service }),
+  ...(record.service === undefined ? {} : { service: record.service }),
 });
 
 function stateRecord(header: StateHeader, summary: StateSummary): WatchRecord {
@@ -147,7 +148,7 @@ function stateRecord(header: StateHeader, summary: StateSummary): WatchRecord {
     name: header.name,
     format: STATE_FORMAT,
     query: header.query,
-    service: header.baseUrl ?? null,
+    ...(header.service === undefined ? {} : { service: header.service }),
     created: header.created,
     lastRun: summary.lastRun,
     tenders: summary.tenders,

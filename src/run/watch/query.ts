@@ -1,6 +1,6 @@
 import { queryKey } from '../../model/query-key.js';
 import { bodyAsFlags } from '../../query/tender-filters.js';
-import type { SavedQuery } from './state.js';
+import type { SavedQuery } from '../../model/saved-search.js';
 
 /** A watch's query as the flags that give it: "--org ORG-1 --sort deadline -c DEU,FRA -s open". */
 export function describeQuery(query: SavedQuery): string {

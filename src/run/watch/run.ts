@@ -17,7 +17,8 @@ import { Deliveries } from './deliveries.js';
 import { ChangeOutput } from './output.js';
 import { describeQuery, newestFirst, sameQuery } from './query.js';
 import { StateWriter } from './state-writer.js';
-import { rangePieces, readHeader, StateError, type LoadedState, type SavedQuery, type StateHeader } from './state.js';
+import { EVERY_TENDER, type SavedQuery } from '../../model/saved-search.js';
+import { rangePieces, readHeader, StateError, type LoadedState, type StateHeader } from './state.js';
 
 /**
  * Runs a watch: under its lock, walks its query, prints what is new, changed
@@ -42,14 +43,12 @@ export function runWatch(plan: WatchPlan, deps: RunDeps): Promise<void> {
       if (session.receipt) session.receipt.query = queryPlan(plan, query);
       const mode: DiffMode = !header || plan.reset ? 'baseline' : plan.newOnly ? 'new-only' : 'full';
       const created = (!plan.reset && header?.created) || new Date().toISOString();
-      await walkAndCommit(plan, session, place, { name: plan.name, query, created, baseUrl: serviceOf(plan) }, mode);
+      await walkAndCommit(plan, session, place, { name: plan.name, query, created, service: serviceOf(plan) }, mode);
     } catch (err) {
       throw placedError(err, place);
     }
   });
 }
-
-const EVERY_TENDER: SavedQuery = { org: null, body: {} };
 
 /** The requests a run of the watch starts with (--dry-run): its query, the saved one unless given, split as --parallel splits it. */
 export async function watchFirstRequests(plan: WatchPlan): Promise<FirstRequest[]> {
@@ -60,7 +59,7 @@ export async function watchFirstRequests(plan: WatchPlan): Promise<FirstRequest[
 
 /** The service watch NAME follows, for a run that names none (commands/settings.ts); undefined before its first run. */
 export async function savedWatchService(where: SavedWatch): Promise<string | undefined> {
-  return (await savedWatch(where))?.baseUrl;
+  return (await savedWatch(where))?.service;
 }
 
 type SavedWatch = Pick<WatchPlan, 'name' | 'dir' | 'db' | 'reset'>;
@@ -87,7 +86,7 @@ function queryPlan(plan: WatchPlan, query: SavedQuery): QueryPlan {
  * was kept adopts the current one.
  */
 function checkService(plan: WatchPlan, header: StateHeader | undefined): void {
-  const saved = header?.baseUrl;
+  const saved = header?.service;
   const current = serviceOf(plan);
   if (saved === undefined || plan.reset || saved === current) return;
   throw new UsageError(
@@ -108,7 +107,7 @@ function chooseQuery(plan: WatchPlan, header: StateHeader | undefined): SavedQue
         'leave the filters out to use the saved ones, or add --reset to follow the new ones from a new baseline',
     );
   }
-  return plan.query ?? saved ?? { org: null, body: {} };
+  return plan.query ?? saved ?? EVERY_TENDER;
 }
 
 async function walkAndCommit(plan: WatchPlan, session: Session, place: WatchPlace, header: StateHeader, mode: DiffMode): Promise<void> {

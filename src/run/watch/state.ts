@@ -4,11 +4,12 @@ import { parseJson as parseExact } from '../../model/json-parse.js';
 import { holdsRawNumber, isObject, markHolder, RawNumber, stringifyExact, stringifyJson } from '../../model/exact-json.js';
 import { FieldTable } from './field-table.js';
 import { KnownTenders } from './known.js';
+import type { SavedQuery, SavedSearch } from '../../model/saved-search.js';
 
 /**
  * A watch's state file, NDJSON-like and versioned:
  *
- *   {"tendersWatch":1,"name":"deu-open","query":{"org":null,"body":{...}},"created":"...","baseUrl":"https://..."}
+ *   {"tendersWatch":1,"name":"deu-open","query":{"org":null,"body":{...}},"created":"...","service":"https://..."}
  *   "T-0001234"<TAB>slots<TAB>"title"<TAB>"deadline"<TAB>"url"
  *   ...
  *   {"end":{"lastRun":"...","tenders":1234,"newestPublicationDate":"...","fields":[["title"],...]}}
@@ -31,18 +32,13 @@ const OLD_CUT = 200;
 const TAB = 9;
 const NEWLINE = 10;
 
-/** What a watch asks: the tender search, or an organisation's tenders (`org`), with this body (no limit, no cursor). */
-export interface SavedQuery {
-  org: string | null;
-  body: Record<string, unknown>;
-}
-
-export interface StateHeader {
-  name: string;
-  query: SavedQuery;
+/**
+ * A state's first line: the watch as a saved search (its service absent in a
+ * state written before it was kept: it then adopts the current one). A state
+ * written before the service was called so names it `baseUrl`: read, never written.
+ */
+export interface StateHeader extends SavedSearch {
   created: string;
-  /** The service the watch follows; absent in a state written before it was kept (it then adopts the current one). */
-  baseUrl?: string;
 }
 
 export interface StateSummary {
@@ -319,24 +315,25 @@ export function keptTender(line: Buffer, all = false): Record<string, unknown> {
 
 /** A state's header from its first line; StateError (naming `file`) when it is none. */
 export function parseHeader(file: string, line: Buffer): StateHeader {
-  const json = parseJson(line) as { tendersWatch?: unknown; name?: unknown; query?: SavedQuery; created?: unknown; baseUrl?: unknown } | undefined;
+  const json = parseJson(line) as { tendersWatch?: unknown; name?: unknown; query?: SavedQuery; created?: unknown; service?: unknown; baseUrl?: unknown } | undefined;
   if (typeof json?.tendersWatch !== 'number') throw new StateError(file, 'is not a watch state');
   if (json.tendersWatch > STATE_FORMAT) {
     throw new StateError(file, `was written by a newer tenders (state format ${json.tendersWatch})`, { advice: 'upgrade tenders, or ' });
   }
   const query = json.query;
+  const service = json.service ?? json.baseUrl; // a state written before the header said `service`
   if (
     typeof json.name !== 'string' ||
     typeof json.created !== 'string' ||
     !isObject(query) ||
     !isObject(query.body) ||
     !(query.org === null || typeof query.org === 'string') ||
-    !(json.baseUrl === undefined || typeof json.baseUrl === 'string')
+    !(service === undefined || typeof service === 'string')
   ) {
     throw new StateError(file, 'has a damaged first line');
   }
   const header: StateHeader = { name: json.name, query: { org: query.org, body: query.body }, created: json.created };
-  if (json.baseUrl !== undefined) header.baseUrl = json.baseUrl;
+  if (service !== undefined) header.service = service;
   return header;
 }
 

@@ -5,7 +5,7 @@ import { RunError } from '../../errors.js';
 import { stringifyJson } from '../../model/exact-json.js';
 import type { ChangeKind } from '../../store/store.js';
 import type { WatchChange } from './watch-changes.js';
-import type { SavedQuery } from './state.js';
+import type { SavedQuery } from '../../model/saved-search.js';
 import type { Webhook } from './webhook-url.js';
 
 /** Changes named in `text` at most; the rest are counted ("and 12 more"). */
