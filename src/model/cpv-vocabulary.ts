@@ -12,28 +12,52 @@ export interface CpvEntry {
  * `tenders cpv WORDS`. Made from the file's text by files/cpv-file.ts.
  */
 export class CpvVocabulary {
-  readonly entries: readonly CpvEntry[];
-  readonly #names: Map<string, string>;
+  readonly #text: string;
+  #entries: readonly CpvEntry[] | undefined;
 
   constructor(text: string) {
-    this.entries = text
+    this.#text = text;
+  }
+
+  /** Every entry, in code order: parsed on first use (a name alone is found in the text, see `name`). */
+  get entries(): readonly CpvEntry[] {
+    this.#entries ??= this.#text
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => {
         const tab = line.indexOf('\t');
         return { code: line.slice(0, tab), name: line.slice(tab + 1) };
       });
-    this.#names = new Map(this.entries.map((entry) => [entry.code, entry.name]));
+    return this.#entries;
   }
 
-  /** The name of an eight-digit code; undefined for a code the vocabulary does not have. */
+  /**
+   * The name of an eight-digit code; undefined for a code the vocabulary does not have. A binary
+   * search of the file's lines (in code order) in its text: naming a tender's few codes (`show`, a
+   * table's page) parses none of the other 9 454 lines.
+   */
   name(code: string): string | undefined {
-    return this.#names.get(code);
+    if (!/^\d{8}$/.test(code)) return undefined;
+    const text = this.#text;
+    // Lines start in [lo, hi); lo is always the start of a line.
+    let lo = 0;
+    let hi = text.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const start = text.lastIndexOf('\n', mid - 1) + 1;
+      const key = text.slice(start, start + 8);
+      const end = text.indexOf('\n', start);
+      if (key === code) return text.slice(start + 9, end === -1 ? undefined : end);
+      if (key > code) hi = start;
+      else if (end === -1) return undefined;
+      else lo = end + 1;
+    }
+    return undefined;
   }
 
   /** `45233140 Roadworks`; the code alone when the vocabulary does not have it. */
   label(code: string): string {
-    const name = this.#names.get(code);
+    const name = this.name(code);
     return name === undefined ? code : `${code} ${name}`;
   }
 
@@ -45,7 +69,7 @@ export class CpvVocabulary {
   cell(value: unknown): string | undefined {
     const label = (item: unknown) => {
       const code = typeof item === 'string' ? normalizeCpvCode(item) : undefined;
-      const name = code === undefined ? undefined : this.#names.get(code);
+      const name = code === undefined ? undefined : this.name(code);
       return name === undefined ? undefined : `${(item as string).trim()} ${name}`;
     };
     if (typeof value === 'string') return label(value);

@@ -1,5 +1,5 @@
 import { type CursorCodec, cursorPosition, tenderFingerprint } from '../contract/cursor.js';
-import { cappedTotal, pageBody, type Total } from '../contract/page.js';
+import { cappedTotal, pageBody, TOTAL_CAP, type Total } from '../contract/page.js';
 import { parseTenderQuery, type TenderQuery } from '../contract/request.js';
 import { BadRequest, errorResponse, type ApiResponse } from '../contract/response.js';
 import { UsageError } from '../errors.js';
@@ -47,13 +47,14 @@ export class TenderSearch {
   }
 
   async #total(selection: LocalSelection, exact: boolean): Promise<Total> {
-    const { total } = await this.store.count(selection);
+    // The capped total needs to know only whether there are more than the cap: no exact count of a large selection.
+    const { total } = await this.store.count(selection, undefined, exact ? {} : { atMost: TOTAL_CAP + 1 });
     return exact ? { ...cappedTotal(total), exact: total } : cappedTotal(total);
   }
 
   /** An organisation is known when the copy serves a tender of it. */
   async #hasBuyer(orgId: string): Promise<boolean> {
-    return (await this.store.count({ buyerIds: [orgId], syncs: this.scope && [...this.scope] })).total > 0;
+    return (await this.store.count({ buyerIds: [orgId], syncs: this.scope && [...this.scope] }, undefined, { atMost: 1 })).total > 0;
   }
 
   /** The request as a LocalSelection: the service's fields, then the additive ones through the filter table's rows. */

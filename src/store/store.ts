@@ -151,6 +151,12 @@ export interface SortPosition {
 /** How `count` groups: with byPath `cpv`, the codes cut to a level of the hierarchy (model/cpv.ts cpvAtLevel; default 8, each code). */
 export interface CountOptions {
   cpvLevel?: 2 | 3 | 4 | 5 | 8;
+  /**
+   * Counts the selection's tenders no further than this (no `byPath`): the total is
+   * min(count, atMost), read without walking the whole selection when it is larger
+   * (a page's capped total needs no more).
+   */
+  atMost?: number;
 }
 
 /** One value of `count(selection, byPath)`. */

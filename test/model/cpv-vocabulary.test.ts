@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cpvVocabulary } from '../../src/files/cpv-file.js';
 import { CPV_DIVISIONS, normalizeCpvCode } from '../../src/model/cpv.js';
+import { CpvVocabulary } from '../../src/model/cpv-vocabulary.js';
 import { CPV, CPV_RELATED } from '../../src/sandbox/catalogue.js';
 import { TenderGenerator } from '../../src/sandbox/data.js';
 
@@ -24,6 +25,26 @@ describe('the CPV 2008 vocabulary', () => {
     expect(vocabulary.label('99999999')).toBe('99999999');
     // The divisions completion offers after --cpv are the vocabulary's.
     expect([...new Set(codes.map((code) => code.slice(0, 2)))]).toEqual([...CPV_DIVISIONS]);
+  });
+
+  it('names every code as its line does, found in the text without the list, and no code it lacks', async () => {
+    const vocabulary = await cpvVocabulary();
+    const text = readFileSync(new URL('../../data/cpv-2008.tsv', import.meta.url), 'utf8');
+    const lines = text.split('\n').filter((line) => line !== '');
+    const fresh = new CpvVocabulary(text);
+    for (const line of lines) expect(fresh.name(line.slice(0, 8)), line).toBe(line.slice(9));
+    const codes = new Set(lines.map((line) => line.slice(0, 8)));
+    // Before the first, after the last, between neighbours, and what is no code.
+    for (const code of ['00000000', '02999999', '03000001', '45233143', '98999999', '99999999', '4523314', '45233140-2', '', 'abcdefgh']) {
+      expect(codes.has(code), code).toBe(false);
+      expect(fresh.name(code), code).toBeUndefined();
+    }
+    // A text with no newline at its end, of one line and of two.
+    expect(new CpvVocabulary('45000000\tConstruction work').name('45000000')).toBe('Construction work');
+    expect(new CpvVocabulary('03000000\tA\n45000000\tB').name('45000000')).toBe('B');
+    expect(new CpvVocabulary('03000000\tA\n45000000\tB').name('03000000')).toBe('A');
+    expect(new CpvVocabulary('').name('03000000')).toBeUndefined();
+    expect(vocabulary.entries).toHaveLength(lines.length);
   });
 
   it('is the file as committed, read once', async () => {

@@ -524,6 +524,23 @@ describe.each(engines)('store ($name)', (engine) => {
       }
     });
 
+    it('counts up to a cap: the count when it is no more, the cap when there are more', async () => {
+      const deu = (await store.count({ countries: ['DEU'] })).total;
+      expect(deu).toBeGreaterThan(2);
+      const cases: [LocalSelection, number][] = [
+        [{}, 400],
+        [{ countries: ['DEU'] }, deu],
+      ];
+      for (const [selection, exact] of cases) {
+        for (const atMost of [0, 1, exact - 1, exact, exact + 1, 10_001]) {
+          expect((await store.count(selection, undefined, { atMost })).total, `${JSON.stringify(selection)} at most ${atMost}`).toBe(Math.min(exact, atMost));
+        }
+      }
+      expect((await store.count({ words: 'zzyzxnowhere' }, undefined, { atMost: 5 })).total).toBe(0);
+      // With a field to count by, the cap has no part: the counts stay exact.
+      expect((await store.count({}, 'buyer.country', { atMost: 3 })).total).toBe(400);
+    });
+
     it('limits a query to one sync', async () => {
       const few = docs(sandbox).slice(0, 5);
       await sync(store, 'few', few);
