@@ -1,8 +1,7 @@
 import { UsageError } from '../../errors.js';
 import type { LocalSelection } from '../../model/local-selection.js';
 import { SORT_DEFAULT_ORDER } from '../../model/local-selection.js';
-import { cappedTotal, TOTAL_CAP, type Total } from '../../contract/page.js';
-import { formatCounted, formatTotal } from '../../model/numbers.js';
+import { formatCounted } from '../../model/numbers.js';
 import { tenderFacts, valueText } from '../../output/formats/tender-facts.js';
 import { decodeLocalCursor, encodeLocalCursor } from '../../query/local-cursor.js';
 import { scopedSyncs } from '../../store/sync-scope.js';
@@ -18,10 +17,10 @@ import { deadlineCell, when } from '../date-cells.js';
 /** Rows per page unless the URL's `limit` says. */
 export const PAGE_SIZE = 25;
 
-/** A page of results: its rows, their count (capped as the API's page.total), and the cursors of the pages around it. */
+/** A page of results: its rows, the exact count, and the cursors of the pages around it. */
 interface Results {
   rows: Record<string, unknown>[];
-  total: Total;
+  total: number;
   next?: string;
   /** `null`: the previous page is the first one (no cursor); undefined: this is the first page. */
   previous?: string | null;
@@ -65,8 +64,8 @@ ${results === undefined ? false : sync !== undefined ? downloads(sync, values, r
 }
 
 async function readResults(deps: WebDeps, selection: LocalSelection, size: number, after: string | undefined): Promise<Results> {
-  const [rows, counts] = await Promise.all([firstRows(deps.store.select(selection, { limit: size + 1, after }), size + 1), deps.store.count(selection, undefined, { atMost: TOTAL_CAP + 1 })]);
-  const results: Results = { rows: rows.slice(0, size), total: cappedTotal(counts.total) };
+  const [rows, counts] = await Promise.all([firstRows(deps.store.select(selection, { limit: size + 1, after }), size + 1), deps.store.count(selection)]);
+  const results: Results = { rows: rows.slice(0, size), total: counts.total };
   if (rows.length > size) results.next = encodeLocalCursor(selection, String(rows[size - 1]!.id));
   if (after !== undefined && rows.length > 0) {
     // The order reversed (ties by id reverse with it): the rows before this page, nearest first.
@@ -121,15 +120,10 @@ ${order.map((field) => fieldBox(field, values, syncs))}
 function resultsSection(results: Results, values: FormValues, extra: Record<string, string | undefined>, now: Date): Html {
   return html`<section aria-labelledby="results-title">
 <h2 id="results-title">Results</h2>
-<p class="count" role="status"><strong>${counted(results.total)}</strong> match${results.total.count === 1 && !results.total.capped ? 'es' : ''}.</p>
+<p class="count" role="status"><strong>${formatCounted(results.total, 'tenders')}</strong> match${results.total === 1 ? 'es' : ''}.</p>
 ${results.rows.length > 0 ? resultsTable(results.rows, now) : html`<p>No tender on this page.</p>`}
 ${pager(results, values, extra)}
 </section>`;
-}
-
-/** "1 tender", "2,400 tenders", "10,000+ tenders" (the count stopped at the cap). */
-function counted(total: Total): string {
-  return total.capped ? `${formatTotal(total)} tenders` : formatCounted(total.count, 'tenders');
 }
 
 function resultsTable(rows: readonly Record<string, unknown>[], now: Date): Html {
