@@ -14,11 +14,24 @@ export function searchOperation(path: string): SearchOperation | undefined {
 
 /** The organisation id of an Organisation Tenders path (as sent when it does not decode); undefined for another path. */
 export function orgIdOf(path: string): string | undefined {
-  const id = ORG_TENDERS.exec(path)?.[1];
-  if (id === undefined) return undefined;
+  return decodedSegment(ORG_TENDERS, path);
+}
+
+/** `tenders serve`'s `GET /api/v1/tenders/{id}`: not the service's (it has no read by id). */
+const TENDER = /^\/api\/v1\/tenders\/([^/]+)$/;
+
+/** The tender id of a `/api/v1/tenders/{id}` path, percent-decoded (as sent when it does not decode); undefined for another path. */
+export function tenderIdOf(path: string): string | undefined {
+  return decodedSegment(TENDER, path);
+}
+
+/** The path segment `pattern` captures, percent-decoded; as sent when it does not decode. */
+function decodedSegment(pattern: RegExp, path: string): string | undefined {
+  const segment = pattern.exec(path)?.[1];
+  if (segment === undefined) return undefined;
   try {
-    return decodeURIComponent(id);
+    return decodeURIComponent(segment);
   } catch {
-    return id;
+    return segment;
   }
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CursorCodec } from '../contract/cursor.js';
-import { orgIdOf, searchOperation } from '../contract/paths.js';
+import { orgIdOf, searchOperation, tenderIdOf } from '../contract/paths.js';
 import { BadRequest, errorResponse, type ApiResponse } from '../contract/response.js';
 import { UsageError } from '../errors.js';
 import { handleWebRequest } from '../web/web-handler.js';
@@ -19,7 +19,7 @@ import { answerClientError } from './client-errors.js';
 import { searchOrganisations } from './organisations.js';
 import { RequestLimits, Unavailable, type LimitOptions } from './request-limits.js';
 import { TenderSearch } from './tender-search.js';
-import { tenderIdOf, tenderStory } from './tender-story.js';
+import { tenderStory } from './tender-story.js';
 
 /** Request bodies above this are refused (413): a search body is a few hundred bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;

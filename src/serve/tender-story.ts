@@ -3,19 +3,6 @@ import { stringifyExact } from '../model/exact-json.js';
 import type { ChangeRecord, Store } from '../store/store.js';
 import { scopedSyncs, servesTender } from '../store/sync-scope.js';
 
-const TENDER = /^\/api\/v1\/tenders\/([^/]+)$/;
-
-/** The tender id of a `/api/v1/tenders/{id}` path, percent-decoded (as sent when it does not decode); undefined for another path. */
-export function tenderIdOf(path: string): string | undefined {
-  const id = TENDER.exec(path)?.[1];
-  if (id === undefined) return undefined;
-  try {
-    return decodeURIComponent(id);
-  } catch {
-    return id;
-  }
-}
-
 /** A change as the API gives it: `old`/`new` left out where the field is absent (as `tenders changes` writes them). */
 export function changeEntry(change: ChangeRecord): Record<string, unknown> {
   const { kind, field, old, new: now, at, sync } = change;

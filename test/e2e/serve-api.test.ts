@@ -7,7 +7,7 @@ import { parseJson } from '../../src/model/json-parse.js';
 import { runCli } from '../support/cli.js';
 import { postgres, POSTGRES_MISSING } from '../support/postgres.js';
 import { useSandbox } from '../support/sandbox.js';
-import { post, spawnServe, type Replica } from '../support/serve.js';
+import { post, spawnServe, withReplica } from '../support/serve.js';
 import { testDir } from '../support/test-context.js';
 
 /**
@@ -38,15 +38,6 @@ async function copyWithHistory(db: string): Promise<void> {
   }
 }
 
-async function withReplica(args: string[], body: (replica: Replica) => Promise<void>): Promise<string> {
-  const replica = await spawnServe(['--listen', '127.0.0.1:0', ...args]);
-  try {
-    await body(replica);
-  } finally {
-    expect(await replica.stop()).toBe(0);
-  }
-  return replica.stderr();
-}
 
 /** Every page of `body` at `path`, each page asked of the next of `urls` in turn. */
 async function walk(urls: string[], path: string, body: Record<string, unknown>, key: string): Promise<unknown[]> {

@@ -6,7 +6,7 @@ import { runCli } from '../support/cli.js';
 import { postgres, POSTGRES_MISSING } from '../support/postgres.js';
 import { readAtomWithPython, readIcsWithPython } from '../support/readers.js';
 import { useSandbox } from '../support/sandbox.js';
-import { spawnServe, type Replica } from '../support/serve.js';
+import { spawnServe, withReplica } from '../support/serve.js';
 import { testDir } from '../support/test-context.js';
 
 /**
@@ -23,14 +23,6 @@ async function sync(db: string): Promise<void> {
   expect(r.code, r.stderr).toBe(0);
 }
 
-async function withReplica(db: string, args: string[], body: (replica: Replica) => Promise<void>): Promise<void> {
-  const replica = await spawnServe(['--db', db, '--listen', '127.0.0.1:0', '-q', ...args]);
-  try {
-    await body(replica);
-  } finally {
-    expect(await replica.stop()).toBe(0);
-  }
-}
 
 /** What `export --local` writes into a file (bytes: parquet is binary). */
 async function exported(db: string, args: string[], file: string): Promise<Buffer> {
@@ -63,7 +55,7 @@ const FILES = [
 
 async function equalsExports(db: string): Promise<void> {
   await sync(db);
-  await withReplica(db, [], async (replica) => {
+  await withReplica(['--db', db, '-q'], async (replica) => {
     for (const [file, format] of FILES) {
       const served = await download(`${replica.url}/syncs/deu/${file}?${SELECTION.query}`);
       expect(served.status, file).toBe(200);
@@ -110,7 +102,7 @@ describe('a sync\'s files served by tenders serve, over a SQLite copy', () => {
   it('revalidates: 304 while the copy is unchanged, the same ETag after a sync that changed nothing, a new one after a sync that changed something', async () => {
     const db = join(testDir(), 'copy.db');
     await sync(db);
-    await withReplica(db, [], async (replica) => {
+    await withReplica(['--db', db, '-q'], async (replica) => {
       const url = `${replica.url}/syncs/deu/deadlines.ics?deadlineFrom=2024-01-01`;
       const first = await download(url);
       const etag = first.headers.get('etag')!;

@@ -7,7 +7,7 @@ import { parseJson } from '../../src/model/json-parse.js';
 import { runCli } from '../support/cli.js';
 import { postgres, POSTGRES_MISSING } from '../support/postgres.js';
 import { useSandbox } from '../support/sandbox.js';
-import { post, spawnServe, type Replica } from '../support/serve.js';
+import { post, withReplica } from '../support/serve.js';
 import { testDir } from '../support/test-context.js';
 
 /**
@@ -27,14 +27,6 @@ async function sync(db: string): Promise<string> {
   return db;
 }
 
-async function withReplica(db: string, args: string[], body: (replica: Replica) => Promise<void>): Promise<void> {
-  const replica = await spawnServe(['--db', db, '--listen', '127.0.0.1:0', '-q', ...args]);
-  try {
-    await body(replica);
-  } finally {
-    expect(await replica.stop()).toBe(0);
-  }
-}
 
 async function ids(url: string, body: Record<string, unknown>): Promise<Page> {
   const r = await post(url, TENDERS, body);
@@ -74,7 +66,7 @@ async function hostileRequests(url: string): Promise<void> {
 describe('tenders serve within its bounds, over a SQLite copy', () => {
   it('a request past --query-timeout is 503 with Retry-After; the server answers on', async () => {
     const db = await sync(join(testDir(), 'copy.db'));
-    await withReplica(db, ['--query-timeout', '1ms'], async (replica) => {
+    await withReplica(['--db', db, '-q', '--query-timeout', '1ms'], async (replica) => {
       expect503(await post(replica.url, TENDERS, { q: 'a* OR e* OR i* OR o* OR s*', exactTotal: true, limit: 100, sortBy: 'estimatedValue' }), /--query-timeout/);
       expect((await fetch(`${replica.url}/healthz`)).status).toBe(200);
     });
@@ -86,7 +78,7 @@ describe('tenders serve within its bounds, over a SQLite copy', () => {
 
   it('a copy deleted is 503 and /readyz 503; a first sync that makes a new copy is served without restart, a cursor of before paging on', async () => {
     const db = await sync(join(testDir(), 'copy.db'));
-    await withReplica(db, [], async (replica) => {
+    await withReplica(['--db', db, '-q'], async (replica) => {
       const all = (await ids(replica.url, { limit: 100 })).tenders.map((t) => t.id);
       const first = await ids(replica.url, { limit: 10 });
       rmSync(db);
@@ -103,7 +95,7 @@ describe('tenders serve within its bounds, over a SQLite copy', () => {
     const db = await sync(join(testDir(), 'copy.db'));
     const digest = () => createHash('sha256').update(readFileSync(db)).digest('hex');
     const before = { bytes: digest(), mtime: statSync(db).mtimeMs };
-    await withReplica(db, [], async (replica) => {
+    await withReplica(['--db', db, '-q'], async (replica) => {
       await hostileRequests(replica.url);
       expect({ bytes: digest(), mtime: statSync(db).mtimeMs }).toEqual(before);
       expect((await ids(replica.url, { limit: 1 })).tenders).toHaveLength(1);
@@ -128,10 +120,10 @@ describe.skipIf(POSTGRES_MISSING)('tenders serve within its bounds, over a Postg
   it('statement_timeout bounds a request (503); a database that refuses connections is 503 until it takes them again', async () => {
     const url = await sync(await (await postgres()).createDatabase('limits'));
     const name = new URL(url).pathname.slice(1);
-    await withReplica(url, ['--query-timeout', '1ms'], async (replica) => {
+    await withReplica(['--db', url, '-q', '--query-timeout', '1ms'], async (replica) => {
       expect503(await post(replica.url, TENDERS, { q: 'a* OR e* OR i* OR o* OR s*', exactTotal: true, limit: 100 }), /--query-timeout/);
     });
-    await withReplica(url, [], async (replica) => {
+    await withReplica(['--db', url, '-q'], async (replica) => {
       expect((await ids(replica.url, { limit: 5 })).tenders).toHaveLength(5);
       // As a restart does to the server's sessions, and then no new one until it is back.
       await admin(url.replace(`/${name}`, '/postgres'), `ALTER DATABASE ${name} ALLOW_CONNECTIONS false`, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`);
@@ -165,7 +157,7 @@ describe.skipIf(POSTGRES_MISSING)('tenders serve within its bounds, over a Postg
       return rows[0];
     };
     const before = await count();
-    await withReplica(reader.href, [], async (replica) => {
+    await withReplica(['--db', reader.href, '-q'], async (replica) => {
       expect((await ids(replica.url, { limit: 5, q: 'a*' })).tenders.length).toBeGreaterThan(0);
       await hostileRequests(replica.url);
     });

@@ -5,7 +5,7 @@ import { parseJson } from '../../src/model/json-parse.js';
 import { runCli } from '../support/cli.js';
 import { useSandbox } from '../support/sandbox.js';
 import { postgres, POSTGRES_MISSING } from '../support/postgres.js';
-import { post, spawnServe, type Replica } from '../support/serve.js';
+import { post, spawnServe, type Replica, withReplica } from '../support/serve.js';
 import { testDir } from '../support/test-context.js';
 
 /**
@@ -47,19 +47,11 @@ async function walk(url: string, path: string, body: Record<string, unknown>, ke
   }
 }
 
-async function withReplica(db: string, args: string[], body: (replica: Replica) => Promise<void>): Promise<void> {
-  const replica = await spawnServe(['--db', db, '--listen', '127.0.0.1:0', ...args]);
-  try {
-    await body(replica);
-  } finally {
-    expect(await replica.stop()).toBe(0);
-  }
-}
 
 /** The replica of `db` answers what the sandbox answers, for the copy's tenders. */
 async function faithful(db: string): Promise<Replica> {
   let running: Replica | undefined;
-  await withReplica(db, [], async (replica) => {
+  await withReplica(['--db', db], async (replica) => {
     running = replica;
     expect(replica.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     for (const sort of SORTS) {
@@ -90,7 +82,7 @@ describe('tenders serve over a SQLite copy', () => {
 
   it('refuses as the sandbox does, and answers errors as {"message"} with safe headers', async () => {
     const db = await syncedCopy();
-    await withReplica(db, ['-q'], async (replica) => {
+    await withReplica(['--db', db, '-q'], async (replica) => {
       const first = parseJson((await post(replica.url, TENDERS, { limit: 2 })).text) as { page: { nextCursor: string } };
       for (const body of [{ limit: 0 }, { limit: 101 }, { sortBy: 'title' }, { sortOrder: 'up' }, { cursor: 'forged.cursor' }, { limit: 2, sortBy: 'deadline', cursor: first.page.nextCursor }, '{not json', []]) {
         const mine = await post(replica.url, TENDERS, body);
@@ -117,7 +109,7 @@ describe('tenders serve over a SQLite copy', () => {
 
   it('answers the additive fields from the filter table, with page.total.exact on request', async () => {
     const db = await syncedCopy();
-    await withReplica(db, ['-q'], async (replica) => {
+    await withReplica(['--db', db, '-q'], async (replica) => {
       const body = { minValueEur: 100000, deadlineFrom: '2024-12-01', sortBy: 'deadline', exactTotal: true, limit: 100 };
       const served = await walk(replica.url, TENDERS, body);
       const local = await runCli(['export', '--local', '--db', db, '--min-value', '100000', '--deadline-after', '2024-12-01', '--sort', 'deadline', '-f', 'ndjson'], undefined);
@@ -133,7 +125,7 @@ describe('tenders serve over a SQLite copy', () => {
 
   it('is a service for the CLI: search and export --base-url the replica equal export --local', async () => {
     const db = await syncedCopy();
-    await withReplica(db, ['-q'], async (replica) => {
+    await withReplica(['--db', db, '-q'], async (replica) => {
       const local = await runCli(['export', '--local', '--db', db, '--sort', 'estimatedValue', '-f', 'ndjson'], undefined);
       const remote = await runCli(['export', '-c', 'DEU', '--sort', 'estimatedValue', '-f', 'ndjson'], replica.url);
       expect(remote.code, remote.stderr).toBe(0);
@@ -148,7 +140,7 @@ describe('tenders serve over a SQLite copy', () => {
 
   it('serves the page at / over the same copy: the rows search --local gives, a tender with its story, HTML with its CSP, the API beside it', async () => {
     const db = await syncedCopy();
-    await withReplica(db, ['-q'], async (replica) => {
+    await withReplica(['--db', db, '-q'], async (replica) => {
       const page = await fetch(`${replica.url}/?q=krank*&sortBy=deadline`);
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');

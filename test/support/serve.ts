@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { expect } from 'vitest';
 import { BIN, cliEnv } from './cli.js';
 import { testSignal } from './test-context.js';
 
@@ -37,6 +38,17 @@ export async function spawnServe(args: string[], env: Record<string, string | un
       return code;
     },
   };
+}
+
+/** `body` with `tenders serve ARGS --listen 127.0.0.1:0` running; then stopped, which must exit 0. Resolves to its stderr. */
+export async function withReplica(args: string[], body: (replica: Replica) => Promise<void>): Promise<string> {
+  const replica = await spawnServe(['--listen', '127.0.0.1:0', ...args]);
+  try {
+    await body(replica);
+  } finally {
+    expect(await replica.stop()).toBe(0);
+  }
+  return replica.stderr();
 }
 
 /** A POST of `body` (JSON unless a string) to the search path `path`. */
