@@ -86,6 +86,8 @@ const TARGETS = {
   serveSandbox: { min: 0.8 }, // first page, requests/s: the replica / the sandbox's --cache server
   serveP99Ms: { max: 25 },
   serveCeiling: undefined, // reported: the replica / a bare node:http server answering the same bytes
+  serveColdSandbox: undefined, // reported: the first page with --cache-mb 0 (every answer read from the copy) / the sandbox
+  pgServeColdSandbox: undefined,
   serveFullTextP99Ms: { max: 50 }, // two words, exactTotal
   pageP99Ms: { max: 50 }, // GET /?q=two words, 25 results
   pgServeSandbox: { min: 0.8 },
@@ -456,6 +458,8 @@ function copyRatios(c) {
     serveSandbox: lite?.sandbox ?? null,
     serveP99Ms: lite?.p99 ?? null,
     serveCeiling: s ? s.sqlite.rps / s.ceiling.rps : null,
+    serveColdSandbox: s?.sqliteCold ? s.sqliteCold.rps / s.sandbox.rps : null,
+    pgServeColdSandbox: s?.postgresCold ? s.postgresCold.rps / s.sandbox.rps : null,
     serveFullTextP99Ms: lite?.fullText ?? null,
     pageP99Ms: lite?.page ?? null,
     pgServeSandbox: pg?.sandbox ?? null,
@@ -729,6 +733,7 @@ function copyRows(r) {
       [`${label}serve, first page, ${conn} conn: req/s / sandbox`, served(engine, (x) => `${x.rps.toFixed(0)} / ${s.sandbox.rps.toFixed(0)} req/s`), `${pre}Sandbox`],
       [`${label}serve, first page: p99`, served(engine, (x) => `p50 ${ms(x.p50Ms)}, p99 ${ms(x.p99Ms)}`), `${pre}P99Ms`],
     );
+    rows.push([`${label}serve --cache-mb 0, first page: req/s / sandbox`, served(`${engine}Cold`, (x) => `${x.rps.toFixed(0)} / ${s.sandbox.rps.toFixed(0)} req/s, p99 ${ms(x.p99Ms)}`), `${pre}ColdSandbox`]);
     if (engine === 'sqlite') rows.push(['serve / bare node:http, same bytes: req/s', served('ceiling', (x) => `${s.sqlite.rps.toFixed(0)} / ${x.rps.toFixed(0)} req/s`), 'serveCeiling']);
     rows.push(
       [`${label}serve, 2 words, exactTotal: p99`, served(`${engine}FullText`, (x) => `p50 ${ms(x.p50Ms)}, p99 ${ms(x.p99Ms)}`), `${pre}FullTextP99Ms`],

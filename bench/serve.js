@@ -35,7 +35,7 @@ const post = async (url, body) => {
 const ids = (text) => JSON.parse(text).tenders.map((tender) => tender.id).join();
 
 /** `tenders serve` over `db`, quiet, on a free port. */
-const serve = (node, cli, db) => startServer(node, [cli, 'serve', '--db', db, '--listen', '127.0.0.1:0', '--quiet']);
+const serve = (node, cli, db, more = []) => startServer(node, [cli, 'serve', '--db', db, '--listen', '127.0.0.1:0', '--quiet', ...more]);
 
 /**
  * The load rows. `copies`: `{ engine: db }` (sqlite first); `sandboxUrl`: the --cache sandbox
@@ -48,7 +48,11 @@ export async function measureServe({ node, cli, sandboxUrl, copies, rounds, seco
   }
   const servers = {};
   try {
-    for (const [engine, db] of Object.entries(copies)) servers[engine] = await serve(node, cli, db);
+    for (const [engine, db] of Object.entries(copies)) {
+      servers[engine] = await serve(node, cli, db);
+      // The same replica keeping no answers: what each request costs the copy.
+      servers[`${engine}Cold`] = await serve(node, cli, db, ['--cache-mb', '0']);
+    }
     // Checked first: every replica gives the sandbox's first page, the full-text query an exact total, the page 25 results.
     const upstream = await post(sandboxUrl, FIRST_PAGE);
     const checks = [];
@@ -75,6 +79,7 @@ export async function measureServe({ node, cli, sandboxUrl, copies, rounds, seco
     };
     for (const engine of Object.keys(copies)) {
       contenders[`${engine}`] = [servers[engine].url, 'POST', FIRST_PAGE, SEARCH];
+      contenders[`${engine}Cold`] = [servers[`${engine}Cold`].url, 'POST', FIRST_PAGE, SEARCH];
       contenders[`${engine}FullText`] = [servers[engine].url, 'POST', FULL_TEXT, SEARCH];
       contenders[`${engine}Page`] = [servers[engine].url, 'GET', undefined, PAGE];
     }

@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
 import type { LogFormat } from '../serve/access-log.js';
+import { DEFAULT_CACHE_MB } from '../serve/answer-memo.js';
 import { DEFAULT_LISTEN, parseListen } from '../serve/listen.js';
 import { withoutPasswords } from '../model/redact.js';
 import { parseDurationMs, parseInteger, parseSavedName } from '../query/validate.js';
@@ -21,6 +22,8 @@ type ServeFlags = {
   maxConcurrency: string;
   headersTimeout: string;
   requestTimeout: string;
+  cacheMb: string;
+  cacheTtl: string;
 };
 
 export function registerServe(program: Command, ctx: CommandContext): void {
@@ -43,6 +46,8 @@ export function registerServe(program: Command, ctx: CommandContext): void {
     .addOption(new Option('--log-format <format>', 'the access log: one line of text, or one JSON object, per request').choices(['text', 'json']).default('text'))
     .addOption(new Option('--query-timeout <time>', "a request's time limit for reading the copy (500ms, 5s), then 503").default('5s'))
     .addOption(new Option('--max-concurrency <n>', 'requests reading the copy at once; the rest wait up to 1 s, then 503').default('32'))
+    .addOption(new Option('--cache-mb <n>', 'keep answers until the copy changes, in at most N MiB (0 keeps none)').default(String(DEFAULT_CACHE_MB)))
+    .addOption(new Option('--cache-ttl <time>', 'make a kept answer again after this long, whatever the copy (for "7d" and countdowns)').default('60s'))
     .addOption(new Option('--headers-timeout <time>', "a request's headers must arrive within this, else 408").default('10s'))
     .addOption(new Option('--request-timeout <time>', 'a whole request (headers and body) must arrive within this, else 408').default('30s'));
   cmd.addHelpText(
@@ -55,6 +60,7 @@ export function registerServe(program: Command, ctx: CommandContext): void {
       'tenders serve --sync deu-open --sync fra-open           # those two syncs only',
       'tenders serve --cors https://dash.example.org --log-format json',
       'tenders serve --query-timeout 2s --max-concurrency 8           # tighter bounds for a small machine',
+      'tenders serve --cache-mb 0                          # every answer read from the copy',
       'tenders search --base-url http://127.0.0.1:8787 -c DEU --all   # the CLI as a client of the replica',
       "curl -s localhost:8787/api/v1/tenders/search -H 'content-type: application/json' -d '{\"q\":\"hospital\",\"exactTotal\":true}'",
     ]),
@@ -77,6 +83,7 @@ export function registerServe(program: Command, ctx: CommandContext): void {
       secretFile: flags.secretFile,
       logFormat: flags.logFormat,
       limits: { queryTimeoutMs: parseDurationMs('--query-timeout', flags.queryTimeout), maxConcurrency: parseInteger('--max-concurrency', flags.maxConcurrency, 1, 10_000) },
+      memo: { maxBytes: parseInteger('--cache-mb', flags.cacheMb, 0, 1_000_000) * 1024 * 1024, ttlMs: parseDurationMs('--cache-ttl', flags.cacheTtl) },
       headersTimeoutMs: parseDurationMs('--headers-timeout', flags.headersTimeout),
       requestTimeoutMs: parseDurationMs('--request-timeout', flags.requestTimeout),
     };

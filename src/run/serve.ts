@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { IO } from '../io.js';
 import { RunError, UsageError } from '../errors.js';
 import { followedCopy } from '../serve/followed-copy.js';
+import type { MemoOptions } from '../serve/answer-memo.js';
 import type { LimitOptions } from '../serve/request-limits.js';
 import { startServer } from '../serve/server.js';
 import { isPostgresLocation } from '../store/store.js';
@@ -26,6 +27,8 @@ export interface ServePlan {
   secretFile?: string;
   logFormat: LogFormat;
   limits: Required<Pick<LimitOptions, 'queryTimeoutMs' | 'maxConcurrency'>>;
+  /** Answers kept until the copy changes (`--cache-mb`, `--cache-ttl`). */
+  memo: MemoOptions;
   headersTimeoutMs: number;
   requestTimeoutMs: number;
 }
@@ -91,6 +94,7 @@ export async function runServe(plan: ServePlan, deps: { io: IO; signal: AbortSig
       // It streams as fast as its client reads: --query-timeout's limit would cut it, so it has none.
       openReader: () => openLocalCopy(plan.db, undefined, deps.signal),
       limits: plan.limits,
+      memo: plan.memo,
       headersTimeoutMs: plan.headersTimeoutMs,
       requestTimeoutMs: plan.requestTimeoutMs,
       log: plan.quiet ? undefined : say,

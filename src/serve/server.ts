@@ -4,10 +4,11 @@ import { CursorCodec } from '../contract/cursor.js';
 import { orgIdOf, searchOperation, tenderIdOf } from '../contract/paths.js';
 import { BadRequest, errorResponse, type ApiResponse } from '../contract/response.js';
 import { UsageError } from '../errors.js';
-import { handleWebRequest } from '../web/web-handler.js';
+import { handleWebRequest, isPagePath, isStaticPath } from '../web/web-handler.js';
 import type { WebResponse } from '../web/web-request.js';
 import type { Store } from '../store/store.js';
 import { accessFormat, type LogFormat } from './access-log.js';
+import { AnswerMemo, DEFAULT_CACHE_MB, DEFAULT_CACHE_TTL_MS, type MemoOptions } from './answer-memo.js';
 import { bearerMatches } from './auth.js';
 import { CHANGES_PATH, ChangesSearch } from './changes-search.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
@@ -51,6 +52,8 @@ export interface ServeOptions {
   openReader?: () => Promise<Store>;
   /** A request's time limit for reading the copy, and how many read at once (request-limits.ts). */
   limits?: LimitOptions;
+  /** Answers kept until the copy changes (answer-memo.ts); 64 MiB for 60 s when absent. */
+  memo?: MemoOptions;
 }
 
 export interface RunningServer {
@@ -131,6 +134,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const tenders = new TenderSearch(store, codec, options.syncs);
   const changes = new ChangesSearch(store, codec, options.syncs);
   const accessLine = accessFormat(options.logFormat);
+  const memo = new AnswerMemo(options.memo ?? { maxBytes: DEFAULT_CACHE_MB * 1024 * 1024, ttlMs: DEFAULT_CACHE_TTL_MS });
+  /** The answer kept for `key` while the copy stays as it is, else made (and kept when it is a 200). */
+  const kept = async <T extends ApiResponse | WebResponse>(key: string, make: () => Promise<T>): Promise<T> =>
+    memo.enabled ? memo.answer(await store.generation(), key, make) : make();
 
   const route = async (req: IncomingMessage, path: string): Promise<ApiResponse> => {
     if (path === '/healthz') return req.method === 'GET' ? { status: 200, body: '{"status":"ok"}' } : errorResponse(405, 'use GET', { allow: 'GET' });
@@ -141,20 +148,24 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     const operation = searchOperation(path) ?? (path === CHANGES_PATH ? 'changes' : undefined);
     const tenderId = operation === undefined ? tenderIdOf(path) : undefined;
-    if (tenderId !== undefined) return req.method === 'GET' ? tenderStory(store, tenderId, options.syncs) : errorResponse(405, 'use GET', { allow: 'GET' });
+    if (tenderId !== undefined) return req.method === 'GET' ? kept(`GET ${path}`, () => tenderStory(store, tenderId, options.syncs)) : errorResponse(405, 'use GET', { allow: 'GET' });
     if (operation === undefined) return errorResponse(404, `not found: ${path}`);
     if (req.method !== 'POST') return errorResponse(405, 'use POST', { allow: 'POST' });
     if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return errorResponse(415, 'the request body must be application/json');
+    let text: string;
     let body: unknown;
     try {
-      body = JSON.parse(await readBody(req));
+      text = await readBody(req);
+      body = JSON.parse(text);
     } catch (err) {
       if (err instanceof TooLarge) return errorResponse(413, `request body too large (at most ${MAX_BODY_BYTES} bytes)`, { connection: 'close' });
       return errorResponse(400, 'the request body must be JSON');
     }
-    if (operation === 'organisations') return searchOrganisations(store, codec, body, options.syncs);
-    if (operation === 'changes') return changes.answer(body);
-    return tenders.answer(body, orgIdOf(path));
+    return kept(`POST ${path}\n${text}`, () => {
+      if (operation === 'organisations') return searchOrganisations(store, codec, body, options.syncs);
+      if (operation === 'changes') return changes.answer(body);
+      return tenders.answer(body, orgIdOf(path));
+    });
   };
 
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
@@ -178,8 +189,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         );
         if (download !== undefined) return await writePage(res, { ...download, headers: { ...SAFE_HEADERS, ...download.headers } }, log(download.status));
         // The page (docs/web.md) answers its own paths; everything else is the API's.
-        const page = await handleWebRequest({ method: req.method ?? 'GET', path, query: url.searchParams, host: req.headers.host }, { store, syncs: options.syncs, now: () => new Date() });
-        if (page !== undefined) return await writePage(res, page, log(page.status));
+        if (isPagePath(path)) {
+          const request = { method: req.method ?? 'GET', path, query: url.searchParams, host: req.headers.host };
+          // The page's links name the host it was asked by: a part of the key as much as the URL.
+          const make = async () => (await handleWebRequest(request, { store, syncs: options.syncs, now: () => new Date() }))!;
+          const page = isStaticPath(path) ? await make() : await kept(`${request.method} ${request.host ?? ''} ${req.url ?? ''}`, make);
+          return await writePage(res, page, log(page.status));
+        }
         r = await route(req, path);
       }
     } catch (err) {

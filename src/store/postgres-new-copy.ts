@@ -9,6 +9,7 @@ import { createCopy, migrate, SCHEMA_VERSION, schemaVersion, TENDER_INDEXES } fr
 import { indexName } from './tender-indexes.js';
 import { waited } from './rules.js';
 import { postgresDialect } from './sql/dialect.js';
+import { readGeneration } from './sql/reads.js';
 import { cpvStatements } from './sql/writes.js';
 
 /** The key of tenders and of the membership, and the membership's index, as the schema names them: dropped while a new copy is written, made again at its end. */
@@ -64,14 +65,12 @@ export async function makesCopy(ctx: CopyContext): Promise<'building' | 'made' |
 }
 
 /**
- * What the copy's commits have made of it, as far as a run's comparisons go:
- * every sync commit adds a `runs` row (a higher run number) and forget removes
- * the forgotten sync's (fewer rows). Read under the commit lock, a different
- * answer than at the run's start means another writer committed meanwhile.
+ * What the copy's commits have made of it (sql/reads.ts readGeneration). Read
+ * under the commit lock, a different answer than at the run's start means
+ * another writer committed meanwhile.
  */
-export async function commits(client: pg.ClientBase): Promise<string> {
-  const { rows } = await client.query<{ v: string }>("SELECT count(*) || '/' || coalesce(max(run), 0) AS v FROM runs");
-  return rows[0]!.v;
+export function commits(client: pg.ClientBase): Promise<string> {
+  return readGeneration(async (s) => (await client.query<unknown[]>({ text: s.sql, values: s.params, rowMode: 'array' })).rows);
 }
 
 /** Makes the copy's tables as any upgrade does, waiting (bounded) for a run that is making them. */

@@ -48,6 +48,20 @@ export class PostgresReader {
     }
   }
 
+  /** One statement on a pooled connection, outside a transaction (the cheapest read); rows as arrays. */
+  async rows(s: Statement): Promise<unknown[][]> {
+    const client = await this.connect();
+    let failed = false;
+    try {
+      return (await client.query<unknown[]>({ text: s.sql, values: s.params, rowMode: 'array' })).rows;
+    } catch (err) {
+      failed = true; // a connection that failed a statement is not handed out again
+      throw this.queryError(err, undefined);
+    } finally {
+      client.release(failed);
+    }
+  }
+
   /** `work`'s statements in one read-only snapshot; rows as arrays. */
   async snapshot<T>(work: (read: (s: Statement, selection?: LocalSelection) => Promise<unknown[][]>) => Promise<T>): Promise<T> {
     const client = await this.connect();

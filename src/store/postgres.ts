@@ -18,7 +18,7 @@ import { PostgresRun } from './postgres-run.js';
 import { checkVersion, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
 import { checkDefinition, checkSyncName } from './rules.js';
 import { postgresDialect, statement } from './sql/dialect.js';
-import { changeRecord, changesStatement, countTenders, forgetStatements, readCursorSecret, readStatus, readSyncs, readTender, searchChanges, syncNames } from './sql/reads.js';
+import { changeRecord, changesStatement, countTenders, forgetStatements, readCursorSecret, readGeneration, readStatus, readSyncs, readTender, searchChanges, syncNames } from './sql/reads.js';
 import { afterCondition, fromWhere, orderBy, orderOf } from './sql/selection.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
@@ -167,6 +167,11 @@ class PostgresStore implements Store {
 
   async cursorSecret(): Promise<string | undefined> {
     return this.unborn ? undefined : this.#reader.snapshot((read) => readCursorSecret(read));
+  }
+
+  async generation(): Promise<string> {
+    // One statement outside a transaction: the cheapest read, asked before every answer tenders serve keeps.
+    return this.unborn ? '' : readGeneration((s) => this.#reader.rows(s));
   }
 
   async getTender(id: string): Promise<StoredTender | undefined> {

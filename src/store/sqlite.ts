@@ -10,7 +10,7 @@ import { parseJson } from '../model/json-parse.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { checkDefinition, checkSyncName, ftsError, ftsWords } from './rules.js';
 import { sqliteDialect, statement, type Statement } from './sql/dialect.js';
-import { changeRecord, changesStatement, countTenders, forgetStatements, readCursorSecret, readStatus, readSyncs, readTender, searchChanges, syncNames } from './sql/reads.js';
+import { changeRecord, changesStatement, countTenders, forgetStatements, readCursorSecret, readGeneration, readStatus, readSyncs, readTender, searchChanges, syncNames } from './sql/reads.js';
 import { afterCondition, fromWhere, orderBy, orderOf } from './sql/selection.js';
 import { openCopy, syncLock, writeTransaction } from './sqlite-connection.js';
 import { checkDatabaseFile } from './sqlite-file.js';
@@ -179,6 +179,10 @@ class SqliteStore implements Store {
 
   async cursorSecret(): Promise<string | undefined> {
     return this.unborn ? undefined : readCursorSecret((s) => this.#read(s));
+  }
+
+  async generation(): Promise<string> {
+    return this.unborn ? '' : readGeneration((s) => this.#read(s));
   }
 
   async getTender(id: string): Promise<StoredTender | undefined> {

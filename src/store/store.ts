@@ -259,6 +259,8 @@ export interface Store {
   searchChanges(search: ChangeSearch, options?: ChangePageOptions): Promise<{ changes: KeyedChange[]; total?: number }>;
   /** The secret `tenders serve` signs cursors with, written into the copy when a sync made or upgraded it; undefined in a copy without it. */
   cursorSecret(): Promise<string | undefined>;
+  /** Which state of the copy reads see now: another answer once a sync committed or was forgotten (sql/reads.ts readGeneration). */
+  generation(): Promise<string>;
   /** One tender by id, gone or not; undefined for an id the copy does not hold. */
   getTender(id: string): Promise<StoredTender | undefined>;
   listSyncs(): Promise<SyncInfo[]>;

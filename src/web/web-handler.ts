@@ -57,6 +57,16 @@ export async function handleWebRequest(request: WebRequest, deps: WebDeps): Prom
 
 type Route = (request: WebRequest, deps: WebDeps) => Promise<WebResponse>;
 
+/** Whether handleWebRequest answers `path`. */
+export function isPagePath(path: string): boolean {
+  return routeOf(path) !== undefined;
+}
+
+/** Whether `path` is one of the page's static files, which never read the copy. */
+export function isStaticPath(path: string): boolean {
+  return Object.hasOwn(STATIC, path);
+}
+
 function routeOf(path: string): Route | undefined {
   if (path === '/') return async (request, deps) => htmlResponse(await searchPage(request, deps));
   if (path === '/changes') return async (request, deps) => htmlResponse(await changesPage(request, deps));

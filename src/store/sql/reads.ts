@@ -144,6 +144,18 @@ export async function readCursorSecret(read: Reader): Promise<string | undefined
   return (await one(read, { sql: 'SELECT secret FROM serve_secret LIMIT 1', params: [] })) as string | undefined;
 }
 
+/**
+ * Which state of the copy a read sees, as text that changes whenever a sync
+ * commits (its run's row), a sync is forgotten (its runs go) or a new copy
+ * takes the place of another (its last run ended at another time). What
+ * `tenders serve` keeps answers by; a sync compares it to see whether another
+ * committed while it walked.
+ */
+export async function readGeneration(read: Reader): Promise<string> {
+  const [n, run, ended] = (await read({ sql: 'SELECT count(*), max(run), max(ended) FROM runs', params: [] }))[0] ?? [];
+  return `${Number(n)}/${Number(run ?? 0)}/${ended instanceof Date ? ended.toISOString() : String(ended ?? '')}`;
+}
+
 /** A row of changesStatement as a ChangeRecord. */
 export function changeRecord(row: unknown[]): ChangeRecord {
   const [run, sync, id, kind, field, old, now, at] = row as [number, string, string, ChangeRecord['kind'], string | null, string | null, string | null, string];
