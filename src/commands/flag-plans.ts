@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
+import { MAX_WAIT_MAX_S } from '../model/settings.js';
 import { withoutCredentials, withoutPasswords } from '../model/redact.js';
 import { isPostgresLocation } from '../store/store.js';
 import type { IO } from '../io.js';
@@ -9,7 +10,7 @@ import { checkFormatFlag, fileExtensions, fileFormat, GZIP_EXTENSION, traitsOf }
 import { parseReminders } from '../output/formats/reminders.js';
 import type { Format } from '../output/format-registry.js';
 import type { HeaderStyle } from '../output/header-style.js';
-import { MAX_WAIT_MAX_S, parseBaseUrl, parseColumns, parseInteger, parseRate } from '../query/validate.js';
+import { parseBaseUrl, parseColumns, parseInteger, parseRate } from '../query/validate.js';
 import type { ConnectionPlan, OutputPlan } from '../run/plan.js';
 import type { ReceiptPlan } from '../run/receipt.js';
 import type { GlobalFlags, OutputFlags } from './flags.js';

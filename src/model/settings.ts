@@ -30,7 +30,14 @@ export interface SettingKey {
   fromText(text: string): unknown;
 }
 
-const RATE_MAX = 10_000;
+/** The most requests per second --rate takes, and the largest --max-wait (a day, in seconds): the flags' rules and the file's. */
+export const RATE_MAX = 10_000;
+export const MAX_WAIT_MAX_S = 86_400;
+
+/** A rate as typed (`2`, `0.5`, `.1`) as a number; NaN for anything else. */
+export function rateOf(text: string): number {
+  return /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(text) ? Number(text) : NaN;
+}
 
 function wholeNumber(min: number, max: number) {
   return {
@@ -67,11 +74,11 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     variables: [],
     rule: `requests per second, a number above 0 and at most ${RATE_MAX} such as 2 or 0.5`,
     check: (value) => (typeof value === 'number' && value > 0 && value <= RATE_MAX ? value : undefined),
-    fromText: (value) => (/^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(value) ? Number(value) : value),
+    fromText: (value) => (Number.isNaN(rateOf(value)) ? value : rateOf(value)),
   },
   { key: 'retries', option: 'retries', variables: [], rule: 'a whole number from 0 to 100', ...wholeNumber(0, 100) },
   { key: 'timeout', option: 'timeout', variables: [], rule: 'a whole number of milliseconds, 1 or more', ...wholeNumber(1, Number.MAX_SAFE_INTEGER) },
-  { key: 'max-wait', option: 'maxWait', variables: [], rule: 'a whole number of seconds from 0 to 86400', ...wholeNumber(0, 86_400) },
+  { key: 'max-wait', option: 'maxWait', variables: [], rule: `a whole number of seconds from 0 to ${MAX_WAIT_MAX_S}`, ...wholeNumber(0, MAX_WAIT_MAX_S) },
   {
     key: 'color',
     option: 'color',

@@ -3,6 +3,7 @@ import { parseJson } from '../model/json-parse.js';
 import { PAGE_SIZE_MAX } from './endpoints.js';
 import { SORT_FIELDS, type SortField } from '../model/local-selection.js';
 import { SAVED_NAME } from '../model/saved-name.js';
+import { RATE_MAX, rateOf } from '../model/settings.js';
 
 /** Flag values checked before any request is sent; each failure is a UsageError (exit 2). */
 
@@ -62,13 +63,9 @@ export function parseDurationMs(flag: string, value: string): number {
   return Math.round(ms);
 }
 
-/** The largest --max-wait: a day. */
-export const MAX_WAIT_MAX_S = 86_400;
-const RATE_MAX = 10_000;
-
 /** --rate: requests per second, a positive decimal such as 2 or 0.1. */
 export function parseRate(value: string): number {
-  const n = /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(value) ? Number(value) : NaN;
+  const n = rateOf(value);
   if (!(n > 0 && n <= RATE_MAX)) {
     throw new UsageError(`--rate takes requests per second, a number above 0 and at most ${RATE_MAX} such as 2 or 0.5, not '${value}'`);
   }
