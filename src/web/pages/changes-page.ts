@@ -44,7 +44,7 @@ export async function changesPage(request: WebRequest, deps: WebDeps): Promise<{
     if (!(err instanceof UsageError)) throw err;
     error = err.message;
   }
-  const feed = sync !== undefined ? syncFilePath(sync, 'changes.atom') : undefined;
+  const feed = sync !== undefined ? syncFilePath(sync, 'changes.atom', undefined, deps.fileKey) : undefined;
   const main = html`<h1>Changes</h1>
 <form method="get" action="/changes" class="changes-form" aria-label="Which changes">
 <div class="field"><label for="c-since">Since</label><input type="text" id="c-since" name="since" value="${since}" aria-describedby="c-since-hint"><small class="hint" id="c-since-hint">today, 7d, 30d, or a date such as 2026-03-01</small></div>
