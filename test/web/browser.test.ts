@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
 import { answerDownload } from '../../src/serve/downloads.js';
+import { CHANGES_PER_PAGE } from '../../src/web/pages/changes-page.js';
 import { handleWebRequest } from '../../src/web/web-handler.js';
 import { filledCopy, syncInto } from '../support/local-copy.js';
 import { readCsvWithPython } from '../support/python-csv.js';
@@ -45,6 +46,9 @@ describe.skipIf(!hasChromium)('the pages in a browser', () => {
     await syncInto(db, 'planted', plantedTenders());
     await syncInto(db, 'planted', plantedTenders().map((t) => (t.id === 'P-2' ? { ...t, title: PLANTED.quote } : t)));
     await syncInto(db, 'all', docs.slice(1));
+    // A sync whose second run touched 250 tenders: more changes than /changes shows on a page.
+    await syncInto(db, 'paged', docs.slice(0, 250));
+    await syncInto(db, 'paged', docs.slice(0, 250).map((doc, i) => ({ ...doc, note: `looked at ${i}` })));
     store = await openStore(db, { mode: 'read' });
     // The mount, as docs/web.md shows it for node:http, and the sync's files beside the pages, as tenders serve serves them.
     server = createServer((req, res) => {
@@ -205,6 +209,34 @@ describe.skipIf(!hasChromium)('the pages in a browser', () => {
     const { events } = readIcsWithPython(readFileSync(file, 'utf8'));
     expect(events.length).toBeGreaterThan(5);
     expect(events[0]!.ALARMS).toEqual(['-P7D', '-P1D']);
+    await page.context().close();
+  });
+
+  it('/changes: Older pages back by cursor, each page in the URL, the back button returns; the form keeps its state in the URL too', async () => {
+    const page = await open();
+    await page.goto(`${base}/changes?since=30d&sync=paged`);
+    const firstUrl = page.url();
+    const first = await page.locator('ul.changes li').allInnerTexts();
+    expect(first).toHaveLength(CHANGES_PER_PAGE);
+    expect(await page.getByRole('status').innerText()).toMatch(/^250 changes in all, newest first: 200 here/);
+    await page.getByRole('link', { name: 'Older →' }).click();
+    await page.waitForURL(/cursor=C1\./);
+    const second = await page.locator('ul.changes li').allInnerTexts();
+    expect(second).toHaveLength(50);
+    expect(new Set([...first, ...second]).size).toBe(250);
+    await page.goBack();
+    expect(page.url()).toBe(firstUrl);
+    expect(await page.locator('ul.changes li').allInnerTexts()).toEqual(first);
+    await page.goForward();
+    await page.getByRole('link', { name: '← Newest' }).click();
+    await page.waitForURL((u) => !u.searchParams.has('cursor'));
+    expect(await page.locator('ul.changes li').allInnerTexts()).toEqual(first);
+    await page.getByLabel('Since').fill('2020-01-01');
+    await page.getByLabel('Sync').selectOption('planted');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/since=2020-01-01&sync=planted/);
+    await page.goBack();
+    expect(page.url()).toBe(firstUrl);
     await page.context().close();
   });
 
