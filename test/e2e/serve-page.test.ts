@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { axeFindings, hasChromium, launchChromium } from '../support/chromium.js';
 import { runCli } from '../support/cli.js';
 import { readAtomWithPython, readIcsWithPython } from '../support/readers.js';
 import { useSandbox } from '../support/sandbox.js';
@@ -128,6 +129,35 @@ describe('the page behind --token-file', () => {
       expect(links.filter((href) => href.includes('/syncs/deu/')).length).toBeGreaterThan(5);
       expect(links.filter((href) => href.includes('key='))).toEqual([]);
       expect((await fetch(`${url}/sign-in`)).status).toBe(404);
+    });
+  });
+
+  it.skipIf(!hasChromium)('in a browser: the sign-in page (axe finds nothing serious), a wrong token refused, the right one leads on to the page asked for; the cookie is out of scripts\' reach', async () => {
+    await withReplica(tokenArgs(), async ({ url }) => {
+      const browser = await launchChromium();
+      try {
+        const page = await (await browser.newContext({ acceptDownloads: true })).newPage();
+        await page.goto(`${url}/changes?since=30d&sync=deu`);
+        expect(await page.locator('h1').innerText()).toBe('Sign in');
+        expect(await axeFindings(page)).toEqual([]);
+        await page.getByLabel('Token').fill('guess');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.waitForURL(`${url}/sign-in`);
+        expect(await page.getByRole('alert').innerText()).toContain("that is not the server's token");
+        await page.getByLabel('Token').fill('team-token');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.waitForURL(`${url}/changes?since=30d&sync=deu`);
+        expect(await page.locator('h1').innerText()).toBe('Changes');
+        expect(await page.evaluate(() => document.cookie)).toBe('');
+        expect(await page.context().cookies()).toEqual([expect.objectContaining({ name: 'tenders_session', httpOnly: true, sameSite: 'Strict', secure: false })]);
+        // The nav to another page, and a download from it, with the cookie alone.
+        await page.getByRole('link', { name: 'Syncs' }).click();
+        await page.waitForURL(`${url}/syncs`);
+        const [download] = await Promise.all([page.waitForEvent('download'), page.goto(`${url}/syncs/deu/tenders.csv`).catch(() => undefined)]);
+        expect(download.suggestedFilename()).toBe('deu-tenders.csv');
+      } finally {
+        await browser.close();
+      }
     });
   });
 });

@@ -1,7 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -12,21 +10,11 @@ import { answerDownload } from '../../src/serve/downloads.js';
 import { CHANGES_PER_PAGE } from '../../src/web/pages/changes-page.js';
 import { handleWebRequest } from '../../src/web/web-handler.js';
 import { filledCopy, syncInto } from '../support/local-copy.js';
+import { axeFindings, hasChromium, launchChromium } from '../support/chromium.js';
 import { readCsvWithPython } from '../support/python-csv.js';
 import { readIcsWithPython } from '../support/readers.js';
 import { testDir } from '../support/test-context.js';
-import { requireTool } from '../support/tools.js';
 import { PLANTED, plantedTenders } from './hostile-page-tenders.js';
-
-/**
- * The pages in Debian's chromium, driven by playwright-core over a real
- * node:http server that mounts the page layer as `tenders serve` does, over
- * a SQLite copy holding the sandbox's tenders and planted hostile ones.
- */
-const hasChromium = requireTool('chromium', 'apt-get install chromium fonts-noto-color-emoji');
-/** Debian's browser, never one a package downloads: where PATH finds it. */
-const CHROMIUM = hasChromium ? spawnSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).stdout.trim() : '';
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** What a page may never see: a planted script that ran, a CSP report (something tried), a dialog. */
 interface Alarms {
@@ -34,6 +22,11 @@ interface Alarms {
   violations: string[];
 }
 
+/**
+ * The pages in Debian's chromium, driven by playwright-core over a real
+ * node:http server that mounts the page layer as `tenders serve` does, over
+ * a SQLite copy holding the sandbox's tenders and planted hostile ones.
+ */
 describe.skipIf(!hasChromium)('the pages in a browser', () => {
   let server: Server;
   let store: Store;
@@ -68,8 +61,7 @@ describe.skipIf(!hasChromium)('the pages in a browser', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -96,15 +88,6 @@ describe.skipIf(!hasChromium)('the pages in a browser', () => {
 
   const alarms = (page: Page): Promise<Alarms> =>
     page.evaluate(() => ({ pwned: (window as unknown as { __pwned?: unknown }).__pwned, violations: (window as unknown as { __violations: string[] }).__violations }));
-
-  async function axe(page: Page): Promise<string[]> {
-    await page.evaluate(axeSource);
-    const result = await page.evaluate(async () => {
-      const run = (window as unknown as { axe: { run(options: object): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
-      return run.run({ runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
-    });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
-  }
 
   it('types a search, submits it, follows Next, opens a tender and comes back', async () => {
     const page = await open();
@@ -250,7 +233,7 @@ describe.skipIf(!hasChromium)('the pages in a browser', () => {
     expect(await alarms(page)).toEqual({ pwned: undefined, violations: [] });
     // Only a table's own box may scroll sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    expect(await axe(page)).toEqual([]);
+    expect(await axeFindings(page)).toEqual([]);
     await page.screenshot({ path: join(testDir(), `page-${i}-${width}.png`), fullPage: true });
     await page.context().close();
     expect(dialogs).toEqual([]);
