@@ -4,6 +4,7 @@ import { CursorCodec } from '../contract/cursor.js';
 import { orgIdOf, searchOperation, tenderIdOf } from '../contract/paths.js';
 import { BadRequest, errorResponse, type ApiResponse } from '../contract/response.js';
 import { UsageError } from '../errors.js';
+import { SIGN_IN_PATH } from '../web/pages/sign-in-page.js';
 import { handleWebRequest, isStaticPath } from '../web/web-handler.js';
 import type { WebResponse } from '../web/web-request.js';
 import type { Store } from '../store/store.js';
@@ -174,7 +175,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const admitted = (token: string) =>
         bearerMatches(req.headers.authorization, token) || keyAdmits(token, req.method, path, url.searchParams.get(KEY_PARAM)) || sessionAdmits(token, req.method, path, req.headers.cookie);
       if (req.method === 'OPTIONS' && options.cors !== undefined) r = { status: 204, body: '', headers: preflightHeaders(options.cors, req.headers.origin) };
-      else if (options.token !== undefined && !HEALTH.has(path) && !isStaticPath(path) && !admitted(options.token)) {
+      else if (options.token !== undefined && !HEALTH.has(path) && !isStaticPath(path) && (path === SIGN_IN_PATH || !admitted(options.token))) {
         const https = requestOrigin(req.headers.host, req.headers['x-forwarded-proto'])?.startsWith('https:') ?? false;
         const page = await signIn({ method: req.method ?? 'GET', path, target: req.url ?? '/', https, form: () => readBody(req) }, options.token);
         if (page !== undefined) return await writePage(res, page, log(page.status));

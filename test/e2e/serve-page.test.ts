@@ -88,6 +88,10 @@ describe('the page behind --token-file', () => {
       // A changed cookie opens nothing, and neither does this one once the token changes.
       expect((await fetch(`${url}/`, { headers: { cookie: `${session.cookie.slice(0, -2)}xx` } })).status).toBe(401);
       await withReplica(tokenArgs('new-token'), async (rotated) => expect((await fetch(`${rotated.url}/`, { headers: session })).status).toBe(401));
+      // The form itself, signed in or not, going on to the page its URL names.
+      const again = await fetch(`${url}/sign-in?next=%2Fsyncs`, { headers: session });
+      expect(again.status).toBe(200);
+      expect(await again.text()).toContain('<input type="hidden" name="next" value="/syncs">');
       // Never sent on to another site: a next that is not a local path goes to the search page.
       for (const next of ['//evil.example/', 'https://evil.example/', '/\\evil.example']) expect((await signIn(url, 'team-token', next)).headers.get('location')).toBe('/');
     });
