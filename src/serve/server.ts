@@ -4,6 +4,7 @@ import { CursorCodec } from '../contract/cursor.js';
 import { orgIdOf, searchOperation, tenderIdOf } from '../contract/paths.js';
 import { BadRequest, errorResponse, type ApiResponse } from '../contract/response.js';
 import { UsageError } from '../errors.js';
+import { SIGN_IN_PATH } from '../web/pages/sign-in-page.js';
 import { handleWebRequest, isPagePath, isStaticPath } from '../web/web-handler.js';
 import type { WebResponse } from '../web/web-request.js';
 import type { Store } from '../store/store.js';
@@ -14,7 +15,8 @@ import { CHANGES_PATH, ChangesSearch } from './changes-search.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { answerDownload, type DownloadResponse } from './downloads.js';
 import { requestOrigin } from './origin.js';
-import { KEY_PARAM, keyAdmits } from './subscription-keys.js';
+import { sessionAdmits, signIn } from './page-session.js';
+import { KEY_PARAM, keyAdmits, keyParameter } from './subscription-keys.js';
 import { listSyncs } from './syncs-list.js';
 import { answerClientError } from './client-errors.js';
 import { searchOrganisations } from './organisations.js';
@@ -138,6 +140,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   /** The answer kept for `key` while the copy stays as it is, else made (and kept when it is a 200). */
   const kept = async <T extends ApiResponse | WebResponse>(key: string, make: () => Promise<T>): Promise<T> =>
     memo.enabled ? memo.answer(await store.generation(), key, make) : make();
+  // The page's links to a sync's files carry their keys when a token protects the server (docs/web.md).
+  const fileKey = options.token === undefined ? undefined : keyParameter(options.token);
 
   const route = async (req: IncomingMessage, path: string): Promise<ApiResponse> => {
     if (path === '/healthz') return req.method === 'GET' ? { status: 200, body: '{"status":"ok"}' } : errorResponse(405, 'use GET', { allow: 'GET' });
@@ -178,9 +182,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       // A subscription's key (?key=, for clients that cannot send a header) opens its own path only.
-      const admitted = (token: string) => bearerMatches(req.headers.authorization, token) || keyAdmits(token, req.method, path, url.searchParams.get(KEY_PARAM));
+      // A browser signed in to the page (page-session.ts) opens the page and a sync's files.
+      const admitted = (token: string) =>
+        bearerMatches(req.headers.authorization, token) || keyAdmits(token, req.method, path, url.searchParams.get(KEY_PARAM)) || sessionAdmits(token, req.method, path, req.headers.cookie);
       if (req.method === 'OPTIONS' && options.cors !== undefined) r = { status: 204, body: '', headers: preflightHeaders(options.cors, req.headers.origin) };
-      else if (options.token !== undefined && !HEALTH.has(path) && !admitted(options.token)) {
+      else if (options.token !== undefined && !HEALTH.has(path) && !isStaticPath(path) && (path === SIGN_IN_PATH || !admitted(options.token))) {
+        const https = requestOrigin(req.headers.host, req.headers['x-forwarded-proto'])?.startsWith('https:') ?? false;
+        const page = await signIn({ method: req.method ?? 'GET', path, target: req.url ?? '/', https, form: () => readBody(req) }, options.token);
+        if (page !== undefined) return await writePage(res, page, log(page.status));
         r = errorResponse(401, 'a bearer token is required', { 'www-authenticate': 'Bearer' });
       } else {
         const download = await answerDownload(
@@ -189,10 +198,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         );
         if (download !== undefined) return await writePage(res, { ...download, headers: { ...SAFE_HEADERS, ...download.headers } }, log(download.status));
         // The page (docs/web.md) answers its own paths; everything else is the API's.
-        if (isPagePath(path)) {
+        if (isPagePath(path) || isStaticPath(path)) {
           const request = { method: req.method ?? 'GET', path, query: url.searchParams, host: req.headers.host };
-          // The page's links name the host it was asked by: a part of the key as much as the URL.
-          const make = async () => (await handleWebRequest(request, { store, syncs: options.syncs, now: () => new Date() }))!;
+          const make = async () => (await handleWebRequest(request, { store, syncs: options.syncs, now: () => new Date(), fileKey }))!;
+          // The page's links name the host it was asked by: a part of the key as much as the URL. Static files read no copy.
           const page = isStaticPath(path) ? await make() : await kept(`${request.method} ${request.host ?? ''} ${req.url ?? ''}`, make);
           return await writePage(res, page, log(page.status));
         }
@@ -201,6 +210,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     } catch (err) {
       // The request's own mistakes (a full-text query FTS refuses) are 400s; anything else is ours, said on stderr only.
       if (err instanceof BadRequest || err instanceof UsageError) r = errorResponse(400, err.message);
+      else if (err instanceof TooLarge) r = errorResponse(413, `request body too large (at most ${MAX_BODY_BYTES} bytes)`, { connection: 'close' });
       else if (err instanceof Unavailable) r = errorResponse(503, err.message, { 'retry-after': String(err.retryAfter) });
       else {
         options.fault(err);

@@ -16,6 +16,11 @@ export function subscriptionKey(token: string, path: string): string {
   return createHmac('sha256', token).update(path).digest('base64url');
 }
 
+/** The query parameter (name, value) that opens a path under `token`: what the page's links to a sync's files carry (WebDeps.fileKey). */
+export function keyParameter(token: string): (path: string) => readonly [string, string] {
+  return (path) => [KEY_PARAM, subscriptionKey(token, path)];
+}
+
 /** Whether `key` is the key of `path` under `token`: GET or HEAD of a /syncs/ path only, compared in constant time. */
 export function keyAdmits(token: string, method: string | undefined, path: string, key: string | null): boolean {
   if (key === null || (method !== 'GET' && method !== 'HEAD') || !path.startsWith(SUBSCRIPTION_PREFIX)) return false;

@@ -1,4 +1,5 @@
 import { selectionQuery, type FormValues } from './form-fields.js';
+import type { WebDeps } from './web-request.js';
 
 /**
  * The addresses the pages link to. Those under /syncs/{name}/ are served by
@@ -15,12 +16,19 @@ export function searchPath(values: FormValues, extra: Record<string, string | un
   return query === '' ? '/' : `/?${query}`;
 }
 
-/** A file of a sync (`tenders.csv`, `deadlines.ics`, `changes.atom`) with a selection's parameters, the sync itself in the path. */
-export function syncFilePath(sync: string, file: string, values: FormValues = new Map()): string {
+/**
+ * A file of a sync (`tenders.csv`, `deadlines.ics`, `changes.atom`) with a
+ * selection's parameters, the sync itself in the path, and the file's key
+ * last when the server gives one (`fileKey`: a token protects it).
+ */
+export function syncFilePath(sync: string, file: string, values: FormValues = new Map(), fileKey?: WebDeps['fileKey']): string {
   const rest = new Map(values);
   rest.delete('sync');
-  const query = selectionQuery(rest).toString();
-  return `/syncs/${encodeURIComponent(sync)}/${file}${query === '' ? '' : `?${query}`}`;
+  const path = `/syncs/${encodeURIComponent(sync)}/${file}`;
+  const query = selectionQuery(rest);
+  if (fileKey !== undefined) query.append(...fileKey(path));
+  const text = query.toString();
+  return `${path}${text === '' ? '' : `?${text}`}`;
 }
 
 /** The same address for a calendar application: webcal:// on the host the browser asked (undefined without one). */

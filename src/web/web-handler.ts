@@ -5,6 +5,7 @@ import { html } from './html.js';
 import { layout } from './layout.js';
 import { changesPage } from './pages/changes-page.js';
 import { searchPage } from './pages/search-page.js';
+import { signInPage } from './pages/sign-in-page.js';
 import { syncsPage } from './pages/syncs-page.js';
 import { tenderPage } from './pages/tender-page.js';
 import { PAGE_CSS } from './static/page-css.js';
@@ -55,22 +56,31 @@ export async function handleWebRequest(request: WebRequest, deps: WebDeps): Prom
   return request.method === 'HEAD' ? { ...answer, body: '' } : answer;
 }
 
-type Route = (request: WebRequest, deps: WebDeps) => Promise<WebResponse>;
-
-/** Whether handleWebRequest answers `path`. */
+/** Whether the path is one of the pages (not their static files): what a browser signs in for. */
 export function isPagePath(path: string): boolean {
-  return routeOf(path) !== undefined;
+  return !isStaticPath(path) && routeOf(path) !== undefined;
 }
 
-/** Whether `path` is one of the page's static files, which never read the copy. */
+/** Whether the path is the page's stylesheet or script: the tool's own files, no data, served to anyone (the sign-in page needs them). */
 export function isStaticPath(path: string): boolean {
-  return Object.hasOwn(STATIC, path);
+  return STATIC[path] !== undefined;
 }
+
+/**
+ * The sign-in page (pages/sign-in-page.ts) as an answer: 401 when a page was
+ * asked for or a token refused, 200 when asked for itself; `next` the page to
+ * go on to. The server that holds the token decides which.
+ */
+export function signInAnswer(status: number, next: string, refused: boolean): WebResponse {
+  return htmlResponse({ status, page: signInPage(next, refused) });
+}
+
+type Route = (request: WebRequest, deps: WebDeps) => Promise<WebResponse>;
 
 function routeOf(path: string): Route | undefined {
   if (path === '/') return async (request, deps) => htmlResponse(await searchPage(request, deps));
   if (path === '/changes') return async (request, deps) => htmlResponse(await changesPage(request, deps));
-  if (path === '/syncs') return async (_, deps) => htmlResponse({ status: 200, page: syncsPage(await servedSyncs(deps)) });
+  if (path === '/syncs') return async (_, deps) => htmlResponse({ status: 200, page: syncsPage(await servedSyncs(deps), deps.fileKey) });
   const file = STATIC[path];
   if (file !== undefined) {
     return async () => ({ status: 200, headers: { 'Content-Type': file.type, ETag: file.etag, 'Cache-Control': 'public, max-age=3600', 'X-Content-Type-Options': 'nosniff' }, body: file.body });

@@ -30,4 +30,11 @@ export interface WebDeps {
   syncs?: SyncScope;
   /** The time the page counts from (deadlines' countdowns, "since 7 days"). */
   now(): Date;
+  /**
+   * The query parameter (name, value) that opens a file under /syncs/ without
+   * the server's token: its subscription key, when a token protects the
+   * server. The page's links to a sync's files carry it, so a calendar or feed
+   * reader given them reads them; none without a token.
+   */
+  fileKey?(path: string): readonly [name: string, value: string];
 }

@@ -1,7 +1,5 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -9,23 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
 import { answerDownload } from '../../src/serve/downloads.js';
+import { CHANGES_PER_PAGE } from '../../src/web/pages/changes-page.js';
 import { handleWebRequest } from '../../src/web/web-handler.js';
 import { filledCopy, syncInto } from '../support/local-copy.js';
+import { axeFindings, hasChromium, launchChromium } from '../support/chromium.js';
 import { readCsvWithPython } from '../support/python-csv.js';
 import { readIcsWithPython } from '../support/readers.js';
 import { testDir } from '../support/test-context.js';
-import { requireTool } from '../support/tools.js';
 import { PLANTED, plantedTenders } from './hostile-page-tenders.js';
-
-/**
- * The pages in Debian's chromium, driven by playwright-core over a real
- * node:http server that mounts the page layer as `tenders serve` does, over
- * a SQLite copy holding the sandbox's tenders and planted hostile ones.
- */
-const hasChromium = requireTool('chromium', 'apt-get install chromium fonts-noto-color-emoji');
-/** Debian's browser, never one a package downloads: where PATH finds it. */
-const CHROMIUM = hasChromium ? spawnSync('sh', ['-c', 'command -v chromium'], { encoding: 'utf8' }).stdout.trim() : '';
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** What a page may never see: a planted script that ran, a CSP report (something tried), a dialog. */
 interface Alarms {
@@ -33,6 +22,11 @@ interface Alarms {
   violations: string[];
 }
 
+/**
+ * The pages in Debian's chromium, driven by playwright-core over a real
+ * node:http server that mounts the page layer as `tenders serve` does, over
+ * a SQLite copy holding the sandbox's tenders and planted hostile ones.
+ */
 describe.skipIf(!hasChromium)('the pages in a browser', () => {
   let server: Server;
   let store: Store;
@@ -45,6 +39,9 @@ describe.skipIf(!hasChromium)('the pages in a browser', () => {
     await syncInto(db, 'planted', plantedTenders());
     await syncInto(db, 'planted', plantedTenders().map((t) => (t.id === 'P-2' ? { ...t, title: PLANTED.quote } : t)));
     await syncInto(db, 'all', docs.slice(1));
+    // A sync whose second run touched 250 tenders: more changes than /changes shows on a page.
+    await syncInto(db, 'paged', docs.slice(0, 250));
+    await syncInto(db, 'paged', docs.slice(0, 250).map((doc, i) => ({ ...doc, note: `looked at ${i}` })));
     store = await openStore(db, { mode: 'read' });
     // The mount, as docs/web.md shows it for node:http, and the sync's files beside the pages, as tenders serve serves them.
     server = createServer((req, res) => {
@@ -64,8 +61,7 @@ describe.skipIf(!hasChromium)('the pages in a browser', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
@@ -92,15 +88,6 @@ describe.skipIf(!hasChromium)('the pages in a browser', () => {
 
   const alarms = (page: Page): Promise<Alarms> =>
     page.evaluate(() => ({ pwned: (window as unknown as { __pwned?: unknown }).__pwned, violations: (window as unknown as { __violations: string[] }).__violations }));
-
-  async function axe(page: Page): Promise<string[]> {
-    await page.evaluate(axeSource);
-    const result = await page.evaluate(async () => {
-      const run = (window as unknown as { axe: { run(options: object): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe;
-      return run.run({ runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] });
-    });
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
-  }
 
   it('types a search, submits it, follows Next, opens a tender and comes back', async () => {
     const page = await open();
@@ -208,6 +195,34 @@ describe.skipIf(!hasChromium)('the pages in a browser', () => {
     await page.context().close();
   });
 
+  it('/changes: Older pages back by cursor, each page in the URL, the back button returns; the form keeps its state in the URL too', async () => {
+    const page = await open();
+    await page.goto(`${base}/changes?since=30d&sync=paged`);
+    const firstUrl = page.url();
+    const first = await page.locator('ul.changes li').allInnerTexts();
+    expect(first).toHaveLength(CHANGES_PER_PAGE);
+    expect(await page.getByRole('status').innerText()).toMatch(/^250 changes in all, newest first: 200 here/);
+    await page.getByRole('link', { name: 'Older →' }).click();
+    await page.waitForURL(/cursor=C1\./);
+    const second = await page.locator('ul.changes li').allInnerTexts();
+    expect(second).toHaveLength(50);
+    expect(new Set([...first, ...second]).size).toBe(250);
+    await page.goBack();
+    expect(page.url()).toBe(firstUrl);
+    expect(await page.locator('ul.changes li').allInnerTexts()).toEqual(first);
+    await page.goForward();
+    await page.getByRole('link', { name: '← Newest' }).click();
+    await page.waitForURL((u) => !u.searchParams.has('cursor'));
+    expect(await page.locator('ul.changes li').allInnerTexts()).toEqual(first);
+    await page.getByLabel('Since').fill('2020-01-01');
+    await page.getByLabel('Sync').selectOption('planted');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(/since=2020-01-01&sync=planted/);
+    await page.goBack();
+    expect(page.url()).toBe(firstUrl);
+    await page.context().close();
+  });
+
   const PAGES = ['/', '/?sync=planted', '/?q=roads&sortBy=deadline', '/tenders/P-1', '/tenders/P-2', '/tenders/P-3', '/tenders/P-6', '/changes?since=30d', '/changes?sync=planted', '/syncs', '/?publishedFrom=never'];
 
   // One test per page and width, each well inside a test's time limit on a loaded machine.
@@ -218,7 +233,7 @@ describe.skipIf(!hasChromium)('the pages in a browser', () => {
     expect(await alarms(page)).toEqual({ pwned: undefined, violations: [] });
     // Only a table's own box may scroll sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    expect(await axe(page)).toEqual([]);
+    expect(await axeFindings(page)).toEqual([]);
     await page.screenshot({ path: join(testDir(), `page-${i}-${width}.png`), fullPage: true });
     await page.context().close();
     expect(dialogs).toEqual([]);

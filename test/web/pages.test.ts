@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LocalSelection } from '../../src/model/local-selection.js';
 import type { Store } from '../../src/store/store.js';
-import { CHANGES_SHOWN } from '../../src/web/pages/changes-page.js';
+import { CHANGES_PER_PAGE } from '../../src/web/pages/changes-page.js';
 import { CONTENT_SECURITY_POLICY } from '../../src/web/web-handler.js';
 import { runCli } from '../support/cli.js';
 import { filledCopy, syncInto } from '../support/local-copy.js';
 import { plantedTenders } from './hostile-page-tenders.js';
-import { relLink, resultIds, webClient } from './web-client.js';
+import { relLink, resultIds, webClient, type Page } from './web-client.js';
 
 /** Every id of a selection in the store's order. */
 async function allIds(store: Store, selection: LocalSelection): Promise<string[]> {
@@ -144,7 +144,37 @@ describe('the pages over a SQLite copy synced from the sandbox', () => {
     expect(page.body).toContain('<a href="/syncs/all/changes.atom">Atom feed of the changes of all</a>');
     expect((await client.get('/changes?since=soon'))!.status).toBe(400);
     expect((await client.get('/changes?sync=nope'))!.status).toBe(400);
-    expect(CHANGES_SHOWN).toBe(1000);
+  });
+
+  it('/changes: pages a long view by cursor, newest first, each change once and none left out, saying how many there are in all; a bad cursor is a 400', async () => {
+    // A third run renames 450 tenders: with the second run's, more changes than two pages hold.
+    const renamed = docs.slice(0, 450).map((doc, i) => ({ ...doc, title: `Renamed ${i}` }));
+    await syncInto(db, 'all', renamed);
+    const expected = (await client.store.searchChanges({ syncs: ['all'] })).changes.map((c) => `${c.at} ${c.id} ${c.kind} ${c.field}`);
+    expect(expected.length).toBeGreaterThan(2 * CHANGES_PER_PAGE);
+    const seen: string[] = [];
+    let target: string | undefined = '/changes?since=30d&sync=all';
+    const pages: string[] = [];
+    while (target !== undefined) {
+      const page: Page = (await client.get(target))!;
+      expect(page.status, target).toBe(200);
+      pages.push(page.body);
+      const entries = [...page.body.matchAll(/<li><time datetime="([^"]+)">[^<]*<\/time> <a href="\/tenders\/([^"]+)"><bdi>[^<]*<\/bdi><\/a> <span class="kind kind-(\w+)">\w+<\/span>(?: <code><bdi>([^<]*)<\/bdi><\/code>)?/g)];
+      expect(entries.length).toBeLessThanOrEqual(CHANGES_PER_PAGE);
+      seen.push(...entries.map((m) => `${m[1]} ${decodeURIComponent(m[2]!)} ${m[3]} ${m[4] ?? null}`));
+      target = relLink(page.body, 'next');
+      if (target !== undefined) expect(new URL(target, 'http://x').searchParams.get('sync')).toBe('all');
+    }
+    expect(seen).toEqual(expected);
+    expect(pages.length).toBe(Math.ceil(expected.length / CHANGES_PER_PAGE));
+    const total = expected.length.toLocaleString('en-US');
+    expect(pages[0]).toContain(`<p role="status">${total} changes in all, newest first: ${CHANGES_PER_PAGE} here, back to <time datetime=`);
+    expect(pages[0]).not.toContain('← Newest');
+    expect(pages.at(-1)).toContain(`<p role="status">${total} changes in all, newest first: ${expected.length % CHANGES_PER_PAGE || CHANGES_PER_PAGE} here`);
+    expect(pages.at(-1)).toContain('<li><a href="/changes?since=30d&amp;sync=all">← Newest</a></li>');
+    const bad = (await client.get('/changes?cursor=C1.bogus'))!;
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('cursor: not a cursor of this page');
   });
 
   it('/syncs: each sync with its query, last run, tenders and the command that refreshes it', async () => {

@@ -1,8 +1,9 @@
 import { UsageError } from '../../errors.js';
 import { formatCounted } from '../../model/numbers.js';
 import { parseInstant } from '../../query/local-values.js';
-import type { ChangeRecord } from '../../store/store.js';
+import type { KeyedChange } from '../../store/store.js';
 import { scopedSyncs } from '../../store/sync-scope.js';
+import { decodeChangesCursor, encodeChangesCursor } from '../changes-cursor.js';
 import { data, html, type Html } from '../html.js';
 import { layout } from '../layout.js';
 import { syncFilePath, tenderPath } from '../links.js';
@@ -18,33 +19,43 @@ const PRESETS = [
   ['7d', '7 days'],
   ['30d', '30 days'],
 ] as const;
-/** Changes shown at most, the newest: a page stays quick to read and to render; a later date narrows it. */
-export const CHANGES_SHOWN = 1000;
+/** Changes per page, the newest first; "Older" goes on by cursor. */
+export const CHANGES_PER_PAGE = 200;
+
+/** A page of changes: newest first, how many the view holds in all, and the cursor of the older ones. */
+interface ChangesShown {
+  changes: KeyedChange[];
+  total: number;
+  older?: string;
+}
 
 /**
  * `/changes`: new, changed and gone tenders since a date, of one sync or all,
- * grouped by day (newest day first, a day's changes as they were recorded),
- * with the Atom feed of a sync's changes.
+ * grouped by day, newest first, a page at a time (keyset paging by `cursor`,
+ * as the API's changes/search pages them), with how many there are in all
+ * and the Atom feed of a sync's changes.
  */
 export async function changesPage(request: WebRequest, deps: WebDeps): Promise<{ status: number; page: Html }> {
   const since = request.query.get('since')?.trim() || DEFAULT_SINCE;
   const sync = request.query.get('sync')?.trim() || undefined;
   const syncs = (await servedSyncs(deps)).map((info) => info.name);
+  const cursor = request.query.get('cursor') || undefined;
   let error: string | undefined;
-  let changes: ChangeRecord[] = [];
-  let more = false;
+  let shown: ChangesShown | undefined;
   try {
     if (sync !== undefined && !syncs.includes(sync)) throw new UsageError(`sync: the copy has no sync named '${sync}'`);
     const from = parseInstant('since', since, deps.now(), 'start');
-    // The change search of the API (changes/search), newest first; shown oldest first within a day.
-    const found = (await deps.store.searchChanges({ since: from, syncs: scopedSyncs(deps.syncs, sync) }, { limit: CHANGES_SHOWN + 1 })).changes;
-    more = found.length > CHANGES_SHOWN;
-    changes = found.slice(0, CHANGES_SHOWN).reverse();
+    const before = cursor === undefined ? undefined : decodeChangesCursor(cursor);
+    // The change search of the API (changes/search): a page and one more (is there an older one?), and the count, in one snapshot.
+    const found = await deps.store.searchChanges({ since: from, syncs: scopedSyncs(deps.syncs, sync) }, { limit: CHANGES_PER_PAGE + 1, before, count: true });
+    const changes = found.changes.slice(0, CHANGES_PER_PAGE);
+    shown = { changes, total: found.total ?? changes.length };
+    if (found.changes.length > CHANGES_PER_PAGE) shown.older = encodeChangesCursor(changes.at(-1)!);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     error = err.message;
   }
-  const feed = sync !== undefined ? syncFilePath(sync, 'changes.atom') : undefined;
+  const feed = sync !== undefined ? syncFilePath(sync, 'changes.atom', undefined, deps.fileKey) : undefined;
   const main = html`<h1>Changes</h1>
 <form method="get" action="/changes" class="changes-form" aria-label="Which changes">
 <div class="field"><label for="c-since">Since</label><input type="text" id="c-since" name="since" value="${since}" aria-describedby="c-since-hint"><small class="hint" id="c-since-hint">today, 7d, 30d, or a date such as 2026-03-01</small></div>
@@ -53,20 +64,29 @@ export async function changesPage(request: WebRequest, deps: WebDeps): Promise<{
 </form>
 <p class="presets">Since: ${PRESETS.map(([value, label], i) => html`${i > 0 ? ' · ' : ''}<a href="/changes?${new URLSearchParams(sync ? { since: value, sync } : { since: value }).toString()}"${value === since ? html` aria-current="true"` : false}>${label}</a>`)}</p>
 ${feed !== undefined ? html`<p><a href="${feed}">Atom feed of the changes of ${sync}</a></p>` : false}
-${error !== undefined ? html`<p class="error" role="alert"><strong>Cannot show changes:</strong> ${error}</p>` : byDay(changes, more)}`;
+${error !== undefined || shown === undefined ? html`<p class="error" role="alert"><strong>Cannot show changes:</strong> ${error}</p>` : html`${byDay(shown, cursor !== undefined)}${pager(shown, since, sync, cursor !== undefined)}`}`;
   const head = feed !== undefined ? html`<link rel="alternate" type="application/atom+xml" title="Changes of ${sync}" href="${feed}">` : undefined;
   return { status: error === undefined ? 200 : 400, page: layout({ title: 'Changes', current: '/changes', head, main }) };
 }
 
-function byDay(changes: readonly ChangeRecord[], more: boolean): Html {
-  if (changes.length === 0) return html`<p role="status">No change in this time.</p>`;
-  const days = new Map<string, ChangeRecord[]>();
-  for (const change of changes) {
+/** How many changes the view holds, and which of them this page shows. */
+function countText(shown: ChangesShown, later: boolean): Html {
+  const all = formatCounted(shown.total, 'changes');
+  if (!later && shown.older === undefined) return html`${all}.`;
+  const last = shown.changes.at(-1);
+  const range = last === undefined ? 'none left on this page' : html`${shown.changes.length} here, back to <time datetime="${last.at}">${last.at.slice(0, 16).replace('T', ' ')} UTC</time>`;
+  return html`${all} in all, newest first: ${range}${shown.older !== undefined ? '; older ones on the next page' : ''}.`;
+}
+
+function byDay(shown: ChangesShown, later: boolean): Html {
+  if (shown.changes.length === 0 && !later) return html`<p role="status">No change in this time.</p>`;
+  const days = new Map<string, KeyedChange[]>();
+  for (const change of shown.changes) {
     const day = change.at.slice(0, 10);
     days.set(day, [...(days.get(day) ?? []), change]);
   }
-  return html`<p role="status">${formatCounted(changes.length, 'changes')}${more ? html`, the newest ${CHANGES_SHOWN} shown: a later date or one sync narrows them` : false}.</p>
-${[...days.entries()].reverse().map(
+  return html`<p role="status">${countText(shown, later)}</p>
+${[...days.entries()].map(
   ([day, list]) => html`<section class="day" aria-labelledby="day-${day}">
 <h2 id="day-${day}"><time datetime="${day}">${day}</time></h2>
 <ul class="changes">${list.map(
@@ -74,4 +94,14 @@ ${[...days.entries()].reverse().map(
   )}</ul>
 </section>`,
 )}`;
+}
+
+/** "Older" by cursor; back to the newest from a later page (the back button goes one page back). */
+function pager(shown: ChangesShown, since: string, sync: string | undefined, later: boolean): Html | false {
+  if (shown.older === undefined && !later) return false;
+  const href = (cursor?: string) => `/changes?${new URLSearchParams({ since, ...(sync !== undefined ? { sync } : {}), ...(cursor !== undefined ? { cursor } : {}) }).toString()}`;
+  return html`<nav class="pager" aria-label="Change pages"><ul>
+${later ? html`<li><a href="${href()}">← Newest</a></li>` : false}
+${shown.older !== undefined ? html`<li><a rel="next" href="${href(shown.older)}">Older →</a></li>` : false}
+</ul></nav>`;
 }

@@ -58,8 +58,8 @@ export async function searchPage(request: WebRequest, deps: WebDeps): Promise<{ 
 ${searchForm(values, syncs)}
 ${error !== undefined ? html`<p class="error" role="alert"><strong>Cannot search:</strong> ${error}</p>` : false}
 ${results !== undefined ? resultsSection(results, values, extra, deps.now()) : false}
-${results === undefined ? false : sync !== undefined ? downloads(sync, values, request.host) : html`<p class="hint">Choose a sync to download this selection or subscribe to it.</p>`}`;
-  const feed = sync !== undefined ? html`<link rel="alternate" type="application/atom+xml" title="Changes of ${sync}" href="${syncFilePath(sync, 'changes.atom')}">` : undefined;
+${results === undefined ? false : sync !== undefined ? downloads(sync, values, request.host, deps.fileKey) : html`<p class="hint">Choose a sync to download this selection or subscribe to it.</p>`}`;
+  const feed = sync !== undefined ? html`<link rel="alternate" type="application/atom+xml" title="Changes of ${sync}" href="${syncFilePath(sync, 'changes.atom', undefined, deps.fileKey)}">` : undefined;
   return { status: error === undefined ? 200 : 400, page: layout({ title: 'Search', current: '/', head: feed, main }) };
 }
 
@@ -158,8 +158,8 @@ ${results.next !== undefined ? html`<li><a rel="next" href="${searchPath(values,
 }
 
 /** The selection as files of its sync (served by `tenders serve`), and as subscriptions; the feed is of the sync's changes, whatever the selection. */
-function downloads(sync: string, values: FormValues, host: string | undefined): Html {
-  const href = (file: string) => syncFilePath(sync, file, file === 'changes.atom' ? undefined : values);
+function downloads(sync: string, values: FormValues, host: string | undefined, fileKey: WebDeps['fileKey']): Html {
+  const href = (file: string) => syncFilePath(sync, file, file === 'changes.atom' ? undefined : values, fileKey);
   const files = [
     ['CSV', 'tenders.csv'],
     ['Parquet', 'tenders.parquet'],
@@ -168,7 +168,7 @@ function downloads(sync: string, values: FormValues, host: string | undefined): 
     ['Calendar (ICS)', 'deadlines.ics'],
     ['Changes of the sync (Atom)', 'changes.atom'],
   ] as const;
-  const calendar = webcalUrl(host, syncFilePath(sync, 'deadlines.ics', values));
+  const calendar = webcalUrl(host, href('deadlines.ics'));
   return html`<aside class="downloads" aria-labelledby="downloads-title">
 <h2 id="downloads-title">This selection as a file</h2>
 <ul>${files.map(([label, file]) => html`<li><a href="${href(file)}" download>${label}</a></li>`)}</ul>
