@@ -17,6 +17,8 @@ export function runLocalWalk(plan: WalkPlan, local: LocalPlan, deps: Omit<RunDep
   return runSession(plan, { ...deps, client: NO_CLIENT }, (session) =>
     withLocalCopy(local.db, local.selection.sync, session.signal, async (store) => {
       await sayHowOld(session, store, local, plan);
+      // A table names the codes where the copy read them (what --cpv selected by), whatever the setting says now.
+      plan.output.cpvPaths = await store.cpvPaths();
       // No "of N": the store's count keeps tenders a sort leaves out (no deadline under --sort deadline).
       let source: ReturnType<typeof localSource> | undefined;
       await walkInto(plan, session, (opts) => (source = localSource(store, local, { maxItems: opts.maxItems, all: plan.all, total: null }, session.say)));

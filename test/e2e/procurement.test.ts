@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tenderCpvCodes } from '../../src/model/cpv.js';
+import { DEFAULT_CPV_PATHS, tenderCpvCodes } from '../../src/model/cpv.js';
 import { parseJson } from '../../src/model/json-parse.js';
 import { runCli } from '../support/cli.js';
 import { postgres, POSTGRES_MISSING } from '../support/postgres.js';
@@ -108,7 +108,7 @@ describe('--cpv, --buyer and --buyer-name through --local', () => {
       expect(ids(r.stdout), args.join(' ')).toEqual(ids(truth).filter((id) => keep(tenders.find((t) => t.id === id)!)));
       return ids(r.stdout);
     };
-    const under = (t: Tender, prefixes: string[]) => tenderCpvCodes(t).some((code) => prefixes.some((p) => code.startsWith(p)));
+    const under = (t: Tender, prefixes: string[]) => tenderCpvCodes(t, DEFAULT_CPV_PATHS).some((code) => prefixes.some((p) => code.startsWith(p)));
     expect((await expectIds(['--cpv', '4523'], (t) => under(t, ['4523']))).length).toBeGreaterThan(0);
     await expectIds(['--cpv', '45000000-7,90911200'], (t) => under(t, ['45', '90911200']));
     await expectIds(['--cpv', '33', '--cpv', '72'], (t) => under(t, ['33', '72']));
@@ -119,7 +119,7 @@ describe('--cpv, --buyer and --buyer-name through --local', () => {
     const divisions = await runCli(['count', '--local', '--by', 'cpv', '--cpv-level', '2', '-f', 'csv'], undefined, env);
     expect(divisions.code, divisions.stderr).toBe(0);
     const perDivision = new Map<string, number>();
-    for (const t of tenders) for (const d of new Set(tenderCpvCodes(t).map((code) => code.slice(0, 2)))) perDivision.set(`${d}000000`, (perDivision.get(`${d}000000`) ?? 0) + 1);
+    for (const t of tenders) for (const d of new Set(tenderCpvCodes(t, DEFAULT_CPV_PATHS).map((code) => code.slice(0, 2)))) perDivision.set(`${d}000000`, (perDivision.get(`${d}000000`) ?? 0) + 1);
     const rows = lines(divisions.stdout).slice(1).map((line) => line.split(','));
     expect(new Map(rows.map(([code, count]) => [code!, Number(count)]))).toEqual(perDivision);
 
