@@ -174,3 +174,65 @@ describe('tenders show ID', () => {
     expect(missing.stderr).toMatch(/^tenders: no tender 'T-9999999' in the local copy at /);
   });
 });
+
+describe('cpv-paths: where the codes are', () => {
+  it('is checked wherever it is given: a path that is empty or has an empty part is exit 2 with the rule', async () => {
+    const rule = 'comma-separated dot paths such as cpvCodes,cpv or lots.cpv,mainCpv (no empty path, no empty part)';
+    expect(await runCli(['--cpv-paths', 'cpvCodes,,cpv', 'search'], sb.url)).toMatchObject({ code: 2, stderr: `tenders: --cpv-paths takes ${rule}, not 'cpvCodes,,cpv'\n` });
+    expect(await runCli(['sync', 'all', '--db', join(testDir(), 'x.db')], sb.url, { env: { TENDERS_CPV_PATHS: 'lots..cpv' } })).toMatchObject({
+      code: 2,
+      stderr: `tenders: TENDERS_CPV_PATHS takes ${rule}, not 'lots..cpv'\n`,
+    });
+    const set = await local(['config', 'set', 'cpv-paths', 'lots.cpv,']);
+    expect(set).toMatchObject({ code: 2, stderr: `tenders: cpv-paths is where a tender's CPV codes are, in quotes: ${rule}, not 'lots.cpv,'\n` });
+    expect(sb.requests.filter((r) => r.path.endsWith('/search')).length).toBe(0);
+  });
+
+  it('names the codes of a table online at the paths it gives', async () => {
+    const only = await runCli(['--cpv-paths', 'cpv', 'search', '-n', '3', '-f', 'table', '--columns', 'id,cpv,cpvCodes'], sb.url);
+    expect(only.code, only.stderr).toBe(0);
+    const rows = lines(only.stdout).slice(1);
+    // cpv is named; cpvCodes, which the setting leaves out, is printed as the service sent it.
+    for (const row of rows) expect(row).toMatch(/^T-\d+ +\d{8} \S.* +\["\d{8}"/);
+  });
+
+  const engines = [
+    { name: 'sqlite', db: async () => join(testDir(), 'tenders.db') },
+    ...(POSTGRES_MISSING ? [] : [{ name: 'postgres', db: async () => (await postgres()).createDatabase('cpvpaths') }]),
+  ];
+  it.each(engines)('a sync reads the codes where it says; a sync with another setting reads every stored tender again; reads use the copy\'s ($name)', async ({ db: location }) => {
+    const db = await location();
+    const env = { env: { TENDERS_DB: db } };
+    const related = '90911200'; // in the sandbox's cpvCodes only, never its cpv
+    const selected = async (extra: Record<string, string> = {}) => {
+      const r = await runCli(['export', '--local', '-f', 'ndjson', '--cpv', related], undefined, { env: { TENDERS_DB: db, ...extra } });
+      expect(r.code, r.stderr).toBe(0);
+      return ids(r.stdout);
+    };
+    const first = await runCli(['sync', 'all'], sb.url, { env: { TENDERS_DB: db, TENDERS_CPV_PATHS: 'cpv' } });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toBe('');
+    expect(await selected()).toEqual([]);
+    const tenders = lines((await runCli(['export', '-f', 'ndjson'], sb.url)).stdout).map((line) => parseJson(line) as Tender & { cpvCodes: string[] });
+    const holding = tenders.filter((t) => t.cpvCodes.includes(related));
+    expect(holding.length).toBeGreaterThan(0);
+    // show names the codes where the copy read them: cpv, not the items of cpvCodes.
+    const before = await runCli(['show', holding[0]!.id], undefined, env);
+    expect(before.stdout).toMatch(/^cpv +\d{8} {2}\S/m);
+    expect(before.stdout).toMatch(/^cpvCodes\n {2}1 +\d{8}\n/m);
+
+    const second = await runCli(['sync', 'all'], sb.url, env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toBe(
+      "tenders: warning: the copy's CPV codes were read from cpv; this sync's cpv-paths is cpvCodes,cpv, so every stored tender's codes were read again from it (docs/settings.md)\n",
+    );
+    expect((await selected()).sort()).toEqual(holding.map((t) => t.id).sort());
+    // A read uses the copy's codes, whatever the setting says now.
+    expect((await selected({ TENDERS_CPV_PATHS: 'cpv' })).sort()).toEqual(holding.map((t) => t.id).sort());
+    const after = await runCli(['show', holding[0]!.id], undefined, env);
+    expect(after.stdout).toMatch(/^cpvCodes\n {2}1 +\d{8} {2}\S/m);
+    expect(after.stdout).toContain(`${related}  `);
+    // The same setting again: nothing to say.
+    expect(await runCli(['sync', 'all'], sb.url, env)).toMatchObject({ code: 0, stderr: '' });
+  });
+});
