@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CPV_PATHS, tenderCpvCodes } from '../../src/model/cpv.js';
@@ -194,6 +194,14 @@ describe('cpv-paths: where the codes are', () => {
     const rows = lines(only.stdout).slice(1);
     // cpv is named; cpvCodes, which the setting leaves out, is printed as the service sent it.
     for (const row of rows) expect(row).toMatch(/^T-\d+ +\d{8} \S.* +\["\d{8}"/);
+    // The same from a profile of the config file; TENDERS_CPV_PATHS beats the file.
+    const config = join(testDir(), 'config.toml');
+    writeFileSync(config, 'cpv-paths = "cpvCodes,cpv"\n\n[profile.eu]\ncpv-paths = "cpv"\n');
+    const args = ['search', '-n', '3', '-f', 'table', '--columns', 'id,cpv,cpvCodes'];
+    const profiled = await runCli(['--profile', 'eu', ...args], sb.url, { env: { TENDERS_CONFIG: config } });
+    expect(profiled.stdout).toBe(only.stdout);
+    const beaten = await runCli(['--profile', 'eu', ...args], sb.url, { env: { TENDERS_CONFIG: config, TENDERS_CPV_PATHS: 'cpvCodes' } });
+    for (const row of lines(beaten.stdout).slice(1)) expect(row).toMatch(/^T-\d+ +\d{8} +\d{8} \S/);
   });
 
   const engines = [
