@@ -202,6 +202,12 @@ describe('cpv-paths: where the codes are', () => {
     expect(profiled.stdout).toBe(only.stdout);
     const beaten = await runCli(['--profile', 'eu', ...args], sb.url, { env: { TENDERS_CONFIG: config, TENDERS_CPV_PATHS: 'cpvCodes' } });
     for (const row of lines(beaten.stdout).slice(1)) expect(row).toMatch(/^T-\d+ +\d{8} +\d{8} \S/);
+    // An Atom feed's CPV line lists the codes at the paths given.
+    const cpvLines = async (extra: string[]) => (await runCli([...extra, 'search', '-n', '5', '-f', 'atom'], sb.url)).stdout.match(/CPV: [\d, ]+/g) ?? [];
+    expect((await cpvLines([])).some((line) => line.includes(','))).toBe(true);
+    const single = await cpvLines(['--cpv-paths', 'cpv']);
+    expect(single.length).toBeGreaterThan(0);
+    expect(single.every((line) => /^CPV: \d{8}$/.test(line))).toBe(true);
   });
 
   const engines = [
