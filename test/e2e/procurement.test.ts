@@ -244,6 +244,12 @@ describe('cpv-paths: where the codes are', () => {
     expect((await selected()).sort()).toEqual(holding.map((t) => t.id).sort());
     // A read uses the copy's codes, whatever the setting says now.
     expect((await selected({ TENDERS_CPV_PATHS: 'cpv' })).sort()).toEqual(holding.map((t) => t.id).sort());
+    // --verbose says why: the setting waits for a sync.
+    const said = "* cpv-paths cpv: the copy's CPV codes were read from cpvCodes,cpv, and a read uses them as they are; tenders sync reads them again from cpv\n";
+    const verbose = await runCli(['--verbose', 'export', '--local', '-f', 'ndjson', '--cpv', related], undefined, { env: { TENDERS_DB: db, TENDERS_CPV_PATHS: 'cpv' } });
+    expect(verbose.stderr).toContain(said);
+    expect((await runCli(['--verbose', '--cpv-paths', 'cpv', 'show', holding[0]!.id], undefined, env)).stderr).toContain(said);
+    expect((await runCli(['--verbose', 'show', holding[0]!.id], undefined, env)).stderr).not.toContain('cpv-paths');
     const after = await runCli(['show', holding[0]!.id], undefined, env);
     expect(after.stdout).toMatch(/^cpvCodes\n {2}1 +\d{8} {2}\S/m);
     expect(after.stdout).toContain(`${related}  `);
