@@ -20,6 +20,7 @@ export const ENVIRONMENT: readonly EnvironmentVariable[] = [
   { names: ['NO_PROXY', 'no_proxy'], description: 'hosts (and domain suffixes, optionally with :port) reached without a proxy, comma-separated' },
   { names: ['TENDERS_ORGS_SEARCH_PATH'], description: 'the path of Search Organisations (default /api/v1/organisations/search); orgs search --path wins' },
   { names: ['TENDERS_ORG_TENDERS_PATH'], description: "the path of an organisation's tenders, {id} for its id (default /api/v1/organisations/{id}/tenders/search)" },
+  { names: ['TENDERS_CPV_PATHS'], description: "where tenders' CPV codes are when --cpv-paths is not given: comma-separated dot paths (default cpvCodes,cpv)" },
   { names: ['TENDERS_SORT_PATHS'], description: 'with --parallel: where results hold their sort values, FIELD=PATH,... as --sort-path takes them' },
   { names: ['TENDERS_STATE_DIR'], description: 'where watches keep their state files (default $XDG_STATE_HOME/tenders/watches); a TENDERS_DB naming a postgres:// copy keeps them there instead' },
   { names: ['TENDERS_WEBHOOK'], description: 'watch: the webhook URLs to POST changes to when --webhook is not given, separated by spaces' },

@@ -2,9 +2,10 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { UsageError } from '../errors.js';
 import { MAX_WAIT_MAX_S } from '../model/settings.js';
+import { CPV_PATHS_RULE, DEFAULT_CPV_PATHS, parseCpvPaths } from '../model/cpv.js';
 import { withoutCredentials, withoutPasswords } from '../model/redact.js';
 import { isPostgresLocation } from '../store/store.js';
-import type { IO } from '../io.js';
+import type { Env, IO } from '../io.js';
 import { createReporter } from '../output/terminal/reporter.js';
 import { checkFormatFlag, fileExtensions, fileFormat, GZIP_EXTENSION, traitsOf } from '../output/format-registry.js';
 import { parseReminders } from '../output/formats/reminders.js';
@@ -55,6 +56,19 @@ export function localConnectionPlan(flags: GlobalFlags, location: string): Conne
     verbose: Boolean(flags.verbose),
     dryRun: false,
   };
+}
+
+/**
+ * Where tenders' CPV codes are: --cpv-paths (or the config file's cpv-paths, which
+ * commands/settings.ts sets as its value), else TENDERS_CPV_PATHS, else cpvCodes,cpv.
+ * A list with an empty path or part is exit 2 with the rule.
+ */
+export function cpvPathsPlan(flags: GlobalFlags, env: Env): readonly string[] {
+  const [text, by] = flags.cpvPaths !== undefined ? [flags.cpvPaths, '--cpv-paths'] : [env.TENDERS_CPV_PATHS, 'TENDERS_CPV_PATHS'];
+  if (text === undefined || (by === 'TENDERS_CPV_PATHS' && text.trim() === '')) return DEFAULT_CPV_PATHS;
+  const paths = parseCpvPaths(text);
+  if (!paths) throw new UsageError(`${by} takes ${CPV_PATHS_RULE}, not '${text}'`);
+  return paths;
 }
 
 /** --shown: the results before this page, known only from a next-page hint (so only with --cursor). */

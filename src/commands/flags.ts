@@ -143,6 +143,8 @@ export interface GlobalFlags {
   /** --no-pager makes it false. */
   pager: boolean;
   dryRun?: boolean;
+  /** --cpv-paths: where tenders' CPV codes are (cpvPathsPlan reads it with TENDERS_CPV_PATHS). */
+  cpvPaths?: string;
 }
 
 export function addGlobalFlags(cmd: Command): void {
@@ -155,6 +157,12 @@ export function addGlobalFlags(cmd: Command): void {
     .addOption(new Option('--rate <r>', 'at most R requests per second across the run (decimals allowed, e.g. 0.5)'))
     .addOption(new Option('--color <when>', 'colour on the terminal').choices(COLOR_MODES).default('auto'))
     .option('--no-pager', 'print to the terminal directly, not through $TENDERS_PAGER, $PAGER or less')
+    .addOption(
+      described(
+        new Option('--cpv-paths <paths>', "where tenders' CPV codes are: comma-separated dot paths; a sync reads the copy's codes from them (env TENDERS_CPV_PATHS)"),
+        'cpvCodes,cpv',
+      ),
+    )
     .option('-q, --quiet', 'no progress, hints or warnings on stderr (errors still)')
     .option('-v, --verbose', 'one line per HTTP request on stderr, and the stack trace of an unexpected error')
     .option('--dry-run', 'print the first request (method, URL, JSON body) on stdout and send nothing');

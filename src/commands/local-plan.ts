@@ -12,7 +12,7 @@ import type { WalkPlan } from '../run/plan.js';
 import { ResultOrder } from '../run/sort-order.js';
 import { storeTarget, type StoreTarget } from '../store/location.js';
 import { localFilterFlags, type GlobalFlags, type LocalFilterFlags, type TenderFilterFlags } from './flags.js';
-import { interactiveFormat, localConnectionPlan, outputFile, outputPlan, parseMax, parseShown, receiptPlan, nextPageCommand } from './flag-plans.js';
+import { cpvPathsPlan, interactiveFormat, localConnectionPlan, outputFile, outputPlan, parseMax, parseShown, receiptPlan, nextPageCommand } from './flag-plans.js';
 import type { PagedFlags } from './paged-command.js';
 
 /** The flags a command with --local adds: --local itself and where the copy is. */
@@ -64,7 +64,8 @@ export function localWalkPlan(
   const { flags, selection, db } = localQuery(command, io, now);
   const paged = flags as PagedFlags<TenderFilterFlags>;
   const exporting = mode === 'export';
-  const connection = localConnectionPlan(command.optsWithGlobals<GlobalFlags>(), db.location);
+  const globals = command.optsWithGlobals<GlobalFlags>();
+  const connection = localConnectionPlan(globals, db.location);
   const output = outputPlan(paged, exporting ? 'csv' : interactiveFormat(io, outputFile(paged)));
   const pageSize = flags.limit === undefined ? PAGE_SIZE_DEFAULT : parseLimit(flags.limit);
   const after = paged.cursor === undefined ? undefined : decodeLocalCursor(paged.cursor, selection);
@@ -80,7 +81,8 @@ export function localWalkPlan(
     resumable: false,
     parallel: 1,
     receipt: paged.receipt !== undefined ? receiptPlan(paged.receipt, line) : undefined,
-    output: { ...output, defaultColumns: endpoint.columns, sortColumn: sortColumn(selection), filterColumns: filteredColumns(flags) },
+    // The setting: the copy's own paths replace it once the copy is open (run/copy-cpv-paths.ts).
+    output: { ...output, defaultColumns: endpoint.columns, sortColumn: sortColumn(selection), filterColumns: filteredColumns(flags), cpvPaths: cpvPathsPlan(globals, io.env) },
   };
   return { plan, local: { db, selection, pageSize, after } };
 }

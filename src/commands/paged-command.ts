@@ -28,7 +28,7 @@ import {
   type GlobalFlags,
   type OutputFlags,
 } from './flags.js';
-import { connectionPlan, interactiveFormat, parseShown, outputFile, outputPlan, parseMax, parseParallel, receiptPlan, nextPageCommand } from './flag-plans.js';
+import { connectionPlan, cpvPathsPlan, interactiveFormat, parseShown, outputFile, outputPlan, parseMax, parseParallel, receiptPlan, nextPageCommand } from './flag-plans.js';
 
 /** The flags of a paged command, as commander parsed them: its filters plus paging and output. */
 export type PagedFlags<F> = F &
@@ -162,6 +162,7 @@ export function walkPlan<F>(
       defaultColumns: spec.endpoint.columns,
       sortColumn: sortedBy(spec.endpoint, body, sortPaths),
       filterColumns: filteredColumns(flags),
+      cpvPaths: cpvPathsPlan(globals, ctx.io.env),
     },
   };
 }

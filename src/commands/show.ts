@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { storeTarget } from '../store/location.js';
 import { withPager, type CommandContext } from './context.js';
 import { dbOption, examples, localOption, type GlobalFlags } from './flags.js';
-import { localConnectionPlan } from './flag-plans.js';
+import { cpvPathsPlan, localConnectionPlan } from './flag-plans.js';
 
 const SHOW_FORMATS = ['text', 'json'] as const;
 
@@ -39,7 +39,7 @@ export function registerShow(program: Command, ctx: CommandContext): void {
     const globals = command.optsWithGlobals<GlobalFlags>();
     if (globals.dryRun) throw new UsageError('--dry-run shows the requests a run would send: show sends none, it reads the local copy');
     const db = storeTarget(flags.db, ctx.io.env);
-    const plan = { db, id, format: flags.format };
+    const plan = { db, id, format: flags.format, cpvPaths: cpvPathsPlan(globals, ctx.io.env), verbose: Boolean(globals.verbose) };
     const { runShow } = await import('../run/show.js');
     await withPager(ctx, localConnectionPlan(globals, db.location), globals.pager && flags.format === 'text', () =>
       runShow(plan, { io: ctx.io, signal: ctx.signal, now: new Date() }),

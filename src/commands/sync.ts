@@ -23,7 +23,7 @@ import {
   type OutputFlags,
   type TenderFilterFlags,
 } from './flags.js';
-import { connectionPlan, parseParallel, receiptPlan } from './flag-plans.js';
+import { connectionPlan, cpvPathsPlan, parseParallel, receiptPlan } from './flag-plans.js';
 import { savedServiceFirst } from './settings.js';
 
 export interface SyncFlags extends TenderFilterFlags, OutputFlags {
@@ -136,5 +136,6 @@ export function syncPlan(name: string | undefined, flags: SyncFlags, globals: Gl
     parallel: parseParallel(flags.parallel),
     sortPaths: parseSortPaths(flags.sortPath, io.env),
     receipt: flags.receipt !== undefined ? receiptPlan(flags.receipt, { name: 'sync', argv }) : undefined,
+    cpvPaths: cpvPathsPlan(globals, io.env),
   };
 }

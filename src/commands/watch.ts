@@ -25,7 +25,7 @@ import {
   type OutputFlags,
   type TenderFilterFlags,
 } from './flags.js';
-import { connectionPlan, interactiveFormat, outputFile, outputPlan, parseParallel, receiptPlan } from './flag-plans.js';
+import { connectionPlan, cpvPathsPlan, interactiveFormat, outputFile, outputPlan, parseParallel, receiptPlan } from './flag-plans.js';
 import { savedServiceFirst } from './settings.js';
 
 export interface WatchFlags extends TenderFilterFlags, OutputFlags {
@@ -186,7 +186,7 @@ export function watchPlan(name: string | undefined, flags: WatchFlags, globals: 
     parallel: parseParallel(flags.parallel),
     sortPaths: parseSortPaths(flags.sortPath, io.env),
     receipt: flags.receipt !== undefined ? receiptPlan(flags.receipt, { name: 'watch', argv: withoutSecrets(argv, flags.webhook ?? []) }) : undefined,
-    output: { ...outputPlan(flags, interactiveFormat(io, outputFile(flags))), defaultColumns: TENDERS.columns },
+    output: { ...outputPlan(flags, interactiveFormat(io, outputFile(flags))), defaultColumns: TENDERS.columns, cpvPaths: cpvPathsPlan(globals, io.env) },
     // --webhook replaces TENDERS_WEBHOOK, as flags win over the environment.
     webhooks: flags.webhook ? flags.webhook.map((url) => parseWebhook(url)) : webhooksFromEnv(io.env.TENDERS_WEBHOOK).map((url) => parseWebhook(url, 'TENDERS_WEBHOOK')),
     webhookChanges: parseInteger('--webhook-changes', flags.webhookChanges, 0, 1000),

@@ -10,7 +10,7 @@ import { isObject } from './exact-json.js';
 
 const CODE = /^(\d{2,8})(?:-\d)?$/;
 
-/** Where a tender's codes are unless a setting names another path: the `cpvCodes` array, then the single `cpv` string. */
+/** Where a tender's codes are unless the cpv-paths setting names other paths: the `cpvCodes` array, then the single `cpv` string. */
 export const DEFAULT_CPV_PATHS = ['cpvCodes', 'cpv'] as const;
 
 /** The 45 divisions of CPV 2008 (the first two digits of every code): what completion offers after --cpv. */
@@ -43,20 +43,42 @@ export function cpvAtLevel(code: string, level: number): string {
   return code.slice(0, level).padEnd(8, '0');
 }
 
+/** What a list of CPV paths must be, said when it is not (the cpv-paths setting, --cpv-paths, TENDERS_CPV_PATHS). */
+export const CPV_PATHS_RULE = 'comma-separated dot paths such as cpvCodes,cpv or lots.cpv,mainCpv (no empty path, no empty part)';
+
+/**
+ * The paths of a list as `--cpv-paths` and the copy's meta take it (`lots.cpv, mainCpv`),
+ * each once, in order; undefined for a list with an empty path or part (`a,,b`, `a..b`).
+ */
+export function parseCpvPaths(text: string): string[] | undefined {
+  const paths = text.split(',').map((path) => path.trim());
+  if (paths.some((path) => path === '' || path.split('.').some((part) => part === ''))) return undefined;
+  return [...new Set(paths)];
+}
+
+/** Whether two lists of paths read the same codes in the same order. */
+export function sameCpvPaths(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((path, i) => path === b[i]);
+}
+
 /**
  * The tender's CPV codes, normalised, in document order, each once: from each
- * path's value, a string or an array of strings (a dot path into objects).
- * Values that are not codes are passed over.
+ * path's value, a string or an array of strings. A path is a dot path into
+ * objects; an array on its way is entered item by item (`lots.cpv`: the `cpv`
+ * of every lot). Values that are not codes are passed over.
  */
-export function tenderCpvCodes(tender: Record<string, unknown>, paths: readonly string[] = DEFAULT_CPV_PATHS): string[] {
+export function tenderCpvCodes(tender: Record<string, unknown>, paths: readonly string[]): string[] {
   const codes = new Set<string>();
-  for (const path of paths) {
-    let value: unknown = tender;
-    for (const key of path.split('.')) value = isObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
-    for (const item of Array.isArray(value) ? value : [value]) {
-      const code = typeof item === 'string' ? normalizeCpvCode(item) : undefined;
+  const add = (value: unknown, keys: readonly string[], at: number): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) add(item, keys, at);
+    } else if (at < keys.length) {
+      if (isObject(value) && Object.hasOwn(value, keys[at]!)) add(value[keys[at]!], keys, at + 1);
+    } else if (typeof value === 'string') {
+      const code = normalizeCpvCode(value);
       if (code) codes.add(code);
     }
-  }
+  };
+  for (const path of paths) add(tender, path.split('.'), 0);
   return [...codes];
 }

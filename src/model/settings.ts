@@ -5,6 +5,8 @@
  * nothing else in the file. docs/settings.md is the user's account of it.
  */
 
+import { CPV_PATHS_RULE, parseCpvPaths } from './cpv.js';
+
 export type SettingValue = string | number | boolean;
 export type SettingValues = Partial<Record<string, SettingValue>>;
 
@@ -95,6 +97,14 @@ export const SETTING_KEYS: readonly SettingKey[] = [
     rule: 'true or false (the pager itself is TENDERS_PAGER or PAGER)',
     check: (value) => (typeof value === 'boolean' ? value : undefined),
     fromText: (value) => (value === 'true' ? true : value === 'false' ? false : value),
+  },
+  {
+    key: 'cpv-paths',
+    option: 'cpvPaths',
+    variables: ['TENDERS_CPV_PATHS'],
+    rule: `where a tender's CPV codes are, in quotes: ${CPV_PATHS_RULE}`,
+    check: (value) => (typeof value === 'string' && parseCpvPaths(value) !== undefined ? value : undefined),
+    ...asText,
   },
 ];
 

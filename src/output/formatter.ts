@@ -70,6 +70,8 @@ export interface FormatChoice {
   reminders?: readonly number[];
   /** ocds: what each ocid starts with (--ocid-prefix). */
   ocidPrefix?: string;
+  /** Where tenders' CPV codes are (the cpv-paths setting, or a local copy's): atom lists them, a table names them. Default model/cpv.ts DEFAULT_CPV_PATHS. */
+  cpvPaths?: readonly string[];
 }
 
 /** A formatter's options: the user's choice, and what the output it writes to allows. */

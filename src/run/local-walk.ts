@@ -1,6 +1,8 @@
+import { DEFAULT_CPV_PATHS } from '../model/cpv.js';
 import { formatAge, formatCounted } from '../model/numbers.js';
 import { traitsOf } from '../output/format-registry.js';
 import type { Store } from '../store/store.js';
+import { copyCpvPaths } from './copy-cpv-paths.js';
 import { withLocalCopy } from './local-copy.js';
 import { localSource, NO_CLIENT, type LocalPlan } from './local-source.js';
 import type { RunDeps, WalkPlan } from './plan.js';
@@ -17,6 +19,8 @@ export function runLocalWalk(plan: WalkPlan, local: LocalPlan, deps: Omit<RunDep
   return runSession(plan, { ...deps, client: NO_CLIENT }, (session) =>
     withLocalCopy(local.db, local.selection.sync, session.signal, async (store) => {
       await sayHowOld(session, store, local, plan);
+      // A table names the codes where the copy read them (what --cpv selected by), whatever the setting says now.
+      plan.output.cpvPaths = await copyCpvPaths(store, plan.output.cpvPaths ?? DEFAULT_CPV_PATHS, session.say);
       // No "of N": the store's count keeps tenders a sort leaves out (no deadline under --sort deadline).
       let source: ReturnType<typeof localSource> | undefined;
       await walkInto(plan, session, (opts) => (source = localSource(store, local, { maxItems: opts.maxItems, all: plan.all, total: null }, session.say)));

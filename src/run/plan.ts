@@ -147,4 +147,6 @@ export interface SyncPlan {
   parallel: number;
   sortPaths?: SortPaths;
   receipt?: ReceiptPlan;
+  /** Where the tenders' CPV codes are (the cpv-paths setting): the copy's codes are read from them. */
+  cpvPaths: readonly string[];
 }

@@ -180,12 +180,13 @@ export class Session {
 
   /** The formatter of the plan's format for this output (a resumed one goes on from `resume`). */
   async createFormatter(resume?: FormatterState): Promise<Formatter> {
-    const { format, columns } = this.plan.output!;
+    const { format, columns, cpvPaths = DEFAULT_CPV_PATHS } = this.plan.output!;
     const formatter = await createFormatter(format, this.formatOptions(), resume);
     // A table asked for a CPV column shows the codes' names: the vocabulary is read then only.
-    if (format !== 'table' || !columns?.some((path) => (DEFAULT_CPV_PATHS as readonly string[]).includes(path))) return formatter;
+    const named = cpvPaths.filter((path) => columns?.includes(path));
+    if (format !== 'table' || named.length === 0) return formatter;
     const [{ withCpvNames }, vocabulary] = await Promise.all([import('../output/terminal/cpv-names.js'), cpvVocabulary()]);
-    return withCpvNames(formatter, vocabulary);
+    return withCpvNames(formatter, vocabulary, named);
   }
 
   /**

@@ -1,6 +1,5 @@
 import { RunError } from '../errors.js';
 import type { IO } from '../io.js';
-import { DEFAULT_CPV_PATHS } from '../model/cpv.js';
 import { stringifyExact } from '../model/exact-json.js';
 import { withoutPasswords } from '../model/redact.js';
 import { cpvVocabulary } from '../files/cpv-file.js';
@@ -8,6 +7,8 @@ import { neutralizeForTerminal } from '../output/terminal/sanitize.js';
 import { printTo } from '../files/sink.js';
 import { renderTenderView, type TenderHistory } from '../output/terminal/tender-view.js';
 import type { StoreTarget } from '../store/location.js';
+import { createReporter } from '../output/terminal/reporter.js';
+import { copyCpvPaths } from './copy-cpv-paths.js';
 import { withLocalCopy } from './local-copy.js';
 
 /** `tenders show ID`: which tender, from which copy, as the view or as JSON. */
@@ -15,6 +16,9 @@ export interface ShowPlan {
   db: StoreTarget;
   id: string;
   format: 'text' | 'json';
+  /** The cpv-paths setting: the copy's own paths name the codes (run/copy-cpv-paths.ts); --verbose says when they differ. */
+  cpvPaths: readonly string[];
+  verbose: boolean;
 }
 
 /**
@@ -30,18 +34,20 @@ export async function runShow(plan: ShowPlan, { io, signal, now }: { io: IO; sig
     for await (const batch of store.changes({ id: plan.id })) {
       for (const c of batch) changes.push({ at: c.at, sync: c.sync, kind: c.kind, field: c.field, ...(c.old !== undefined ? { old: c.old } : {}), ...(c.new !== undefined ? { new: c.new } : {}) });
     }
-    return { tender: stored.tender, history: { firstSeen: stored.firstSeen, goneAt: stored.goneAt, syncs: stored.syncs, changes } };
+    // The codes are named where the copy read them (what --local --cpv selects by).
+    const cpvPaths = await copyCpvPaths(store, plan.cpvPaths, createReporter(io, { quiet: false, verbose: plan.verbose }));
+    return { tender: stored.tender, history: { firstSeen: stored.firstSeen, goneAt: stored.goneAt, syncs: stored.syncs, changes }, cpvPaths };
   });
   if (!found) throw new RunError(`no tender '${plan.id}' in the local copy at ${withoutPasswords(plan.db.location)}: a sync whose query matches it keeps it`);
   if (plan.format === 'json') {
-    const text = `${stringifyExact(found)}\n`;
+    const text = `${stringifyExact({ tender: found.tender, history: found.history })}\n`;
     return printTo(io.stdout, signal, io.stdoutIsTTY ? neutralizeForTerminal(text, true) : text);
   }
   const vocabulary = await cpvVocabulary();
   const view = renderTenderView(found.tender, found.history, {
     width: io.stdoutWidth(),
     now,
-    cpvPaths: DEFAULT_CPV_PATHS,
+    cpvPaths: found.cpvPaths,
     cpvName: (code) => vocabulary.name(code),
   });
   await printTo(io.stdout, signal, view);

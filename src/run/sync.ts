@@ -30,7 +30,7 @@ export async function runSync(plan: SyncPlan, deps: RunDeps): Promise<void> {
       if (session.receipt) session.receipt.query = queryPlan(plan, query);
       // The first run of a sync stores every tender, --new-only or not.
       const mode = plan.newOnly && saved ? 'new-only' : 'full';
-      const run = await store.beginRun({ sync: { name: plan.name, query, service: service(plan) }, mode, reset: plan.reset });
+      const run = await store.beginRun({ sync: { name: plan.name, query, service: service(plan) }, mode, reset: plan.reset, cpvPaths: plan.cpvPaths });
       session.onAbandon(() => run.abort());
       await walkAndCommit(plan, session, run, query, saved);
     } finally {
@@ -184,6 +184,12 @@ function syncReceipt(plan: SyncPlan, row: RunReceipt | undefined) {
 function report(session: Session, plan: SyncPlan, row: RunReceipt, source: ResultSource, saved: SyncInfo | undefined): void {
   const { say } = session;
   const { counts } = row;
+  if (row.recodedFrom) {
+    say.warn(
+      `the copy's CPV codes were read from ${row.recodedFrom.join(',')}; this sync's cpv-paths is ${plan.cpvPaths.join(',')}, ` +
+        "so every stored tender's codes were read again from it (docs/settings.md)",
+    );
+  }
   if (counts.withoutId > 0) say.warn(`${formatCounted(counts.withoutId, 'tenders')} without an id ${counts.withoutId === 1 ? 'was' : 'were'} left out: a sync keeps tenders by their id`);
   if (row.mode === 'full') session.checkCount(source, counts.seen, (seen) => `the walk saw ${seen}`);
   const held = (saved?.tenders ?? 0) + counts.new - counts.gone;

@@ -12,20 +12,22 @@ import type { ChangeRecord, Store } from '../store/store.js';
  */
 export async function* changesFeed(store: Store, changes: AsyncGenerator<ChangeRecord[]>, feed: AtomFeed): AsyncGenerator<string> {
   yield atomHead(feed);
+  // The codes' names come from where the copy read its codes (the cpv-paths of its last sync).
+  const cpvPaths = await store.cpvPaths();
   let group: ChangeRecord[] = [];
   try {
     for await (const batch of changes) {
       let out = '';
       for (const change of batch) {
         if (group.length > 0 && (change.run !== group[0]!.run || change.id !== group[0]!.id)) {
-          out += await entryOf(store, group, feed.id);
+          out += await entryOf(store, group, feed.id, cpvPaths);
           group = [];
         }
         group.push(change);
       }
       yield out;
     }
-    if (group.length > 0) yield await entryOf(store, group, feed.id);
+    if (group.length > 0) yield await entryOf(store, group, feed.id, cpvPaths);
   } finally {
     await changes.return(undefined);
   }
@@ -38,10 +40,10 @@ export function changesFeedId(name: string): string {
 }
 
 /** One tender's change in one run, as an entry: the tender as the copy holds it now (a gone one as last seen). */
-async function entryOf(store: Store, group: readonly ChangeRecord[], feedId: string): Promise<string> {
+async function entryOf(store: Store, group: readonly ChangeRecord[], feedId: string, cpvPaths: readonly string[]): Promise<string> {
   const { id, kind, at } = group[0]!;
   const tender = (await store.getTender(id))?.tender ?? { id };
   const fields = group.flatMap((change) => (change.field === null ? [] : [change.field]));
-  const entry = changeEntry({ change: kind, changedFields: fields, tender }, { name: '', since: at }, new Date(at), atomJson(tender));
+  const entry = changeEntry({ change: kind, changedFields: fields, tender }, { name: '', since: at }, new Date(at), atomJson(tender), cpvPaths);
   return atomEntry({ ...entry, id: `${feedId}:${at}:${kind}:${encodeURIComponent(id)}` });
 }

@@ -32,7 +32,8 @@ export function tenderId(tender: Record<string, unknown>): string | undefined {
   return typeof id === 'number' && Number.isFinite(id) ? JSON.stringify(id) : undefined;
 }
 
-export function tenderColumns(id: string, tender: Record<string, unknown>): TenderColumns {
+/** `cpvPaths`: where the tender's CPV codes are (the cpv-paths setting; model/cpv.ts tenderCpvCodes). */
+export function tenderColumns(id: string, tender: Record<string, unknown>, cpvPaths: readonly string[]): TenderColumns {
   const buyer = tender.buyer;
   const value = tender.estimatedValue;
   return {
@@ -45,7 +46,7 @@ export function tenderColumns(id: string, tender: Record<string, unknown>): Tend
     buyerCountry: text(isObject(buyer) ? buyer.country : undefined),
     title: text(tender.title),
     valueEur: number(isObject(value) ? value.amountEur : undefined),
-    cpv: codes(tender),
+    cpv: cpvColumn(tender, cpvPaths),
   };
 }
 
@@ -54,7 +55,8 @@ const SORT_COLUMN = { publicationDate: 'published', deadline: 'deadline', estima
 /** Where a stored tender stands in the order of `sortBy`: what SelectOptions.from continues after; undefined without the field. */
 export function sortPosition(tender: Record<string, unknown>, sortBy: keyof typeof SORT_COLUMN): SortPosition | undefined {
   const id = tenderId(tender);
-  const key = id === undefined ? null : tenderColumns(id, tender)[SORT_COLUMN[sortBy]];
+  // No CPV path: the sort key is all that is read.
+  const key = id === undefined ? null : tenderColumns(id, tender, [])[SORT_COLUMN[sortBy]];
   return key === null || id === undefined ? undefined : { key, id };
 }
 
@@ -95,8 +97,9 @@ export function timestamp(value: unknown): string | null {
 const timestamps = new Map<string, string | null>();
 const TIMESTAMPS_KEPT = 4096;
 
-function codes(tender: Record<string, unknown>): string | null {
-  const found = tenderCpvCodes(tender);
+/** A tender's codes as its `cpv` column holds them: a JSON array's text, NULL without any. */
+export function cpvColumn(tender: Record<string, unknown>, paths: readonly string[]): string | null {
+  const found = tenderCpvCodes(tender, paths);
   return found.length > 0 ? JSON.stringify(found) : null;
 }
 

@@ -14,8 +14,9 @@ import { utf8Longer } from './utf8.js';
 /** The columns of a row, as COPY names them. */
 export const COPY_COLUMNS = 'id, published, deadline, status, buyer_id, buyer_name, buyer_country, title, value_eur, cpv, doc_text, tsv';
 
-export function copyRow(id: string, tender: Record<string, unknown>, tail: string): { text: string; unstorable?: Error } {
-  const c = tenderColumns(id, tender);
+/** `cpvPaths`: where the tender's CPV codes are read from (RunOptions.cpvPaths). */
+export function copyRow(id: string, tender: Record<string, unknown>, tail: string, cpvPaths: readonly string[]): { text: string; unstorable?: Error } {
+  const c = tenderColumns(id, tender, cpvPaths);
   const doc = stringifyJson(tender);
   let problem: Error | undefined;
   // A stage's jsonb is made at commit.

@@ -7,6 +7,7 @@
  */
 
 import type pg from 'pg';
+import { DEFAULT_CPV_PATHS } from '../model/cpv.js';
 import { parseJson } from '../model/json-parse.js';
 import { tenderColumns } from './columns.js';
 import { tsvectorText } from './postgres-fts.js';
@@ -21,7 +22,7 @@ export async function fillCpvAndWeights(client: pg.ClientBase): Promise<void> {
     const { rows } = await client.query<{ id: string; doc_text: string }>(`FETCH ${BATCH} FROM v6_fill`);
     if (rows.length === 0) break;
     // The title and the buyer's name from the document: their columns are NULL where an index cannot hold them (postgres-copy-row.ts).
-    const columns = rows.map((r) => tenderColumns(r.id, parseJson(r.doc_text) as Record<string, unknown>));
+    const columns = rows.map((r) => tenderColumns(r.id, parseJson(r.doc_text) as Record<string, unknown>, DEFAULT_CPV_PATHS));
     await client.query(
       `UPDATE tenders t SET cpv = u.cpv, tsv = u.tsv::tsvector FROM unnest($1::text[], $2::text[], $3::text[]) AS u(id, cpv, tsv)
        WHERE t.id = u.id AND (t.cpv IS DISTINCT FROM u.cpv OR t.tsv IS DISTINCT FROM u.tsv::tsvector)`,

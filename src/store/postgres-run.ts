@@ -19,6 +19,8 @@
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { RunError } from '../errors.js';
+import { DEFAULT_CPV_PATHS, sameCpvPaths } from '../model/cpv.js';
+import { recodePostgres } from './cpv-recode.js';
 import { tenderId } from './columns.js';
 import { COPY_COLUMNS, copyRow } from './postgres-copy-row.js';
 import { commits, finishTables, makeCopyWaiting, makesCopy } from './postgres-new-copy.js';
@@ -26,7 +28,7 @@ import { compareStage, createStage, recordFieldChanges } from './postgres-stage.
 import { runReceipt } from './run-receipt.js';
 import { waited } from './rules.js';
 import { postgresDialect, type Statement } from './sql/dialect.js';
-import { cpvStatements, goneStatements, insertRun, joinSync, lastSeen, newChanges, saveCounts, saveLastRun, saveSync } from './sql/writes.js';
+import { cpvStatements, goneStatements, insertRun, joinSync, lastSeen, newChanges, saveCounts, saveCpvPaths, saveLastRun, saveSync } from './sql/writes.js';
 import type { RunCounts, RunFacts, RunMode, RunReceipt, SyncDefinition, SyncRun } from './store.js';
 
 /** Staged rows sent in one COPY: fewer round trips than one per page, memory still bounded. */
@@ -39,6 +41,8 @@ export interface RunContext {
   sync: SyncDefinition;
   mode: RunMode;
   baseline: boolean;
+  /** Where the run's tenders' CPV codes are read from (RunOptions.cpvPaths): the copy's, once it commits. */
+  cpvPaths: readonly string[];
   /** The advisory key serialising commits, and how long a commit waits for it (ms). */
   commitKey: string;
   /** The schema has no tables yet: this run may make the copy (see #building), under the advisory key of upgrades. */
@@ -142,7 +146,7 @@ export class PostgresRun implements SyncRun {
         this.#counts.withoutId++;
         continue;
       }
-      const { text, unstorable } = copyRow(id, tender, tail);
+      const { text, unstorable } = copyRow(id, tender, tail, this.#ctx.cpvPaths);
       if (unstorable) this.#failed ??= unstorable;
       this.#put(text);
       this.#buffered++;
@@ -311,6 +315,8 @@ export class PostgresRun implements SyncRun {
     const receipt = this.#receipt(facts, now, true);
     receipt.run = await this.#insertRun(receipt);
     await this.#exec(saveSync(postgresDialect, sync, receipt.run, now));
+    // Its tenders' codes were read with the run's paths: a new copy records them (the default it need not).
+    if (!sameCpvPaths(this.#ctx.cpvPaths, DEFAULT_CPV_PATHS)) await this.#exec(saveCpvPaths(postgresDialect, this.#ctx.cpvPaths));
     return receipt;
   }
 
@@ -353,6 +359,7 @@ export class PostgresRun implements SyncRun {
        FROM delta d JOIN stage s ON s.id = d.id WHERE d.differs AND d.stored AND t.id = d.id`,
     );
     for (const s of cpvStatements(postgresDialect, 'delta')) await this.#exec(s);
+    const recodedFrom = await recodePostgres(client, this.#ctx.cpvPaths);
     // A full run saw every tender the sync still holds once the gone ones are marked (a baseline held nothing, so
     // nothing of it can be gone): one in-place update; the new and back ones, which `delta` holds, are inserted (a
     // baseline's as plain inserts: its sync holds no row yet). A new-only run leaves the held ones as they were.
@@ -368,7 +375,7 @@ export class PostgresRun implements SyncRun {
     const c = this.#counts;
     await this.#exec(saveCounts(postgresDialect, run, c));
     receipt.counts = { ...c };
-    return receipt;
+    return recodedFrom ? { ...receipt, recodedFrom } : receipt;
   }
 
   #receipt(facts: RunFacts, ended: string, complete: boolean): RunReceipt {

@@ -6,6 +6,7 @@
 
 import type pg from 'pg';
 import { UsageError } from '../errors.js';
+import { DEFAULT_CPV_PATHS } from '../model/cpv.js';
 import { stringifyExact } from '../model/exact-json.js';
 import { parseJson } from '../model/json-parse.js';
 import type { LocalSelection } from '../model/local-selection.js';
@@ -18,7 +19,7 @@ import { PostgresRun } from './postgres-run.js';
 import { checkVersion, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
 import { checkDefinition, checkSyncName } from './rules.js';
 import { postgresDialect, statement } from './sql/dialect.js';
-import { changeRecord, changesStatement, countTenders, forgetStatements, readCursorSecret, readGeneration, readStatus, readSyncs, readTender, searchChanges, syncNames } from './sql/reads.js';
+import { changeRecord, changesStatement, countTenders, forgetStatements, readCopyCpvPaths, readCursorSecret, readGeneration, readStatus, readSyncs, readTender, searchChanges, syncNames } from './sql/reads.js';
 import { afterCondition, fromWhere, orderBy, orderOf } from './sql/selection.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
@@ -106,6 +107,7 @@ class PostgresStore implements Store {
         sync,
         mode: options.mode,
         baseline: saved === undefined,
+        cpvPaths: options.cpvPaths ?? DEFAULT_CPV_PATHS,
         commitKey: lockKey(this.#schema, 'commit'),
         newCopy: this.unborn,
         migrateKey: lockKey(this.#schema, 'migrate'),
@@ -163,6 +165,10 @@ class PostgresStore implements Store {
     if (this.unborn) return { changes: [], total: options?.count ? 0 : undefined };
     // The page and its total from one snapshot.
     return this.#reader.snapshot((read) => searchChanges(read, postgresDialect, search, options));
+  }
+
+  async cpvPaths(): Promise<readonly string[]> {
+    return this.unborn ? DEFAULT_CPV_PATHS : this.#reader.snapshot((read) => readCopyCpvPaths(read));
   }
 
   async cursorSecret(): Promise<string | undefined> {

@@ -19,6 +19,7 @@
 
 import Database from 'better-sqlite3';
 import { RunError } from '../errors.js';
+import { DEFAULT_CPV_PATHS, sameCpvPaths } from '../model/cpv.js';
 import { acquireLock } from '../files/lock.js';
 import { closeSync, fsyncSync, linkSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -27,7 +28,7 @@ import { STAGED_COLUMNS, STAGED_WIDTH, type StagedPage } from './sqlite-rows.js'
 import { exec, insertRunRow } from './sqlite-run-rows.js';
 import { runReceipt } from './run-receipt.js';
 import { sqliteDialect } from './sql/dialect.js';
-import { cpvStatements, saveLastRun, saveSync } from './sql/writes.js';
+import { cpvStatements, saveCpvPaths, saveLastRun, saveSync } from './sql/writes.js';
 import { openRun } from './sqlite-run.js';
 import { FTS_INSERT_TRIGGER, migrate, TENDER_KEY } from './sqlite-schema.js';
 import { indexName, TENDER_INDEXES } from './tender-indexes.js';
@@ -187,6 +188,8 @@ export class NewCopyRun implements HostedRun {
     const receipt = this.#receipt(facts, now, true);
     receipt.run = insertRunRow(db, receipt);
     exec(db, saveSync(sqliteDialect, sync, receipt.run, now));
+    // Its tenders' codes were read with the run's paths: a new copy records them (the default it need not).
+    if (!sameCpvPaths(this.#init.cpvPaths, DEFAULT_CPV_PATHS)) exec(db, saveCpvPaths(sqliteDialect, this.#init.cpvPaths));
     db.exec('COMMIT');
     // Readers of the copy, once it is in place, are never blocked by a sync.
     db.exec('PRAGMA locking_mode = NORMAL');

@@ -20,7 +20,8 @@ export interface StagedPage {
   withoutId: number;
 }
 
-export function stagedPage(tenders: readonly Record<string, unknown>[]): StagedPage {
+/** `cpvPaths`: where each tender's CPV codes are read from (RunOptions.cpvPaths). */
+export function stagedPage(tenders: readonly Record<string, unknown>[], cpvPaths: readonly string[]): StagedPage {
   const values: unknown[] = [];
   let withoutId = 0;
   for (const tender of tenders) {
@@ -29,7 +30,7 @@ export function stagedPage(tenders: readonly Record<string, unknown>[]): StagedP
       withoutId++;
       continue;
     }
-    const c = tenderColumns(id, tender);
+    const c = tenderColumns(id, tender, cpvPaths);
     values.push(id, c.published, c.deadline, c.status, c.buyerId, c.buyerName, c.buyerCountry, c.title, c.valueEur, c.cpv, stringifyJson(tender));
   }
   return { values, seen: tenders.length, withoutId };

@@ -46,6 +46,7 @@ export class SqliteRunClient implements SyncRun {
   readonly #channel: RunChannel;
   readonly #release: () => Promise<void>;
   readonly #query: RunInit['sync']['query'];
+  readonly #cpvPaths: readonly string[];
   /** Pages on their way, oldest first. */
   readonly #sending: Promise<void>[] = [];
   /** The first page the run could not take. */
@@ -61,6 +62,7 @@ export class SqliteRunClient implements SyncRun {
     this.baseline = init.baseline;
     this.#release = release;
     this.#query = init.sync.query;
+    this.#cpvPaths = init.cpvPaths;
     this.#signal = signal;
     // The run's thread may be waiting inside SQLite for another writer, where no message reaches it: it looks at this flag.
     if (signal?.aborted) this.#interrupted();
@@ -76,7 +78,7 @@ export class SqliteRunClient implements SyncRun {
 
   async add(tenders: readonly Record<string, unknown>[]): Promise<void> {
     this.#live();
-    const sent = this.#channel.request({ op: 'stage', page: stagedPage(tenders) }).then(
+    const sent = this.#channel.request({ op: 'stage', page: stagedPage(tenders, this.#cpvPaths) }).then(
       () => undefined,
       (err: unknown) => void (this.#failed ??= err),
     );

@@ -17,6 +17,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 
 type Database = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement;
+import { recodeSqlite } from './cpv-recode.js';
 import { runReceipt } from './run-receipt.js';
 import { sqliteDialect } from './sql/dialect.js';
 import { cpvStatements, fieldChangeRows, goneStatements, joinSync, lastSeen, newChanges, saveCounts, saveLastRun, saveSync, type Changed, type DifferingRow } from './sql/writes.js';
@@ -41,6 +42,8 @@ export interface RunSetup {
   sync: SyncDefinition;
   mode: RunMode;
   baseline: boolean;
+  /** Where the run's tenders' CPV codes are read from (RunOptions.cpvPaths): the copy's, once it commits. */
+  cpvPaths: readonly string[];
   /** Set once the run is interrupted: its commit stops waiting and writes nothing (sqlite-connection.ts). */
   interrupt?: Interrupt;
 }
@@ -49,9 +52,9 @@ export interface RunSetup {
 export function openRun(setup: RunSetup, walked?: RunContext['walked']): { db: Database; run: SqliteRun } {
   const db = openCopy(setup.path, 'write', setup.busyTimeoutMs);
   try {
-    const { sync, mode, baseline } = setup;
+    const { sync, mode, baseline, cpvPaths } = setup;
     const write = <T>(work: () => T) => writeTransaction(db, setup.path, setup.busyTimeoutMs, work, interruptedBy(setup.interrupt));
-    return { db, run: new SqliteRun({ db, sync, mode, baseline, write, walked }) };
+    return { db, run: new SqliteRun({ db, sync, mode, baseline, cpvPaths, write, walked }) };
   } catch (err) {
     db.close();
     throw err;
@@ -64,6 +67,7 @@ export interface RunContext {
   sync: SyncDefinition;
   mode: RunMode;
   baseline: boolean;
+  cpvPaths: readonly string[];
   /** Runs `work` in one IMMEDIATE transaction, waiting (bounded) for other writers. */
   write<T>(work: () => T): T;
   /** What the walk saw when its pages come to this run second-hand (a replay, sqlite-new-copy.ts), not from stage(). */
@@ -208,6 +212,7 @@ export class SqliteRun {
        ON CONFLICT (id) DO UPDATE SET ${STAGED_COLUMNS.replace('id, ', '').replace(/\w+/g, '$& = excluded.$&')}, gone_at = NULL`,
     ).run(now);
     for (const s of cpvStatements(sqliteDialect, delta)) exec(db, s);
+    const recodedFrom = recodeSqlite(db, this.#ctx.cpvPaths);
     rebuild();
     // Before the membership is written: only the tenders the sync held before the run are looked at.
     if (mode === 'full') {
@@ -224,7 +229,7 @@ export class SqliteRun {
     const c = this.#counts;
     exec(db, saveCounts(sqliteDialect, run, c));
     receipt.counts = { ...c };
-    return receipt;
+    return recodedFrom ? { ...receipt, recodedFrom } : receipt;
   }
 
   /**

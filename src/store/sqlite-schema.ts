@@ -7,6 +7,7 @@
 
 import type BetterSqlite3 from 'better-sqlite3';
 
+import { DEFAULT_CPV_PATHS } from '../model/cpv.js';
 import { parseJson } from '../model/json-parse.js';
 import { tenderColumns } from './columns.js';
 import { sqliteDialect } from './sql/dialect.js';
@@ -165,7 +166,7 @@ export const MIGRATIONS: readonly Migration[] = [
     const write = db.prepare('UPDATE tenders SET cpv = ? WHERE seq = ?');
     for (let rows = read.all(0) as [number, string, string][]; rows.length > 0; rows = read.all(rows[rows.length - 1]![0]) as [number, string, string][]) {
       for (const [seq, id, doc] of rows) {
-        const { cpv } = tenderColumns(id, parseJson(doc) as Record<string, unknown>);
+        const { cpv } = tenderColumns(id, parseJson(doc) as Record<string, unknown>, DEFAULT_CPV_PATHS);
         if (cpv !== null) write.run(cpv, seq);
       }
     }

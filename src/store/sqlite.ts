@@ -6,11 +6,12 @@
 import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { UsageError } from '../errors.js';
+import { DEFAULT_CPV_PATHS } from '../model/cpv.js';
 import { parseJson } from '../model/json-parse.js';
 import type { LocalSelection } from '../model/local-selection.js';
 import { checkDefinition, checkSyncName, ftsError, ftsWords } from './rules.js';
 import { sqliteDialect, statement, type Statement } from './sql/dialect.js';
-import { changeRecord, changesStatement, countTenders, forgetStatements, readCursorSecret, readGeneration, readStatus, readSyncs, readTender, searchChanges, syncNames } from './sql/reads.js';
+import { changeRecord, changesStatement, countTenders, forgetStatements, readCopyCpvPaths, readCursorSecret, readGeneration, readStatus, readSyncs, readTender, searchChanges, syncNames } from './sql/reads.js';
 import { afterCondition, fromWhere, orderBy, orderOf } from './sql/selection.js';
 import { openCopy, syncLock, writeTransaction } from './sqlite-connection.js';
 import { checkDatabaseFile } from './sqlite-file.js';
@@ -93,7 +94,15 @@ class SqliteStore implements Store {
     let building: (() => Promise<void>) | undefined;
     try {
       building = await partialCopyLock(this.path, this.unborn);
-      const init = { path: this.path, busyTimeoutMs: this.busyTimeoutMs, sync, mode: options.mode, baseline: saved === undefined, newCopy: building !== undefined };
+      const init = {
+        path: this.path,
+        busyTimeoutMs: this.busyTimeoutMs,
+        sync,
+        mode: options.mode,
+        baseline: saved === undefined,
+        cpvPaths: options.cpvPaths ?? DEFAULT_CPV_PATHS,
+        newCopy: building !== undefined,
+      };
       const run = new SqliteRunClient(init, async () => {
         this.#run = undefined;
         await building?.();
@@ -175,6 +184,10 @@ class SqliteStore implements Store {
     } finally {
       end();
     }
+  }
+
+  async cpvPaths(): Promise<readonly string[]> {
+    return this.unborn ? DEFAULT_CPV_PATHS : readCopyCpvPaths((s) => this.#read(s));
   }
 
   async cursorSecret(): Promise<string | undefined> {

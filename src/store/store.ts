@@ -97,6 +97,8 @@ export interface RunReceipt {
   requests: number;
   counts: RunCounts;
   error: string | null;
+  /** The paths the copy's CPV codes were read from before this run's commit read every one again with its own (not a column of `runs`). */
+  recodedFrom?: readonly string[];
 }
 
 export interface RunOptions {
@@ -104,6 +106,11 @@ export interface RunOptions {
   mode: RunMode;
   /** Replace a saved query or service that differs (--reset): otherwise such a difference is a UsageError. */
   reset?: boolean;
+  /**
+   * Where the tenders' CPV codes are (the cpv-paths setting; default model/cpv.ts DEFAULT_CPV_PATHS).
+   * A copy whose codes were read from other paths has every stored tender's read again at commit (store/cpv-recode.ts).
+   */
+  cpvPaths?: readonly string[];
 }
 
 /**
@@ -257,6 +264,8 @@ export interface Store {
   changes(filter?: ChangeFilter): AsyncGenerator<ChangeRecord[]>;
   /** The selected changes newest first (at, then seq, descending), one page; `total` when asked to count. */
   searchChanges(search: ChangeSearch, options?: ChangePageOptions): Promise<{ changes: KeyedChange[]; total?: number }>;
+  /** Where the copy's CPV codes were read from: the cpv-paths of the sync that last wrote them (the default in a copy that records none). */
+  cpvPaths(): Promise<readonly string[]>;
   /** The secret `tenders serve` signs cursors with, written into the copy when a sync made or upgraded it; undefined in a copy without it. */
   cursorSecret(): Promise<string | undefined>;
   /** Which state of the copy reads see now: another answer once a sync committed or was forgotten (sql/reads.ts readGeneration). */

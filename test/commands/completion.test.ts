@@ -29,7 +29,7 @@ const CASES: [string[], string[]][] = [
   [['tenders', ''], ['search', 'export', 'count', 'fields', 'orgs', 'watch', 'sync', 'changes', 'show', 'cpv', 'config', 'serve', 'completion', 'help']],
   [['tenders', 'o'], ['orgs']],
   [['tenders', 'config', ''], ['list', 'get', 'set', 'unset', 'path', 'edit', 'help']],
-  [['tenders', 'config', 'set', ''], ['base-url', 'db', 'rate', 'retries', 'timeout', 'max-wait', 'color', 'pager']],
+  [['tenders', 'config', 'set', ''], ['base-url', 'db', 'rate', 'retries', 'timeout', 'max-wait', 'color', 'pager', 'cpv-paths']],
   [['tenders', 'config', 'get', 'max'], ['max-wait']],
   [['tenders', 'orgs', ''], ['search', 'tenders', 'fields', 'help']],
   [['tenders', 'search', '--f'], ['--filter', '--format']],

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tenderCpvCodes } from '../../src/model/cpv.js';
+import { DEFAULT_CPV_PATHS, tenderCpvCodes } from '../../src/model/cpv.js';
 import { parseJson } from '../../src/model/json-parse.js';
 import { runCli } from '../support/cli.js';
 import { postgres, POSTGRES_MISSING } from '../support/postgres.js';
@@ -108,7 +108,7 @@ describe('--cpv, --buyer and --buyer-name through --local', () => {
       expect(ids(r.stdout), args.join(' ')).toEqual(ids(truth).filter((id) => keep(tenders.find((t) => t.id === id)!)));
       return ids(r.stdout);
     };
-    const under = (t: Tender, prefixes: string[]) => tenderCpvCodes(t).some((code) => prefixes.some((p) => code.startsWith(p)));
+    const under = (t: Tender, prefixes: string[]) => tenderCpvCodes(t, DEFAULT_CPV_PATHS).some((code) => prefixes.some((p) => code.startsWith(p)));
     expect((await expectIds(['--cpv', '4523'], (t) => under(t, ['4523']))).length).toBeGreaterThan(0);
     await expectIds(['--cpv', '45000000-7,90911200'], (t) => under(t, ['45', '90911200']));
     await expectIds(['--cpv', '33', '--cpv', '72'], (t) => under(t, ['33', '72']));
@@ -119,7 +119,7 @@ describe('--cpv, --buyer and --buyer-name through --local', () => {
     const divisions = await runCli(['count', '--local', '--by', 'cpv', '--cpv-level', '2', '-f', 'csv'], undefined, env);
     expect(divisions.code, divisions.stderr).toBe(0);
     const perDivision = new Map<string, number>();
-    for (const t of tenders) for (const d of new Set(tenderCpvCodes(t).map((code) => code.slice(0, 2)))) perDivision.set(`${d}000000`, (perDivision.get(`${d}000000`) ?? 0) + 1);
+    for (const t of tenders) for (const d of new Set(tenderCpvCodes(t, DEFAULT_CPV_PATHS).map((code) => code.slice(0, 2)))) perDivision.set(`${d}000000`, (perDivision.get(`${d}000000`) ?? 0) + 1);
     const rows = lines(divisions.stdout).slice(1).map((line) => line.split(','));
     expect(new Map(rows.map(([code, count]) => [code!, Number(count)]))).toEqual(perDivision);
 
@@ -172,5 +172,88 @@ describe('tenders show ID', () => {
     expect(missing.code).toBe(1);
     expect(lines(missing.stderr)).toHaveLength(1);
     expect(missing.stderr).toMatch(/^tenders: no tender 'T-9999999' in the local copy at /);
+  });
+});
+
+describe('cpv-paths: where the codes are', () => {
+  it('is checked wherever it is given: a path that is empty or has an empty part is exit 2 with the rule', async () => {
+    const rule = 'comma-separated dot paths such as cpvCodes,cpv or lots.cpv,mainCpv (no empty path, no empty part)';
+    const before = sb.requests.length;
+    expect(await runCli(['--cpv-paths', 'cpvCodes,,cpv', 'search'], sb.url)).toMatchObject({ code: 2, stderr: `tenders: --cpv-paths takes ${rule}, not 'cpvCodes,,cpv'\n` });
+    expect(await runCli(['sync', 'all', '--db', join(testDir(), 'x.db')], sb.url, { env: { TENDERS_CPV_PATHS: 'lots..cpv' } })).toMatchObject({
+      code: 2,
+      stderr: `tenders: TENDERS_CPV_PATHS takes ${rule}, not 'lots..cpv'\n`,
+    });
+    const set = await local(['config', 'set', 'cpv-paths', 'lots.cpv,']);
+    expect(set).toMatchObject({ code: 2, stderr: `tenders: cpv-paths is where a tender's CPV codes are, in quotes: ${rule}, not 'lots.cpv,'\n` });
+    expect(sb.requests.length).toBe(before);
+  });
+
+  it('names the codes of a table online at the paths it gives', async () => {
+    const only = await runCli(['--cpv-paths', 'cpv', 'search', '-n', '3', '-f', 'table', '--columns', 'id,cpv,cpvCodes'], sb.url);
+    expect(only.code, only.stderr).toBe(0);
+    const rows = lines(only.stdout).slice(1);
+    // cpv is named; cpvCodes, which the setting leaves out, is printed as the service sent it.
+    for (const row of rows) expect(row).toMatch(/^T-\d+ +\d{8} \S.* +\["\d{8}"/);
+    // The same from a profile of the config file; TENDERS_CPV_PATHS beats the file.
+    const config = join(testDir(), 'config.toml');
+    writeFileSync(config, 'cpv-paths = "cpvCodes,cpv"\n\n[profile.eu]\ncpv-paths = "cpv"\n');
+    const args = ['search', '-n', '3', '-f', 'table', '--columns', 'id,cpv,cpvCodes'];
+    const profiled = await runCli(['--profile', 'eu', ...args], sb.url, { env: { TENDERS_CONFIG: config } });
+    expect(profiled.stdout).toBe(only.stdout);
+    const beaten = await runCli(['--profile', 'eu', ...args], sb.url, { env: { TENDERS_CONFIG: config, TENDERS_CPV_PATHS: 'cpvCodes' } });
+    for (const row of lines(beaten.stdout).slice(1)) expect(row).toMatch(/^T-\d+ +\d{8} +\d{8} \S/);
+    // An Atom feed's CPV line lists the codes at the paths given.
+    const cpvLines = async (extra: string[]) => (await runCli([...extra, 'search', '-n', '5', '-f', 'atom'], sb.url)).stdout.match(/CPV: [\d, ]+/g) ?? [];
+    expect((await cpvLines([])).some((line) => line.includes(','))).toBe(true);
+    const single = await cpvLines(['--cpv-paths', 'cpv']);
+    expect(single.length).toBeGreaterThan(0);
+    expect(single.every((line) => /^CPV: \d{8}$/.test(line))).toBe(true);
+  });
+
+  const engines = [
+    { name: 'sqlite', db: async () => join(testDir(), 'tenders.db') },
+    ...(POSTGRES_MISSING ? [] : [{ name: 'postgres', db: async () => (await postgres()).createDatabase('cpvpaths') }]),
+  ];
+  it.each(engines)('a sync reads the codes where it says; a sync with another setting reads every stored tender again; reads use the copy\'s ($name)', async ({ db: location }) => {
+    const db = await location();
+    const env = { env: { TENDERS_DB: db } };
+    const related = '90911200'; // in the sandbox's cpvCodes only, never its cpv
+    const selected = async (extra: Record<string, string> = {}) => {
+      const r = await runCli(['export', '--local', '-f', 'ndjson', '--cpv', related], undefined, { env: { TENDERS_DB: db, ...extra } });
+      expect(r.code, r.stderr).toBe(0);
+      return ids(r.stdout);
+    };
+    const first = await runCli(['sync', 'all'], sb.url, { env: { TENDERS_DB: db, TENDERS_CPV_PATHS: 'cpv' } });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toBe('');
+    expect(await selected()).toEqual([]);
+    const tenders = lines((await runCli(['export', '-f', 'ndjson'], sb.url)).stdout).map((line) => parseJson(line) as Tender & { cpvCodes: string[] });
+    const holding = tenders.filter((t) => t.cpvCodes.includes(related));
+    expect(holding.length).toBeGreaterThan(0);
+    // show names the codes where the copy read them: cpv, not the items of cpvCodes.
+    const before = await runCli(['show', holding[0]!.id], undefined, env);
+    expect(before.stdout).toMatch(/^cpv +\d{8} {2}\S/m);
+    expect(before.stdout).toMatch(/^cpvCodes\n {2}1 +\d{8}\n/m);
+
+    const second = await runCli(['sync', 'all'], sb.url, env);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toBe(
+      "tenders: warning: the copy's CPV codes were read from cpv; this sync's cpv-paths is cpvCodes,cpv, so every stored tender's codes were read again from it (docs/settings.md)\n",
+    );
+    expect((await selected()).sort()).toEqual(holding.map((t) => t.id).sort());
+    // A read uses the copy's codes, whatever the setting says now.
+    expect((await selected({ TENDERS_CPV_PATHS: 'cpv' })).sort()).toEqual(holding.map((t) => t.id).sort());
+    // --verbose says why: the setting waits for a sync.
+    const said = "* cpv-paths cpv: the copy's CPV codes were read from cpvCodes,cpv, and a read uses them as they are; tenders sync reads them again from cpv\n";
+    const verbose = await runCli(['--verbose', 'export', '--local', '-f', 'ndjson', '--cpv', related], undefined, { env: { TENDERS_DB: db, TENDERS_CPV_PATHS: 'cpv' } });
+    expect(verbose.stderr).toContain(said);
+    expect((await runCli(['--verbose', '--cpv-paths', 'cpv', 'show', holding[0]!.id], undefined, env)).stderr).toContain(said);
+    expect((await runCli(['--verbose', 'show', holding[0]!.id], undefined, env)).stderr).not.toContain('cpv-paths');
+    const after = await runCli(['show', holding[0]!.id], undefined, env);
+    expect(after.stdout).toMatch(/^cpvCodes\n {2}1 +\d{8} {2}\S/m);
+    expect(after.stdout).toContain(`${related}  `);
+    // The same setting again: nothing to say.
+    expect(await runCli(['sync', 'all'], sb.url, env)).toMatchObject({ code: 0, stderr: '' });
   });
 });

@@ -95,16 +95,16 @@ export function open(location: string, mode: OpenOptions['mode'] = 'write', extr
 
 /**
  * One complete run of sync `name` over `tenders`, `page` tenders to a page (the receipt says
- * so), with the saved query {} and `service`; one that fails records its receipt, as `tenders
+ * so), with the saved query {}, `service` and `cpvPaths` (the setting); one that fails records its receipt, as `tenders
  * sync` does.
  */
 export async function sync(
   store: Store,
   name: string,
   tenders: readonly Record<string, unknown>[],
-  { mode = 'full', page = 50, service = 'http://127.0.0.1:1' }: { mode?: RunMode; page?: number; service?: string } = {},
+  { mode = 'full', page = 50, service = 'http://127.0.0.1:1', cpvPaths }: { mode?: RunMode; page?: number; service?: string; cpvPaths?: readonly string[] } = {},
 ): Promise<RunReceipt> {
-  const run = await store.beginRun({ sync: { name, query: {}, service }, mode });
+  const run = await store.beginRun({ sync: { name, query: {}, service }, mode, cpvPaths });
   let pages = 0;
   try {
     for (; pages * page < tenders.length; pages++) await run.add(tenders.slice(pages * page, (pages + 1) * page));

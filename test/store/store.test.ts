@@ -658,6 +658,76 @@ describe.each(engines)('store ($name)', (engine) => {
       ]);
     });
 
+    describe('where the codes are (the cpv-paths setting)', () => {
+      const LOTS = ['lots.cpv', 'classification.main', 'cpvCodes', 'cpv'];
+      // Codes where the default paths do not look: in every lot of an array, and in an object.
+      const elsewhere = [
+        tender('L1', 6, ['B4', 'Lot buyer'], { lots: [{ cpv: '90910000' }, { cpv: '79410000-1' }, { title: 'no code' }] }),
+        tender('L2', 7, ['B4', 'Lot buyer'], { classification: { main: '55524000' } }),
+      ];
+      const stored = async () => engine.rows(location, "SELECT id, cpv FROM tenders WHERE id LIKE 'L%' ORDER BY id");
+      const recorded = async () => engine.rows(location, "SELECT value FROM meta WHERE key = 'cpv_paths'");
+
+      it('finds codes at other paths only with the setting that names them; a sync with another setting reads every stored tender again', async () => {
+        expect((await sync(store, 'lots', elsewhere)).recodedFrom).toBeUndefined();
+        expect(await selected({ cpv: ['909', '55'] })).toEqual([]);
+        expect(await store.cpvPaths()).toEqual(['cpvCodes', 'cpv']);
+        expect(await recorded()).toEqual([]);
+
+        // The same documents, nothing changed in them: the commit reads every stored tender's codes again, the other sync's too.
+        const again = await sync(store, 'lots', elsewhere, { cpvPaths: LOTS });
+        expect(again).toMatchObject({ counts: { new: 0, changed: 0, unchanged: 2 }, recodedFrom: ['cpvCodes', 'cpv'] });
+        expect(await selected({ cpv: ['909'] })).toEqual(['L1']);
+        expect(await selected({ cpv: ['7941'] })).toEqual(['L1']);
+        expect(await selected({ cpv: ['55'] })).toEqual(['L2']);
+        expect(await selected({ cpv: ['45'] })).toEqual(['T1', 'T2', 'T5']);
+        expect(await stored()).toEqual([
+          ['L1', '["90910000","79410000"]'],
+          ['L2', '["55524000"]'],
+        ]);
+        expect(await store.cpvPaths()).toEqual(LOTS);
+        expect(await recorded()).toEqual([[LOTS.join(',')]]);
+        // A reader sees what the copy records.
+        const reader = await open(location, 'read');
+        expect(await reader.cpvPaths()).toEqual(LOTS);
+        await reader.close();
+
+        // The same setting again: nothing to read again.
+        expect((await sync(store, 'lots', elsewhere, { cpvPaths: LOTS })).recodedFrom).toBeUndefined();
+        // A run that does not complete changes no code and records nothing.
+        const failed = await store.beginRun({ sync: definition('lots'), mode: 'full', cpvPaths: ['cpv'] });
+        await failed.add(elsewhere);
+        await failed.commit({ complete: false, pages: 1, requests: 1, error: 'stopped' });
+        expect(await store.cpvPaths()).toEqual(LOTS);
+
+        // The copy has one setting: another sync's run with the default wins, and says what it replaced.
+        expect((await sync(store, 'all', tenders, { mode: 'new-only' })).recodedFrom).toEqual(LOTS);
+        expect(await selected({ cpv: ['909', '55'] })).toEqual([]);
+        expect(await stored()).toEqual([
+          ['L1', null],
+          ['L2', null],
+        ]);
+        expect(await engine.rows(location, "SELECT id FROM tender_cpv WHERE id LIKE 'L%'")).toEqual([]);
+        expect(await selected({ cpv: ['45'] })).toEqual(['T1', 'T2', 'T5']);
+        expect(await store.cpvPaths()).toEqual(['cpvCodes', 'cpv']);
+      });
+
+      it('a new copy records the paths its first sync read the codes from', async () => {
+        const fresh = await engine.location();
+        const made = await open(fresh.location);
+        try {
+          expect(await made.cpvPaths()).toEqual(['cpvCodes', 'cpv']);
+          expect((await sync(made, 'lots', elsewhere, { cpvPaths: ['classification.main'] })).recodedFrom).toBeUndefined();
+          expect(await made.cpvPaths()).toEqual(['classification.main']);
+          expect(ids(await all(made.select({ cpv: ['55'] })))).toEqual(['L2']);
+          expect(ids(await all(made.select({ cpv: ['909'] })))).toEqual([]);
+        } finally {
+          await made.close();
+          await fresh.cleanup();
+        }
+      });
+    });
+
     it("an older copy's codes are read from its documents when it is upgraded, and the buyer's name found alone", async () => {
       await store.close();
       await engine.exec(location, engine.previousVersion);

@@ -28,6 +28,9 @@ ${prose(
   `Precedence: flag > environment variable > profile > top level > built-in default. --verbose says each
   setting a run took from the file, and where, and each the flag or a variable beat. A saved sync or watch uses the service it saved: the file's
   base-url gives way to it, while a --base-url or TENDERS_BASE_URL naming another service is exit 2 unless --reset.`,
+  `cpv-paths says where a tender's CPV codes are (default cpvCodes,cpv; lots.cpv reads the cpv of every lot).
+  The local copy keeps the codes its last sync read: a sync with another cpv-paths reads every stored tender's
+  codes again in its commit, and says so; --local reads and tenders serve use the copy's.`,
   `tenders config list|get KEY|set KEY VALUE|unset KEY|path|edit, with --profile NAME for a profile's table.
   set and unset edit the file's text (comments and order stay) and write it atomically; a new file is mode 600 in a
   directory of mode 700, and an existing file keeps its mode. A password in a URL is printed as ***.`,

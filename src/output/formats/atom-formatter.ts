@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../model/canonical-json.js';
-import { tenderCpvCodes } from '../../model/cpv.js';
+import { DEFAULT_CPV_PATHS, tenderCpvCodes } from '../../model/cpv.js';
 import { stringifyJson } from '../../model/exact-json.js';
 import { VERSION } from '../../version.js';
 import type { FormatOptions, Formatter, FormatterState } from '../formatter.js';
@@ -80,6 +80,7 @@ export class AtomFormatter implements Formatter {
   readonly #serialize: (item: Record<string, unknown>) => string;
   readonly #watch: WatchFeedInfo | undefined;
   readonly #feed: (updated: Date) => AtomFeed;
+  readonly #cpvPaths: readonly string[];
 
   constructor(opts: FormatOptions, resume?: FormatterState) {
     this.#rows = resume?.rows ?? 0;
@@ -87,6 +88,7 @@ export class AtomFormatter implements Formatter {
     this.#feed = opts.watch ? (updated) => watchFeed(opts.watch!.name, updated) : (updated) => searchFeed(opts.feedSource, updated);
     const paths = opts.columns && compilePaths(opts.columns);
     this.#serialize = paths ? (item) => atomJson(project(item, paths)) : atomJson;
+    this.#cpvPaths = opts.cpvPaths ?? DEFAULT_CPV_PATHS;
   }
 
   page(items: readonly Record<string, unknown>[]): string {
@@ -107,11 +109,11 @@ export class AtomFormatter implements Formatter {
 
   #entry(item: Record<string, unknown>): AtomEntry {
     const watch = this.#watch;
-    if (!watch) return tenderEntry(item, this.#now, this.#serialize(item));
+    if (!watch) return tenderEntry(item, this.#now, this.#serialize(item), this.#cpvPaths);
     // A watch's row: the tender with its change beside (changedFields `;`-joined).
     const { change, changedFields, [BEFORE]: before, ...tender } = item as Record<string, unknown> & { [BEFORE]?: Record<string, unknown> };
     const fields = typeof changedFields === 'string' && changedFields !== '' ? changedFields.split(';') : [];
-    return changeEntry({ change: String(change), changedFields: fields, tender, before }, watch, this.#now, this.#serialize(tender));
+    return changeEntry({ change: String(change), changedFields: fields, tender, before }, watch, this.#now, this.#serialize(tender), this.#cpvPaths);
   }
 }
 
@@ -121,7 +123,7 @@ export function atomJson(item: Record<string, unknown>): string {
 }
 
 /** An entry per tender: updated at its publication (else `now`), its summary buyer, deadline and value, its content those for a person. */
-function tenderEntry(item: Record<string, unknown>, now: Date, json: string, changed?: string): AtomEntry {
+function tenderEntry(item: Record<string, unknown>, now: Date, json: string, cpvPaths: readonly string[], changed?: string): AtomEntry {
   const t = tenderFacts(item);
   const published = parseInstant(t.publicationDate)?.date;
   const deadline = parseInstant(t.deadline);
@@ -130,7 +132,7 @@ function tenderEntry(item: Record<string, unknown>, now: Date, json: string, cha
     `Deadline: ${deadline ? t.deadline : 'none'}`,
     t.valueEur !== undefined && `Estimated value: ${valueText(t.valueEur)}`,
   ];
-  const cpv = tenderCpvCodes(item);
+  const cpv = tenderCpvCodes(item, cpvPaths);
   const lines = [
     changed,
     t.buyerName ? `Buyer: ${t.buyerName}${t.country ? ` (${t.country})` : ''}` : t.country && `Country: ${t.country}`,
@@ -223,10 +225,10 @@ const CHANGE_TITLES: Readonly<Record<string, string>> = { new: 'New', changed: '
  * content what changed and the tender's facts, its JSON the tender; a gone
  * tender links to its last known notice (the state keeps its URL).
  */
-export function changeEntry(item: ChangeItem, watch: WatchFeedInfo, now: Date, json: string): AtomEntry {
+export function changeEntry(item: ChangeItem, watch: WatchFeedInfo, now: Date, json: string, cpvPaths: readonly string[] = DEFAULT_CPV_PATHS): AtomEntry {
   const kinds: Readonly<Record<string, string>> = { new: 'New tender', gone: 'No longer listed by the service (the link is its last known notice)' };
   const changed = item.change === 'changed' ? changedLine(item.changedFields, item.tender, item.before) : kinds[item.change];
-  const base = tenderEntry(item.tender, now, json, changed);
+  const base = tenderEntry(item.tender, now, json, cpvPaths, changed);
   const id = String(item.tender.id ?? '');
   const kind = CHANGE_TITLES[item.change] ?? item.change;
   const fields = item.changedFields.length > 0 ? ` (${item.changedFields.join(', ')})` : '';

@@ -28,7 +28,7 @@ export interface TenderViewOptions {
   /** Columns to wrap long text at; undefined: no wrapping (a pipe, a file). */
   width: number | undefined;
   now: Date;
-  /** Where the tender's CPV codes are (top-level fields), and the name of a code. */
+  /** Where the tender's CPV codes are (dot paths, an array on the way entered item by item: model/cpv.ts tenderCpvCodes), and the name of a code. */
   cpvPaths: readonly string[];
   cpvName(code: string): string | undefined;
 }
@@ -53,14 +53,15 @@ const LABEL_MAX = 28;
  */
 export function renderTenderView(tender: Record<string, unknown>, history: TenderHistory, opts: TenderViewOptions): string {
   const rows: Row[] = [];
-  const addValue = (depth: number, label: string, value: unknown, topKey: string | undefined) => {
+  // `path`: the field's dot path, its array items' numbers left out (`lots.cpv` for every lot's cpv).
+  const addValue = (depth: number, label: string, value: unknown, path: string) => {
     if (Array.isArray(value) && value.length > 0) {
       rows.push({ depth, label });
-      value.forEach((item, i) => addValue(depth + 1, String(i + 1), item, topKey));
+      value.forEach((item, i) => addValue(depth + 1, String(i + 1), item, path));
     } else if (isObject(value) && Object.keys(value).length > 0) {
       rows.push({ depth, label });
-      for (const [key, inner] of Object.entries(value)) addValue(depth + 1, key, inner, undefined);
-    } else rows.push({ depth, label, value: scalarText(value, topKey, opts) });
+      for (const [key, inner] of Object.entries(value)) addValue(depth + 1, key, inner, `${path}.${key}`);
+    } else rows.push({ depth, label, value: scalarText(value, path, opts) });
   };
   for (const [key, value] of Object.entries(tender)) addValue(0, key, value, key);
   const lines = layout(rows, opts.width);
@@ -69,18 +70,18 @@ export function renderTenderView(tender: Record<string, unknown>, history: Tende
 }
 
 /** A leaf's text: a CPV code with its name, the deadline with its countdown, service text cleaned. */
-function scalarText(value: unknown, topKey: string | undefined, opts: TenderViewOptions): string {
+function scalarText(value: unknown, path: string, opts: TenderViewOptions): string {
   if (Array.isArray(value)) return '(none)';
   if (isObject(value)) return '(none)';
   if (value === null) return 'null';
   const text = sanitizeForTerminal(cellText(value));
-  if (typeof value !== 'string' || topKey === undefined) return text;
-  if (opts.cpvPaths.includes(topKey)) {
+  if (typeof value !== 'string') return text;
+  if (opts.cpvPaths.includes(path)) {
     const code = normalizeCpvCode(value);
     const name = code === undefined ? undefined : opts.cpvName(code);
     return name === undefined ? text : `${text}  ${name}`;
   }
-  if (topKey === 'deadline') {
+  if (path === 'deadline') {
     const instant = readInstant(value);
     if (instant) return `${dateText(instant.ms, instant.dateOnly)} (${countdown(instant.ms, opts.now.getTime())})`;
   }

@@ -51,7 +51,7 @@ export class Deliveries {
       this.#counts[change.change]++;
       if (this.plan.webhooks.length && this.#first.length < this.#keep) this.#first.push(change);
     }
-    this.feed?.add(changes, watch, this.#now);
+    this.feed?.add(changes, watch, this.#now, this.plan.output.cpvPaths);
   }
 
   /** The feed written, then each webhook posted; a failure leaves the state where it was. */

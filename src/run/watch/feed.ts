@@ -53,10 +53,11 @@ export class RollingFeed {
     return new RollingFeed(target.path, name, size, text !== undefined && text !== '', entries, fs);
   }
 
-  add(changes: readonly WatchChange[], watch: WatchFeedInfo, now: Date): void {
+  /** `cpvPaths`: where the tenders' CPV codes are (the cpv-paths setting), for each entry's CPV line. */
+  add(changes: readonly WatchChange[], watch: WatchFeedInfo, now: Date, cpvPaths?: readonly string[]): void {
     // A run of more changes than the feed holds keeps its first ones, as stdout and -f atom list them: the new tenders first.
     for (const change of changes.slice(0, this.size - this.#added.length)) {
-      const entry = atomEntry(changeEntry(change, watch, now, this.#serialize(change.tender)));
+      const entry = atomEntry(changeEntry(change, watch, now, this.#serialize(change.tender), cpvPaths));
       this.#added.push({ id: ENTRY.exec(entry)![1]!, xml: entry });
     }
   }

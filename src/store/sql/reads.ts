@@ -6,7 +6,7 @@
  */
 
 import { UsageError } from '../../errors.js';
-import { cpvAtLevel } from '../../model/cpv.js';
+import { cpvAtLevel, DEFAULT_CPV_PATHS, parseCpvPaths } from '../../model/cpv.js';
 import type { JsonObject } from '../../model/exact-json.js';
 import { parseJson } from '../../model/json-parse.js';
 import type { LocalSelection } from '../../model/local-selection.js';
@@ -154,6 +154,19 @@ export async function readCursorSecret(read: Reader): Promise<string | undefined
 export async function readGeneration(read: Reader): Promise<string> {
   const [n, run, ended] = (await read({ sql: 'SELECT count(*), max(run), max(ended) FROM runs', params: [] }))[0] ?? [];
   return `${Number(n)}/${Number(run ?? 0)}/${ended instanceof Date ? ended.toISOString() : String(ended ?? '')}`;
+}
+
+/** The key of the meta row naming the paths the copy's CPV codes were read from (the cpv-paths setting of its last sync). */
+export const CPV_PATHS_KEY = 'cpv_paths';
+
+/** The paths the copy's CPV codes were read from: its meta row's, else (a copy no sync with another setting wrote) the default. */
+export async function readCopyCpvPaths(read: Reader): Promise<readonly string[]> {
+  return recordedCpvPaths(await one(read, { sql: `SELECT value FROM meta WHERE key = '${CPV_PATHS_KEY}'`, params: [] }));
+}
+
+/** The paths a meta row's value names. */
+export function recordedCpvPaths(value: unknown): readonly string[] {
+  return (typeof value === 'string' ? parseCpvPaths(value) : undefined) ?? DEFAULT_CPV_PATHS;
 }
 
 /** A row of changesStatement as a ChangeRecord. */

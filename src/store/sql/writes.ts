@@ -10,6 +10,7 @@
 import { stringifyExact, type JsonObject } from '../../model/exact-json.js';
 import { parseJson } from '../../model/json-parse.js';
 import { jsonOrNull } from '../columns.js';
+import { CPV_PATHS_KEY } from './reads.js';
 import { fieldChanges } from '../field-changes.js';
 import { COUNT_COLUMNS, countValues, RUN_COLUMNS, runRowValues } from '../run-receipt.js';
 import type { RunCounts, RunReceipt, SyncDefinition } from '../store.js';
@@ -102,6 +103,14 @@ export function cpvStatements(d: SqlDialect, delta?: string): Statement[] {
       params: [],
     },
   ];
+}
+
+/** The meta row that says where the copy's CPV codes were read from (sql/reads.ts readCopyCpvPaths). */
+export function saveCpvPaths(d: SqlDialect, paths: readonly string[]): Statement {
+  return statement(
+    d,
+    (sql) => `INSERT INTO meta (key, value) VALUES (${sql.value(CPV_PATHS_KEY)}, ${sql.value(paths.join(','))}) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  );
 }
 
 /** The `runs` row of a receipt (PostgreSQL adds RETURNING run). */

@@ -71,6 +71,24 @@ describe('renderTenderView', () => {
     );
   });
 
+  it('names the codes at the paths it is given, in every item of an array on the way, and no others', () => {
+    const tender = { id: 'T-3', cpv: '45000000', lots: [{ cpv: '45233140', title: '45000000' }, { cpv: ['45000000-7'] }], main: { code: '45233140' } };
+    const text = renderTenderView(tender, { ...HISTORY, changes: [] }, { ...opts(undefined), cpvPaths: ['lots.cpv', 'main.code'] });
+    expect(text.split('\n').slice(0, 11)).toEqual([
+      'id         T-3',
+      'cpv        45000000',
+      'lots',
+      '  1',
+      '    cpv    45233140  Roadworks',
+      '    title  45000000',
+      '  2',
+      '    cpv',
+      '      1    45000000-7  Construction work',
+      'main',
+      '  code     45233140  Roadworks',
+    ]);
+  });
+
   it('wraps long text at the width under its own column, and says when a gone tender went', () => {
     const tender = { id: 'T-2', description: 'one two three four five six seven eight nine ten eleven twelve', deadline: '2026-03-01' };
     const text = renderTenderView(tender, { ...HISTORY, changes: [], goneAt: '2026-03-09T07:00:00.000Z' }, opts(40));
