@@ -14,6 +14,7 @@ import type { OpenOptions } from './store.js';
 import { rebuildTsv } from './postgres-fts-rebuild.js';
 import { fillCpvAndWeights } from './postgres-cpv-fill.js';
 import { newServeSecret, SERVE_SECRET_TABLE } from './serve-secret.js';
+import { COUNTRY_DATE_AND_LIVE_CODES } from './sql/upgrades.js';
 import { TENDER_INDEXES as SHARED_INDEXES } from './tender-indexes.js';
 
 export type Migration = (client: pg.ClientBase) => Promise<void>;
@@ -170,6 +171,10 @@ export const MIGRATIONS: readonly Migration[] = [
   async (client) => {
     await client.query(SERVE_SECRET_TABLE);
     await client.query('INSERT INTO serve_secret (secret) VALUES ($1)', [newServeSecret()]);
+  },
+  // 8: the country index ordered by date, and tender_cpv of the tenders not gone only (sql/upgrades.ts).
+  async (client) => {
+    for (const sql of COUNTRY_DATE_AND_LIVE_CODES) await client.query(sql);
   },
 ];
 
