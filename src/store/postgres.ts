@@ -14,7 +14,7 @@ import { connect, failure, parseTarget, cancelStatement, type Connection, type T
 import { UNSTORABLE } from './postgres-copy-row.js';
 import { holderHere, lockKey, lockRun, unlockRun } from './postgres-lock.js';
 import { PostgresReader } from './postgres-reader.js';
-import { PostgresRun } from './postgres-run.js';
+import type { PostgresRun } from './postgres-run.js';
 import { checkVersion, SCHEMA_VERSION, schemaVersion } from './postgres-schema.js';
 import { checkDefinition, checkSyncName } from './rules.js';
 import { postgresDialect, statement } from './sql/dialect.js';
@@ -101,6 +101,8 @@ class PostgresStore implements Store {
       throw this.#reader.failure(err);
     }
     try {
+      // The run's code (and pg-copy-streams) for a run only: a read of the copy does without it.
+      const { PostgresRun } = await import('./postgres-run.js');
       this.#run = await PostgresRun.start({
         client,
         sync,
