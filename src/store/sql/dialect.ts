@@ -137,9 +137,9 @@ export const postgresDialect: SqlDialect = {
     const query = tsquery(words, target === 'buyer_name' ? 'B' : undefined);
     return query === null ? 'false' : `t.tsv @@ ${sql.value(query)}::tsquery`;
   },
-  // A code counts where no code of its tender before it has its group (an anti-join on the key, (id, code), which
-  // keeps the aggregate to one row a group): sorting or hashing every (tender, group) first was slower, and spilled.
-  codeGroups: (digits) => `SELECT substr(c.code, 1, ${digits}) AS v, count(*) FROM tender_cpv c
-    ${digits < 8 ? `WHERE NOT EXISTS (SELECT 1 FROM tender_cpv p WHERE p.id = c.id AND p.code >= substr(c.code, 1, ${digits}) AND p.code < c.code)` : ''} GROUP BY v
-    UNION ALL SELECT NULL, count(*) FROM (SELECT id FROM tender_cpv GROUP BY id) x`,
+  // One pass: each tender's cut codes made distinct (a group of (id, group)), and its codes' rows one (a group of
+  // (id) alone, its group NULL): counted per group. Measured against a count(DISTINCT) per group (which sorts every
+  // row), and against an anti-join on the key: the same or slower, with or without the tables' statistics.
+  codeGroups: (digits) => `SELECT v, count(*) FROM (SELECT id, substr(code, 1, ${digits}) AS v FROM tender_cpv
+    GROUP BY GROUPING SETS ((id, substr(code, 1, ${digits})), (id))) x GROUP BY v`,
 };
