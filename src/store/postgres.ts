@@ -153,7 +153,12 @@ class PostgresStore implements Store {
 
   async count(selection: LocalSelection, byPath?: string, options?: CountOptions): Promise<LocalCounts> {
     // The total and every group from one snapshot: they add up whatever a sync commits meanwhile.
-    return this.#reader.snapshot((read) => countTenders((s) => read(s, selection), postgresDialect, selection, byPath, options));
+    return this.#reader.snapshot(async (read) => {
+      // count --by cpv hashes every (tender, group) of the codes: 40 MB at 200 000 tenders, spilled to disk in batches
+      // at the server's default of 4 MB (a third of the count's time, measured). Bounded still: it spills beyond.
+      if (byPath === 'cpv') await read({ sql: "SET LOCAL work_mem = '32MB'", params: [] });
+      return countTenders((s) => read(s, selection), postgresDialect, selection, byPath, options);
+    });
   }
 
   async *changes(filter: ChangeFilter = {}): AsyncGenerator<ChangeRecord[]> {
