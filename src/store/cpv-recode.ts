@@ -47,18 +47,19 @@ export function recodeSqlite(db: BetterSqlite3.Database, paths: readonly string[
   const before = differing(db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(CPV_PATHS_KEY), paths);
   if (before === undefined) return undefined;
   const where = candidates(sqliteDialect, paths);
-  const read = db.prepare(`SELECT seq, id, doc, cpv FROM tenders WHERE seq > ? AND (${where.sql}) ORDER BY seq LIMIT ${BATCH}`).raw();
+  const read = db.prepare(`SELECT seq, id, doc, cpv, gone_at IS NOT NULL FROM tenders WHERE seq > ? AND (${where.sql}) ORDER BY seq LIMIT ${BATCH}`).raw();
   const write = db.prepare('UPDATE tenders SET cpv = ? WHERE seq = ?');
   const forget = db.prepare('DELETE FROM tender_cpv WHERE id = ?');
   const add = db.prepare('INSERT INTO tender_cpv (id, code) VALUES (?, ?)');
   for (let after = 0; ; ) {
-    const rows = read.all(after, ...where.params) as [number, string, string, string | null][];
-    for (const [seq, id, doc, cpv] of rows) {
+    const rows = read.all(after, ...where.params) as [number, string, string, string | null, number][];
+    for (const [seq, id, doc, cpv, gone] of rows) {
       const now = cpvColumn(parseJson(doc) as Record<string, unknown>, paths);
       if (now === cpv) continue;
       write.run(now, seq);
       forget.run(id);
-      for (const code of now === null ? [] : (JSON.parse(now) as string[])) add.run(id, code);
+      // tender_cpv holds the codes of tenders that are not gone (a gone one's come back with it).
+      if (!gone) for (const code of now === null ? [] : (JSON.parse(now) as string[])) add.run(id, code);
     }
     if (rows.length < BATCH) break;
     after = rows[rows.length - 1]![0];
@@ -74,19 +75,20 @@ export async function recodePostgres(client: pg.ClientBase, paths: readonly stri
   const before = differing(meta[0]?.value, paths);
   if (before === undefined) return undefined;
   const where = candidates(postgresDialect, paths);
-  await client.query(`DECLARE cpv_recode NO SCROLL CURSOR FOR SELECT id, doc_text, cpv FROM tenders WHERE ${where.sql}`, where.params);
+  await client.query(`DECLARE cpv_recode NO SCROLL CURSOR FOR SELECT id, doc_text, cpv, gone_at IS NOT NULL AS gone FROM tenders WHERE ${where.sql}`, where.params);
   for (;;) {
-    const { rows } = await client.query<{ id: string; doc_text: string; cpv: string | null }>(`FETCH ${BATCH} FROM cpv_recode`);
+    const { rows } = await client.query<{ id: string; doc_text: string; cpv: string | null; gone: boolean }>(`FETCH ${BATCH} FROM cpv_recode`);
     if (rows.length === 0) break;
-    const changed = rows.map((r) => ({ id: r.id, cpv: cpvColumn(parseJson(r.doc_text) as Record<string, unknown>, paths), was: r.cpv })).filter((r) => r.cpv !== r.was);
+    const changed = rows.map((r) => ({ id: r.id, cpv: cpvColumn(parseJson(r.doc_text) as Record<string, unknown>, paths), was: r.cpv, gone: r.gone })).filter((r) => r.cpv !== r.was);
     if (changed.length === 0) continue;
     const values = [changed.map((r) => r.id), changed.map((r) => r.cpv)];
+    const live = changed.filter((r) => !r.gone);
     await client.query('UPDATE tenders t SET cpv = u.cpv FROM unnest($1::text[], $2::text[]) AS u(id, cpv) WHERE t.id = u.id', values);
     await client.query('DELETE FROM tender_cpv WHERE id = ANY($1::text[])', [values[0]]);
     await client.query(
       `INSERT INTO tender_cpv (id, code) SELECT u.id, e.value FROM unnest($1::text[], $2::text[]) AS u(id, cpv) CROSS JOIN ${postgresDialect.elements('u.cpv', 'e')}
        WHERE u.cpv IS NOT NULL ORDER BY u.id`,
-      values,
+      [live.map((r) => r.id), live.map((r) => r.cpv)],
     );
   }
   await client.query('CLOSE cpv_recode');

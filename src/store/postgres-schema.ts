@@ -14,6 +14,7 @@ import type { OpenOptions } from './store.js';
 import { rebuildTsv } from './postgres-fts-rebuild.js';
 import { fillCpvAndWeights } from './postgres-cpv-fill.js';
 import { newServeSecret, SERVE_SECRET_TABLE } from './serve-secret.js';
+import { COUNTRY_DATE_AND_LIVE_CODES } from './sql/upgrades.js';
 import { TENDER_INDEXES as SHARED_INDEXES } from './tender-indexes.js';
 
 export type Migration = (client: pg.ClientBase) => Promise<void>;
@@ -171,6 +172,10 @@ export const MIGRATIONS: readonly Migration[] = [
     await client.query(SERVE_SECRET_TABLE);
     await client.query('INSERT INTO serve_secret (secret) VALUES ($1)', [newServeSecret()]);
   },
+  // 8: the country index ordered by date, and tender_cpv of the tenders not gone only (sql/upgrades.ts).
+  async (client) => {
+    for (const sql of COUNTRY_DATE_AND_LIVE_CODES) await client.query(sql);
+  },
 ];
 
 /** The tables of watches' states (schema version 5). */
@@ -225,6 +230,17 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /** The version the schema's tables are at: 0 without tables; undefined when it holds tables of another program. */
 export async function schemaVersion(client: pg.ClientBase, schema: string): Promise<number | undefined> {
+  // A copy's meta table, found in the catalog at once: information_schema's views took 20 ms of a `show` (the server
+  // plans them on every call). They are asked only where there is none (no copy yet, another program's tables).
+  const meta = await client.query("SELECT 1 FROM pg_class WHERE oid = to_regclass(format('%I.meta', $1::text)) AND relkind = 'r'", [schema]);
+  if (meta.rows.length === 0) return (await otherTables(client, schema)) ? undefined : 0;
+  const row = (await client.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")).rows[0];
+  const version = Number(row?.value);
+  return Number.isInteger(version) && version > 0 ? version : undefined;
+}
+
+/** Whether the schema, holding no meta table, holds tables (beside the watches' alone, which are no copy yet). */
+async function otherTables(client: pg.ClientBase, schema: string): Promise<boolean> {
   const tables = await client.query<{ table_name: string }>(
     "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE'",
     [schema],
@@ -232,11 +248,7 @@ export async function schemaVersion(client: pg.ClientBase, schema: string): Prom
   // The watches' tables alone are no copy yet (see ensureWatchTables); another program's table of that name is its own.
   const all = tables.rows.map((r) => r.table_name);
   const names = (await hasWatchTables(client, schema)) ? all.filter((name) => !WATCH_TABLES.includes(name)) : all;
-  if (names.length === 0) return 0;
-  if (!names.includes('meta')) return undefined;
-  const row = (await client.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")).rows[0];
-  const version = Number(row?.value);
-  return Number.isInteger(version) && version > 0 ? version : undefined;
+  return names.length > 0;
 }
 
 /**

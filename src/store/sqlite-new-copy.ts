@@ -305,10 +305,10 @@ export class NewCopyRun implements HostedRun {
 }
 
 /**
- * The indexes built once the rows are in. Those of a few values each (a status, a country)
- * take a row where their last one went, cheaply: they are kept as the rows come.
+ * The indexes built once the rows are in. One of a few values (a status) takes a row where
+ * its last one went, cheaply: it is kept as the rows come.
  */
-const BUILT_AT_END = TENDER_INDEXES.filter((sql) => !['tenders_status', 'tenders_buyer_country'].includes(indexName(sql)));
+const BUILT_AT_END = TENDER_INDEXES.filter((sql) => indexName(sql) !== 'tenders_status');
 
 /** Rows one INSERT takes at most (SQLite binds up to 32 766 values). */
 const INSERT_ROWS = 200;

@@ -7,8 +7,8 @@
  * not take fails the next call.
  */
 
-import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { receiveError, receiveInit, RunHost, sendInit, type RunInit, type RunReply, type RunRequest, type SentError } from './sqlite-run-host.js';
 import { stagedPage } from './sqlite-rows.js';
 import type { RunFacts, RunReceipt, SyncRun } from './store.js';
@@ -134,8 +134,17 @@ function threadChannel(init: RunInit): RunChannel {
   };
 }
 
+/** The run's thread: node:worker_threads (and the streams it loads, a tenth of `show`'s start-up) loaded for a run only, not for a read of the copy. */
 function workerChannel(file: string, init: RunInit): RunChannel {
-  const worker = new Worker(file, { workerData: sendInit(init) });
+  const started = import('node:worker_threads').then(({ Worker }) => startedChannel(new Worker(file, { workerData: sendInit(init) })));
+  // Requests wait for it in the order they came.
+  return {
+    request: async (request) => (await started).request(request),
+    close: async () => (await started).close(),
+  };
+}
+
+function startedChannel(worker: Worker): RunChannel {
   const pending = new Map<number, { resolve: (reply: RunReply) => void; reject: (err: unknown) => void }>();
   let next = 0;
   let stopped: Error | undefined;

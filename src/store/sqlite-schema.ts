@@ -12,6 +12,7 @@ import { parseJson } from '../model/json-parse.js';
 import { tenderColumns } from './columns.js';
 import { sqliteDialect } from './sql/dialect.js';
 import { newServeSecret, SERVE_SECRET_TABLE } from './serve-secret.js';
+import { COUNTRY_DATE_AND_LIVE_CODES } from './sql/upgrades.js';
 import { cpvStatements } from './sql/writes.js';
 import { TENDER_INDEXES } from './tender-indexes.js';
 
@@ -176,6 +177,10 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => {
     db.exec(SERVE_SECRET_TABLE);
     db.prepare('INSERT INTO serve_secret (secret) VALUES (?)').run(newServeSecret());
+  },
+  // Version 6: the country index ordered by date, and tender_cpv of the tenders not gone only (sql/upgrades.ts).
+  (db) => {
+    for (const sql of COUNTRY_DATE_AND_LIVE_CODES) db.exec(sql);
   },
 ];
 

@@ -18,7 +18,7 @@ import { checkDatabaseFile } from './sqlite-file.js';
 import { newCopySchema, partialCopyLock } from './sqlite-new-copy.js';
 import { SqliteRunClient } from './sqlite-run-client.js';
 import { SCHEMA_VERSION } from './sqlite-schema.js';
-import { ftsPlan } from './sqlite-select.js';
+import { selectPlans } from './sqlite-select.js';
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
   type ChangeFilter,
@@ -120,7 +120,7 @@ class SqliteStore implements Store {
 
   async *select(selection: LocalSelection, options: SelectOptions = {}): AsyncGenerator<Record<string, unknown>[]> {
     const order = orderOf(selection);
-    const plan = this.#withFts(selection, () => ftsPlan(this.db, selection));
+    const plans = this.#withFts(selection, () => selectPlans(this.db, selection));
     let remaining = options.limit ?? Infinity;
     let after: [unknown, string] | undefined;
     if (options.after !== undefined) after = this.#sortKey(order.column, options.after);
@@ -129,7 +129,7 @@ class SqliteStore implements Store {
     // match of many tenders sorts small rows, not their documents.
     const page = (keyset: boolean) =>
       statement(sqliteDialect, (sql) => {
-        const base = fromWhere(selection, true, sql, plan);
+        const base = fromWhere(selection, true, sql, plans);
         return `SELECT t.${order.column}, t.id, t.doc FROM tenders t WHERE t.seq IN (SELECT t.seq ${base}${keyset ? ` AND ${afterCondition(order, '(?, ?)')}` : ''} ${orderBy(order)} LIMIT ?) ${orderBy(order)}`;
       });
     const [first, next] = [page(false), page(true)];

@@ -139,14 +139,14 @@ describe('a run that makes requests loads undici as it needs it', () => {
 describe.skipIf(POSTGRES_MISSING)('a run against PostgreSQL loads pg as Node runs it', () => {
   const sb = useSandbox({ size: 30, seed: 3 });
 
-  it('show --local over a SQLite copy loads no node:crypto (only a sync makes the serve secret) and no networking', async () => {
+  it('show --local over a SQLite copy loads no node:crypto (only a sync makes the serve secret), no networking, no threads (only a sync has one)', async () => {
     const db = join(testDir(), 'copy.db');
     const synced = await runCli(['sync', 'x', '--db', db], sb.url);
     expect(synced.code, synced.stderr).toBe(0);
     const first = await runCli(['search', '--local', '--db', db, '-n', '1', '-f', 'ndjson'], sb.url);
     const id = (JSON.parse(first.stdout) as { id: string }).id;
     const { builtins } = loaded(['show', id, '--local', '--db', db]);
-    expect(builtins.filter((m) => ['crypto', 'http', 'https', 'net', 'internal/deps/undici/undici'].includes(m))).toEqual([]);
+    expect(builtins.filter((m) => ['crypto', 'http', 'https', 'net', 'internal/deps/undici/undici', 'worker_threads'].includes(m))).toEqual([]);
   });
 
   it('sync loads the vendor files of pg, not Node\'s own copy of undici (pg\'s test for a Cloudflare Worker, scripts/build.js)', async () => {

@@ -52,7 +52,7 @@ export const sqliteEngine: Engine = {
       db.close();
     }
   },
-  previousVersion: `DROP TABLE serve_secret; DROP TABLE tender_cpv; ALTER TABLE tenders DROP COLUMN cpv; UPDATE meta SET value = '${SQLITE_VERSION - 2}' WHERE key = 'schema_version'`,
+  previousVersion: `DROP TABLE serve_secret; DROP TABLE tender_cpv; ALTER TABLE tenders DROP COLUMN cpv; UPDATE meta SET value = '${SQLITE_VERSION - 3}' WHERE key = 'schema_version'`,
 };
 
 export const postgresEngine: Engine = {
@@ -81,9 +81,9 @@ export const postgresEngine: Engine = {
       await client.end();
     }
   },
-  // Version 5 weighed no word of tsv (and 6 had no serve_secret).
+  // Version 5 weighed no word of tsv (and 6 had no serve_secret; the upgrade to 8 is run again, on what it leaves as it was).
   previousVersion: `DROP TABLE serve_secret; DROP TABLE tender_cpv; ALTER TABLE tenders DROP COLUMN cpv; UPDATE tenders SET tsv = setweight(tsv, 'D');
-    UPDATE meta SET value = '${POSTGRES_VERSION - 2}' WHERE key = 'schema_version'`,
+    UPDATE meta SET value = '${POSTGRES_VERSION - 3}' WHERE key = 'schema_version'`,
 };
 
 

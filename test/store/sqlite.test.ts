@@ -11,6 +11,8 @@ import { EXIT, exitCodeOf, RunError, UsageError } from '../../src/errors.js';
 import { Store as Sandbox } from '../../src/sandbox/store.js';
 import { writeTransaction } from '../../src/store/sqlite-connection.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from '../../src/store/sqlite-schema.js';
+import { selectPlans } from '../../src/store/sqlite-select.js';
+import type { LocalSelection } from '../../src/model/local-selection.js';
 import { all, open, sync } from './engines.js';
 
 /** The sqlite3 shell's answer to `sql` (it must succeed). */
@@ -413,6 +415,49 @@ describe('full-text queries over many matches', () => {
       expect(await ids('cleaning', sortBy, 20, many[19])).toEqual(many.slice(20, 40));
       expect(await ids('cleaning', sortBy)).toEqual(many);
       expect(await ids('harbour', sortBy)).toEqual(expected((t) => t.title.startsWith('Rare'), sortBy));
+    }
+    await store.close();
+  });
+});
+
+describe('CPV codes over many matches', () => {
+  it('walks an index in the order and probes the codes when many match, lists and sorts when few do: the same rows in the same order', async () => {
+    const store = await open(db);
+    const tenders = Array.from({ length: 2600 }, (_, i) => ({
+      id: `T-${String(i).padStart(5, '0')}`,
+      title: `Works ${i}`,
+      publicationDate: `2026-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`,
+      deadline: i % 3 === 0 ? null : `2027-01-${String((i % 28) + 1).padStart(2, '0')}T12:00:00Z`,
+      buyer: { id: 'B', name: 'City', country: ['DEU', 'FRA', 'AUT'][i % 3] },
+      cpvCodes: i % 500 === 0 ? ['03000000'] : i % 10 < 8 ? ['45233140-2', '45100000'] : ['33100000'],
+    }));
+    await sync(store, 's', tenders);
+    const raw = new Database(db, { readonly: true });
+    expect(selectPlans(raw, { cpv: ['45'], countries: ['DEU'] })).toEqual({ codes: 'probe' });
+    expect(selectPlans(raw, { cpv: ['03', '331'] })).toEqual({ codes: 'matches' });
+    raw.close();
+    const codes = (t: (typeof tenders)[number]) => t.cpvCodes.map((c) => c.slice(0, 8));
+    const expected = (test: (t: (typeof tenders)[number]) => boolean, by: 'publicationDate' | 'deadline') =>
+      tenders
+        .filter((t) => test(t) && t[by] !== null)
+        .sort((a, b) => {
+          const [ka, kb] = [a[by]!, b[by]!];
+          const sign = by === 'deadline' ? 1 : -1;
+          return ka === kb ? sign * (a.id < b.id ? -1 : 1) : sign * (ka < kb ? -1 : 1);
+        })
+        .map((t) => t.id);
+    const ids = async (selection: LocalSelection, limit?: number, after?: string) => {
+      const out: unknown[] = [];
+      for await (const batch of store.select(selection, { limit, after })) out.push(...batch.map((t) => t.id));
+      return out;
+    };
+    for (const sortBy of ['publicationDate', 'deadline'] as const) {
+      const german = expected((t) => t.buyer.country === 'DEU' && codes(t).some((c) => c.startsWith('45')), sortBy);
+      expect(await ids({ cpv: ['45'], countries: ['DEU'], sortBy }, 20)).toEqual(german.slice(0, 20));
+      expect(await ids({ cpv: ['45'], countries: ['DEU'], sortBy }, 20, german[19])).toEqual(german.slice(20, 40));
+      expect(await ids({ cpv: ['45'], countries: ['DEU'], sortBy })).toEqual(german);
+      expect(await ids({ cpv: ['4523'], sortBy }, 30)).toEqual(expected((t) => codes(t).some((c) => c.startsWith('4523')), sortBy).slice(0, 30));
+      expect(await ids({ cpv: ['03', '331'], sortBy })).toEqual(expected((t) => codes(t).some((c) => c.startsWith('03') || c.startsWith('331')), sortBy));
     }
     await store.close();
   });

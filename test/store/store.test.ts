@@ -712,6 +712,19 @@ describe.each(engines)('store ($name)', (engine) => {
         expect(await store.cpvPaths()).toEqual(['cpvCodes', 'cpv']);
       });
 
+      it("a gone tender's codes are read again into its column but stay out of tender_cpv until it comes back", async () => {
+        await sync(store, 'lots', elsewhere);
+        await sync(store, 'lots', elsewhere.slice(1));
+        await sync(store, 'lots', elsewhere.slice(1), { cpvPaths: LOTS });
+        expect(await stored()).toEqual([
+          ['L1', '["90910000","79410000"]'],
+          ['L2', '["55524000"]'],
+        ]);
+        expect(await engine.rows(location, "SELECT id, code FROM tender_cpv WHERE id LIKE 'L%'")).toEqual([['L2', '55524000']]);
+        await sync(store, 'lots', elsewhere, { cpvPaths: LOTS });
+        expect(await selected({ cpv: ['909'] })).toEqual(['L1']);
+      });
+
       it('a new copy records the paths its first sync read the codes from', async () => {
         const fresh = await engine.location();
         const made = await open(fresh.location);
@@ -726,6 +739,72 @@ describe.each(engines)('store ($name)', (engine) => {
           await fresh.cleanup();
         }
       });
+    });
+
+    it("a gone tender's codes leave the counts, and come back with it; a tender another sync holds keeps them", async () => {
+      const divisions = async (selection: LocalSelection = {}) => counted(selection, 'cpv', { cpvLevel: 2 });
+      const codesOf = async (id: string) => (await engine.rows(location, `SELECT code FROM tender_cpv WHERE id = '${id}' ORDER BY code`)).map(([code]) => code);
+      await sync(store, 'all', tenders.slice(1));
+      expect(await divisions()).toEqual([
+        ['33000000', 2],
+        ['45000000', 2],
+        [undefined, 1],
+      ]);
+      expect(await counted({}, 'cpv')).toEqual([
+        [undefined, 1],
+        ['33100000', 1],
+        ['33600000', 1],
+        ['45100000', 1],
+        ['45233120', 1],
+      ]);
+      // Through the join to the tenders too (a selection that keeps some).
+      expect(await divisions({ buyerIds: ['B1', 'B2'] })).toEqual([
+        ['33000000', 1],
+        ['45000000', 1],
+      ]);
+      expect(await selected({ cpv: ['45'] })).toEqual(['T2', 'T5']);
+      expect(await codesOf('T1')).toEqual([]);
+      await sync(store, 'all', tenders);
+      expect(await divisions()).toEqual([
+        ['45000000', 3],
+        ['33000000', 2],
+        [undefined, 1],
+      ]);
+      expect(await codesOf('T1')).toEqual(['45000000', '45233140']);
+      // Gone from one sync, held by another: not gone.
+      await sync(store, 'other', [tenders[0]!]);
+      await sync(store, 'all', tenders.slice(1));
+      expect((await divisions())[0]).toEqual(['45000000', 3]);
+      // Forgetting the sync that holds it leaves it to one that holds it as gone.
+      await sync(store, 'all', tenders);
+      await sync(store, 'other', []);
+      expect((await divisions())[0]).toEqual(['45000000', 3]);
+      await store.forget('all');
+      expect(await codesOf('T1')).toEqual([]);
+      expect((await store.count({}, 'cpv', { cpvLevel: 2 })).total).toBe(0);
+    });
+
+    it('an older copy keeping the codes of its gone tenders is upgraded: they go, and the country index is ordered by date', async () => {
+      await sync(store, 'all', tenders.slice(1));
+      await store.close();
+      // As the version before wrote it: T1's codes kept though it is gone, the country index of the country alone.
+      await engine.exec(
+        location,
+        `INSERT INTO tender_cpv (id, code) VALUES ('T1', '45000000'), ('T1', '45233140'); DROP INDEX tenders_buyer_country;
+         CREATE INDEX tenders_buyer_country ON tenders (buyer_country) WHERE gone_at IS NULL;
+         UPDATE meta SET value = '${engine.schemaVersion - 1}' WHERE key = 'schema_version'`,
+      );
+      store = await open(location);
+      expect((await store.status()).schemaVersion).toBe(engine.schemaVersion);
+      expect(await engine.rows(location, "SELECT code FROM tender_cpv WHERE id = 'T1'")).toEqual([]);
+      expect(await counted({}, 'cpv', { cpvLevel: 2 })).toEqual([
+        ['33000000', 2],
+        ['45000000', 2],
+        [undefined, 1],
+      ]);
+      const definition = engine.name === 'sqlite' ? "SELECT sql FROM sqlite_schema WHERE name = 'tenders_buyer_country'" : "SELECT indexdef FROM pg_indexes WHERE indexname = 'tenders_buyer_country'";
+      expect(String((await engine.rows(location, definition))[0])).toMatch(/\(buyer_country, published, id\)/);
+      expect(await selected({ cpv: ['45'], countries: ['DEU'] })).toEqual(['T2', 'T5']);
     });
 
     it("an older copy's codes are read from its documents when it is upgraded, and the buyer's name found alone", async () => {

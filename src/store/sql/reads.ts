@@ -15,7 +15,7 @@ import { RUN_COLUMNS } from '../run-receipt.js';
 import { dotPathKeys } from '../rules.js';
 import type { ChangeFilter, ChangePageOptions, ChangeRecord, ChangeSearch, CountOptions, KeyedChange, LocalCounts, RunReceipt, StoredTender, StoreStatus, SyncInfo } from '../store.js';
 import { statement, type Sql, type SqlDialect, type Statement } from './dialect.js';
-import { fromWhere } from './selection.js';
+import { fromWhere, keepsAll } from './selection.js';
 
 /** Runs a statement and gives its rows, each an array of its columns. */
 export type Reader = (statement: Statement) => Promise<unknown[][]>;
@@ -67,10 +67,20 @@ export async function countTenders(read: Reader, d: SqlDialect, selection: Local
  */
 async function cpvGroups(read: Reader, d: SqlDialect, selection: LocalSelection, level: number, total: number): Promise<[string | null, number][]> {
   const digits = Math.floor(level);
-  // The selection's tenders joined to their codes (read from the index of codes, each tender looked up by its key).
-  const codes = (sql: Sql) => fromWhere(selection, false, sql, 'matches', 'tender_cpv');
-  const groups = await read(statement(d, (sql) => `SELECT substr(c.code, 1, ${digits}) AS v, count(${digits < 8 ? 'DISTINCT c.id' : '*'}) ${codes(sql)} GROUP BY v`));
-  const none = total - Number(await one(read, statement(d, (sql) => `SELECT count(DISTINCT c.id) ${codes(sql)}`)));
+  let groups: unknown[][];
+  let coded: number;
+  if (keepsAll(selection, d)) {
+    // Every tender not gone: their codes are tender_cpv's rows, read without a look at the tenders.
+    const rows = await read({ sql: d.codeGroups(digits), params: [] });
+    groups = rows.filter(([v]) => v !== null);
+    coded = Number(rows.find(([v]) => v === null)?.[1] ?? 0);
+  } else {
+    // The selection's tenders joined to their codes (read from the index of codes, each tender looked up by its key).
+    const codes = (sql: Sql) => fromWhere(selection, false, sql, {}, 'tender_cpv');
+    groups = await read(statement(d, (sql) => `SELECT substr(c.code, 1, ${digits}) AS v, count(${digits < 8 ? 'DISTINCT c.id' : '*'}) ${codes(sql)} GROUP BY v`));
+    coded = Number(await one(read, statement(d, (sql) => `SELECT count(DISTINCT c.id) ${codes(sql)}`)));
+  }
+  const none = total - coded;
   const rows = groups.map(([v, n]) => [JSON.stringify(cpvAtLevel(v as string, digits)), Number(n)] as [string | null, number]);
   return none > 0 ? [[null, none], ...rows] : rows;
 }
@@ -271,6 +281,11 @@ export function forgetStatements(d: SqlDialect, name: string, now: string): (Sta
       (sql) =>
         `UPDATE tenders SET gone_at = ${sql.value(now, 'timestamp')} WHERE gone_at IS NULL AND id IN (${mine(sql)})
          AND NOT EXISTS (${others(sql, 'tenders')} AND o.gone_at IS NULL)`,
+    ),
+    // ...and their codes (tender_cpv holds those of tenders not gone).
+    statement(
+      d,
+      (sql) => `DELETE FROM tender_cpv WHERE id IN (${mine(sql)}) AND EXISTS (SELECT 1 FROM tenders t WHERE t.id = tender_cpv.id AND t.gone_at IS NOT NULL)`,
     ),
     ...['sync_tenders', 'changes', 'runs'].map((table) => statement(d, (sql) => `DELETE FROM ${table} WHERE sync = ${sql.value(name)}`)),
     statement(d, (sql) => `DELETE FROM syncs WHERE name = ${sql.value(name)}`),

@@ -10,7 +10,7 @@
 
 import { SORT_DEFAULT_ORDER, type LocalSelection } from '../../model/local-selection.js';
 import { timestamp } from '../columns.js';
-import type { FtsTarget, Sql } from './dialect.js';
+import { Sql, type FtsTarget, type SqlDialect } from './dialect.js';
 
 /** How one field of a selection selects tenders. */
 export type FieldRule =
@@ -46,13 +46,19 @@ export const SELECTION_FIELDS: Record<SelectingField, FieldRule> = {
 };
 
 /**
- * How a full-text query meets the order (SQLite; PostgreSQL's planner
- * chooses alone). `matches`: the matching rows are found first, then sorted:
- * fast when they are few. `probe`: the sort index is walked and each tender
- * asked whether it matches, stopping at a page: fast when they are many
- * (sorting 100 000 matches for 20 is not).
+ * How a full-text query, or a code prefix, meets the order (SQLite;
+ * PostgreSQL's planner chooses alone). `matches`: the matching rows are found
+ * first, then sorted: fast when they are few. `probe`: an index in the order
+ * is walked and each tender asked whether it matches, stopping at a page: fast
+ * when they are many (sorting 100 000 matches for 20 is not).
  */
 export type FtsPlan = 'matches' | 'probe';
+
+/** The plan of the words (which walks the order's own index) and of the codes (the planner's pick: the order's, or a country's by date). */
+export interface Plans {
+  words?: FtsPlan;
+  codes?: FtsPlan;
+}
 
 export interface Order {
   column: 'published' | 'deadline' | 'value_eur';
@@ -75,25 +81,36 @@ export function hasWords(words: string | undefined): words is string {
  * `FROM tenders t ... WHERE ...` of a selection: the tenders not gone (of one
  * sync: those it holds), filtered. `sorted`: also without the tenders the
  * order leaves out (select always; count when a sort is given, as the service
- * counts what it would return). `plan` `probe`: SQLite walks the order's index.
+ * counts what it would return). `plans`: SQLite's (see FtsPlan).
  * `join`: a table joined to each selected tender (its rows, as `c`, by `c.id`).
  */
-export function fromWhere(selection: LocalSelection, sorted: boolean, sql: Sql, plan: FtsPlan = 'matches', join?: string): string {
-  const probe = plan === 'probe';
+export function fromWhere(selection: LocalSelection, sorted: boolean, sql: Sql, plans: Plans = {}, join?: string): string {
+  const probe = plans.words === 'probe';
   let from = probe ? `FROM tenders t INDEXED BY tenders_${orderOf(selection).column}` : 'FROM tenders t';
   if (selection.sync !== undefined) from += ` JOIN sync_tenders m ON m.id = t.id AND m.sync = ${sql.value(selection.sync)} AND m.gone_at IS NULL`;
   if (join !== undefined) from += ` JOIN ${join} c ON c.id = t.id`;
   // Implied by an active membership too; said always, so the partial indexes (WHERE gone_at IS NULL) apply.
   const where = ['t.gone_at IS NULL'];
   for (const [field, rule] of Object.entries(SELECTION_FIELDS) as [SelectingField, FieldRule][]) {
-    const condition = fieldCondition(rule, selection[field], sql, probe && field === 'words');
+    const plan = field === 'words' ? plans.words : field === 'cpv' ? plans.codes : undefined;
+    const condition = fieldCondition(rule, selection[field], sql, plan === 'probe');
     if (condition !== undefined) where.push(condition);
   }
   if (sorted || selection.sortBy !== undefined) where.push(`t.${orderOf(selection).column} IS NOT NULL`);
   return `${from} WHERE ${where.join(' AND ')}`;
 }
 
-/** The condition of one field's value by its rule; undefined when the value selects nothing (absent, empty, blank words). */
+/** Whether the selection keeps every tender not gone: no sync, no field that selects, no sort field to have. */
+export function keepsAll(selection: LocalSelection, dialect: SqlDialect): boolean {
+  const sql = new Sql(dialect);
+  return (
+    selection.sync === undefined &&
+    selection.sortBy === undefined &&
+    (Object.entries(SELECTION_FIELDS) as [SelectingField, FieldRule][]).every(([field, rule]) => fieldCondition(rule, selection[field], sql, false) === undefined)
+  );
+}
+
+/** The condition of one field's value by its rule; undefined when the value selects nothing (absent, empty, blank words). `probe`: asked of one tender at a time. */
 function fieldCondition(rule: FieldRule, value: unknown, sql: Sql, probe: boolean): string | undefined {
   if (value === undefined) return undefined;
   switch (rule.kind) {
@@ -109,13 +126,19 @@ function fieldCondition(rule: FieldRule, value: unknown, sql: Sql, probe: boolea
     case 'codePrefix': {
       const prefixes = value as string[];
       if (!prefixes.length) return undefined;
-      // Each prefix a range of the code index: `45` is [45, 45:) (':' follows '9' in byte order).
-      const ranges = prefixes.map((p) => `(c.code >= ${sql.value(p)} AND c.code < ${sql.value(`${p.slice(0, -1)}${String.fromCharCode(p.charCodeAt(p.length - 1) + 1)}`)})`);
-      return `t.id IN (SELECT c.id FROM tender_cpv c WHERE ${ranges.join(' OR ')})`;
+      const ranges = prefixes.map(codeRange).map(([from, to]) => `(c.code >= ${sql.value(from)} AND c.code < ${sql.value(to)})`);
+      return probe
+        ? `EXISTS (SELECT 1 FROM tender_cpv c WHERE c.id = t.id AND (${ranges.join(' OR ')}))`
+        : `t.id IN (SELECT c.id FROM tender_cpv c WHERE ${ranges.join(' OR ')})`;
     }
     case 'heldBy':
       return `t.id IN (SELECT h.id FROM sync_tenders h WHERE ${sql.dialect.anyOf('h.sync', value as string[], sql, 'text')} AND h.gone_at IS NULL)`;
   }
+}
+
+/** The codes under a prefix as a range of the code index: `45` is [45, 46). */
+export function codeRange(prefix: string): [string, string] {
+  return [prefix, `${prefix.slice(0, -1)}${String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)}`];
 }
 
 /** ORDER BY of the selection's order. */

@@ -73,6 +73,13 @@ export function goneStatements(d: SqlDialect, seen: string, run: number, name: s
            AND id IN (SELECT id FROM sync_tenders WHERE sync = ${sql.value(name)} AND gone_at = ${sql.value(now, 'timestamp')})
            AND NOT EXISTS (SELECT 1 FROM sync_tenders m WHERE m.id = tenders.id AND m.gone_at IS NULL)`,
     ),
+    // tender_cpv holds the codes of tenders not gone (cpvStatements).
+    statement(
+      d,
+      (sql) =>
+        `DELETE FROM tender_cpv WHERE id IN (SELECT id FROM sync_tenders WHERE sync = ${sql.value(name)} AND gone_at = ${sql.value(now, 'timestamp')})
+           AND EXISTS (SELECT 1 FROM tenders t WHERE t.id = tender_cpv.id AND t.gone_at IS NOT NULL)`,
+    ),
   ];
 }
 
@@ -99,7 +106,8 @@ export function cpvStatements(d: SqlDialect, delta?: string): Statement[] {
     ...(delta === undefined ? [] : [{ sql: `DELETE FROM tender_cpv WHERE id IN (SELECT id FROM ${delta} WHERE differs)`, params: [] }]),
     // In key order: a table's worth of codes goes into the key's b-tree at its end, not at random places.
     {
-      sql: `INSERT INTO tender_cpv (id, code) SELECT t.id, e.value FROM tenders t CROSS JOIN ${d.elements('t.cpv', 'e')} WHERE t.cpv IS NOT NULL ${written} ORDER BY t.id`,
+      // Of tenders not gone only (count --by cpv reads the table alone): a gone tender's codes come back with it.
+      sql: `INSERT INTO tender_cpv (id, code) SELECT t.id, e.value FROM tenders t CROSS JOIN ${d.elements('t.cpv', 'e')} WHERE t.cpv IS NOT NULL AND t.gone_at IS NULL ${written} ORDER BY t.id`,
       params: [],
     },
   ];
