@@ -1,25 +1,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CursorCodec } from '../contract/cursor.js';
 import { orgIdOf, searchOperation, tenderIdOf } from '../contract/paths.js';
 import { BadRequest, errorResponse, type ApiResponse } from '../contract/response.js';
 import { UsageError } from '../errors.js';
-import { handleWebRequest } from '../web/web-handler.js';
 import type { WebResponse } from '../web/web-request.js';
 import type { Store } from '../store/store.js';
 import { accessFormat, type LogFormat } from './access-log.js';
 import { bearerMatches } from './auth.js';
-import { CHANGES_PATH, ChangesSearch } from './changes-search.js';
+import { StoreAnswers } from './answers.js';
+import { CHANGES_PATH } from './changes-search.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { answerDownload, type DownloadResponse } from './downloads.js';
 import { requestOrigin } from './origin.js';
 import { KEY_PARAM, keyAdmits } from './subscription-keys.js';
-import { listSyncs } from './syncs-list.js';
 import { answerClientError } from './client-errors.js';
-import { searchOrganisations } from './organisations.js';
 import { RequestLimits, Unavailable, type LimitOptions } from './request-limits.js';
-import { TenderSearch } from './tender-search.js';
-import { tenderStory } from './tender-story.js';
 
 /** Request bodies above this are refused (413): a search body is a few hundred bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -127,21 +122,19 @@ async function writePage(res: ServerResponse, page: WebResponse | DownloadRespon
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const limits = new RequestLimits(options.limits);
   const store = limits.bound(options.store);
-  const codec = new CursorCodec(options.secret);
-  const tenders = new TenderSearch(store, codec, options.syncs);
-  const changes = new ChangesSearch(store, codec, options.syncs);
+  const answers = new StoreAnswers(store, { secret: options.secret, token: options.token, syncs: options.syncs });
   const accessLine = accessFormat(options.logFormat);
 
   const route = async (req: IncomingMessage, path: string): Promise<ApiResponse> => {
     if (path === '/healthz') return req.method === 'GET' ? { status: 200, body: '{"status":"ok"}' } : errorResponse(405, 'use GET', { allow: 'GET' });
-    if (path === '/readyz') return req.method === 'GET' ? ready(store, options.syncs) : errorResponse(405, 'use GET', { allow: 'GET' });
+    if (path === '/readyz') return req.method === 'GET' ? answers.ready() : errorResponse(405, 'use GET', { allow: 'GET' });
     if (path === '/api/v1/syncs') {
       const origin = requestOrigin(req.headers.host, req.headers['x-forwarded-proto']);
-      return req.method === 'GET' ? listSyncs(store, { origin, token: options.token, syncs: options.syncs }) : errorResponse(405, 'use GET', { allow: 'GET' });
+      return req.method === 'GET' ? answers.syncs(origin) : errorResponse(405, 'use GET', { allow: 'GET' });
     }
     const operation = searchOperation(path) ?? (path === CHANGES_PATH ? 'changes' : undefined);
     const tenderId = operation === undefined ? tenderIdOf(path) : undefined;
-    if (tenderId !== undefined) return req.method === 'GET' ? tenderStory(store, tenderId, options.syncs) : errorResponse(405, 'use GET', { allow: 'GET' });
+    if (tenderId !== undefined) return req.method === 'GET' ? answers.story(tenderId) : errorResponse(405, 'use GET', { allow: 'GET' });
     if (operation === undefined) return errorResponse(404, `not found: ${path}`);
     if (req.method !== 'POST') return errorResponse(405, 'use POST', { allow: 'POST' });
     if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return errorResponse(415, 'the request body must be application/json');
@@ -152,9 +145,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (err instanceof TooLarge) return errorResponse(413, `request body too large (at most ${MAX_BODY_BYTES} bytes)`, { connection: 'close' });
       return errorResponse(400, 'the request body must be JSON');
     }
-    if (operation === 'organisations') return searchOrganisations(store, codec, body, options.syncs);
-    if (operation === 'changes') return changes.answer(body);
-    return tenders.answer(body, orgIdOf(path));
+    if (operation === 'organisations') return answers.organisations(body);
+    if (operation === 'changes') return answers.changes(body);
+    return answers.tenders(body, orgIdOf(path));
   };
 
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
@@ -178,7 +171,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         );
         if (download !== undefined) return await writePage(res, { ...download, headers: { ...SAFE_HEADERS, ...download.headers } }, log(download.status));
         // The page (docs/web.md) answers its own paths; everything else is the API's.
-        const page = await handleWebRequest({ method: req.method ?? 'GET', path, query: url.searchParams, host: req.headers.host }, { store, syncs: options.syncs, now: () => new Date() });
+        const page = await answers.page({ method: req.method ?? 'GET', path, query: url.searchParams, host: req.headers.host });
         if (page !== undefined) return await writePage(res, page, log(page.status));
         r = await route(req, path);
       }
@@ -227,16 +220,4 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.closeIdleConnections();
       }),
   };
-}
-
-/** Ready when the copy answers: its syncs and how old each is. */
-async function ready(store: Store, scope?: readonly string[]): Promise<ApiResponse> {
-  try {
-    const syncs = (await store.listSyncs()).filter((s) => scope === undefined || scope.includes(s.name));
-    const now = Date.now();
-    const ages = syncs.map((s) => ({ name: s.name, lastComplete: s.lastComplete, ageSeconds: Math.round((now - Date.parse(s.lastComplete)) / 1000) }));
-    return { status: 200, body: JSON.stringify({ status: 'ready', syncs: ages }) };
-  } catch {
-    return errorResponse(503, 'the local copy cannot be read', { 'retry-after': '5' });
-  }
 }
