@@ -7,6 +7,7 @@ import type { WebResponse } from '../web/web-request.js';
 import type { Store } from '../store/store.js';
 import { accessFormat, type LogFormat } from './access-log.js';
 import { bearerMatches } from './auth.js';
+import { AnswerPool } from './answer-pool.js';
 import { StoreAnswers } from './answers.js';
 import { CHANGES_PATH } from './changes-search.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
@@ -46,6 +47,8 @@ export interface ServeOptions {
   openReader?: () => Promise<Store>;
   /** A request's time limit for reading the copy, and how many read at once (request-limits.ts). */
   limits?: LimitOptions;
+  /** A SQLite copy's answers made on `size` threads started from `file` (answer-pool.ts); else in this thread from `store`. */
+  threads?: { file: string; path: string; size: number };
 }
 
 export interface RunningServer {
@@ -122,7 +125,9 @@ async function writePage(res: ServerResponse, page: WebResponse | DownloadRespon
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const limits = new RequestLimits(options.limits);
   const store = limits.bound(options.store);
-  const answers = new StoreAnswers(store, { secret: options.secret, token: options.token, syncs: options.syncs });
+  const context = { secret: options.secret, token: options.token, syncs: options.syncs };
+  const threads = options.threads;
+  const answers = threads ? new AnswerPool(threads.file, { path: threads.path, context }, threads.size, limits) : new StoreAnswers(store, context);
   const accessLine = accessFormat(options.logFormat);
 
   const route = async (req: IncomingMessage, path: string): Promise<ApiResponse> => {
@@ -215,7 +220,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const cut = setTimeout(() => server.closeAllConnections(), options.drainMs ?? 10_000);
         server.close(() => {
           clearTimeout(cut);
-          resolve();
+          void answers.close().then(resolve);
         });
         server.closeIdleConnections();
       }),

@@ -57,6 +57,11 @@ export async function handleWebRequest(request: WebRequest, deps: WebDeps): Prom
 
 type Route = (request: WebRequest, deps: WebDeps) => Promise<WebResponse>;
 
+/** Whether `path` is one of the page's (handleWebRequest answers it), known without reading anything. */
+export function isPagePath(path: string): boolean {
+  return routeOf(path) !== undefined;
+}
+
 function routeOf(path: string): Route | undefined {
   if (path === '/') return async (request, deps) => htmlResponse(await searchPage(request, deps));
   if (path === '/changes') return async (request, deps) => htmlResponse(await changesPage(request, deps));
