@@ -29,6 +29,9 @@ function opened(): Promise<StoreAnswers> {
   return answers;
 }
 
+// Opened as the thread starts, so that its first request does not wait for it (a failure is tried again then).
+opened().catch(() => undefined);
+
 port.on('message', ({ id, method, args }: Asked) => {
   // A page's query came as its text.
   const sent = method === 'page' ? [{ ...(args[0] as object), query: new URLSearchParams((args[0] as { query: string }).query) }] : args;
