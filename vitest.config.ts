@@ -11,6 +11,7 @@ export default defineConfig({
   define: {
     __TENDERS_VERSION__: JSON.stringify(version),
     __TENDERS_SQLITE_WORKER__: 'null',
+    __TENDERS_SERVE_WORKER__: 'null',
     __TENDERS_CPV_FILE__: JSON.stringify(fileURLToPath(new URL('./data/cpv-2008.tsv', import.meta.url))),
   },
   test: {

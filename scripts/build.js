@@ -111,6 +111,14 @@ const pgOnNode = {
   },
 };
 
+/** The names the CLI's modules take from the build: the version, and the files they find beside the bundle. */
+const DEFINES = {
+  __TENDERS_VERSION__: JSON.stringify(version),
+  __TENDERS_SQLITE_WORKER__: JSON.stringify('sqlite-worker.cjs'),
+  __TENDERS_SERVE_WORKER__: JSON.stringify('serve-worker.cjs'),
+  __TENDERS_CPV_FILE__: JSON.stringify('cpv-2008.tsv'),
+};
+
 await Promise.all([
   // The CLI: dist/cli.cjs (starting any command) and dist/run.cjs (running one), scripts/build-cli.js.
   buildCli(OUT, {
@@ -127,14 +135,13 @@ await Promise.all([
     supported: { 'dynamic-import': false },
     // A sync into SQLite works on a thread of its own, started from the file built next (src/store/sqlite-run-client.ts).
     // The CPV vocabulary, read when a command needs a name (src/files/cpv-file.ts), is copied beside it below.
-    define: {
-      __TENDERS_VERSION__: JSON.stringify(version),
-      __TENDERS_SQLITE_WORKER__: JSON.stringify('sqlite-worker.cjs'),
-      __TENDERS_CPV_FILE__: JSON.stringify('cpv-2008.tsv'),
-    },
+    define: DEFINES,
   }),
   // The thread a sync into SQLite stages and commits on: the run's code alone, loaded when a sync starts.
   build({ ...common, entryPoints: ['src/store/sqlite-worker.ts'], outfile: out('sqlite-worker.cjs'), format: 'cjs', external: NATIVE }),
+  // The threads `tenders serve` answers from a SQLite copy on (src/serve/answer-pool.ts): started with the server.
+  // The store's code as the CLI's, beside it: the same names defined.
+  build({ ...common, entryPoints: ['src/serve/answer-thread.ts'], outfile: out('serve-worker.cjs'), format: 'cjs', external: NATIVE, supported: { 'dynamic-import': false }, define: DEFINES }),
   // `tenders --version` answers from this alone (bin/tenders.js), without the CLI.
   build({ ...common, entryPoints: ['src/version.ts'], outfile: out('version.cjs'), format: 'cjs', define: { __TENDERS_VERSION__: JSON.stringify(version) } }),
   // The sandbox is a program of its own.

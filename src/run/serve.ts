@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import type { IO } from '../io.js';
 import { RunError, UsageError } from '../errors.js';
 import { followedCopy } from '../serve/followed-copy.js';
@@ -32,6 +34,14 @@ export interface ServePlan {
   headersTimeoutMs: number;
   requestTimeoutMs: number;
 }
+
+declare const __TENDERS_SERVE_WORKER__: string | null;
+
+/**
+ * The file the threads that answer from a SQLite copy start from: dist/serve-worker.cjs beside
+ * the bundle. null where src/ runs as it is (vitest): the answers are then made in the server's thread.
+ */
+const SERVE_WORKER: string | null = __TENDERS_SERVE_WORKER__ && join(__dirname, __TENDERS_SERVE_WORKER__);
 
 /** The token of --token-file, the secret of --secret-file: the file's first line, which must not be empty. */
 async function readFirstLine(flag: string, file: string, what: string): Promise<string> {
@@ -95,6 +105,12 @@ export async function runServe(plan: ServePlan, deps: { io: IO; signal: AbortSig
       openReader: () => openLocalCopy(plan.db, undefined, deps.signal),
       limits: plan.limits,
       memo: plan.memo,
+      // SQLite: each request's reads on a thread of its own, which a request past its time leaves (answer-pool.ts);
+      // a core each, no more than may read at once. PostgreSQL cancels its own statements.
+      threads:
+        isPostgresLocation(plan.db.location) || SERVE_WORKER === null
+          ? undefined
+          : { file: SERVE_WORKER, path: plan.db.location, size: Math.min(plan.limits.maxConcurrency, Math.max(2, availableParallelism())) },
       headersTimeoutMs: plan.headersTimeoutMs,
       requestTimeoutMs: plan.requestTimeoutMs,
       log: plan.quiet ? undefined : say,

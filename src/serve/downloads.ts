@@ -56,9 +56,9 @@ export interface DownloadRequest {
 export interface DownloadDeps {
   store: Store;
   /**
-   * The copy opened once more for one download, closed when it ends: its reads are one
-   * transaction of its own (a SQLite connection shares its transaction with every request on it).
-   * Without it the download reads through `store`.
+   * The copy opened once more for one download, closed when it ends: its snapshot (one read
+   * transaction, the sync's version and its rows) holds a connection of its own for as long as the
+   * client takes to read it. Without it the download reads a snapshot of `store`.
    */
   openReader?: () => Promise<Store>;
   /** Only these syncs are served (--sync); another is 404. */
@@ -93,17 +93,19 @@ export async function answerDownload(request: DownloadRequest, deps: DownloadDep
     throw err;
   }
   const sync = name === undefined || (deps.syncs !== undefined && !deps.syncs.includes(name)) ? undefined : await deps.store.getSync(name);
-  if (sync === undefined) return message(404, `no sync named ${JSON.stringify(name ?? match[1])}`);
-  const validators = downloadValidators(sync.lastChange, match[2]!, name!, request.query);
-  const headers = {
+  const gone = () => message(404, `no sync named ${JSON.stringify(name ?? match[1])}`);
+  if (sync === undefined) return gone();
+  const validators = (of: SyncInfo) => downloadValidators(of.lastChange, match[2]!, name!, request.query);
+  const headers = (of: SyncInfo) => ({
     'content-type': file.type,
     'content-disposition': `${file.disposition}; filename="${`${name}-${match[2]}`.replace(/[^\w.-]/g, '_')}"`,
-    ...validatorHeaders(validators),
-  };
-  if (notModified(validators, request.ifNoneMatch, request.ifModifiedSince)) return { status: 304, headers: validatorHeaders(validators), body: '' };
-  if (request.method === 'HEAD') return { status: 200, headers, body: '' };
-  const body = await fileBody(file, plan, sync, request, deps);
-  return { status: 200, headers, body };
+    ...validatorHeaders(validators(of)),
+  });
+  if (notModified(validators(sync), request.ifNoneMatch, request.ifModifiedSince)) return { status: 304, headers: validatorHeaders(validators(sync)), body: '' };
+  if (request.method === 'HEAD') return { status: 200, headers: headers(sync), body: '' };
+  // The validators are those of the snapshot the rows are read from (a sync may have committed since the look above).
+  const read = await fileBody(file, plan, name!, request, deps);
+  return read === undefined ? gone() : { status: 200, headers: headers(read.sync), body: read.body };
 }
 
 /** What the query asks of a file, checked before anything is read. */
@@ -142,22 +144,43 @@ function named<T>(parse: () => T, flag: string, param: string): T {
  * the answer starts, so a selection the copy refuses (a full-text query FTS
  * cannot parse) is still a 400; the rest is read as the client takes it.
  */
-async function fileBody(file: SyncFile, plan: FilePlan, sync: SyncInfo, request: DownloadRequest, deps: DownloadDeps): Promise<AsyncIterable<Chunk>> {
-  const reader = deps.openReader ? await deps.openReader() : deps.store;
-  const release = () => (reader === deps.store ? Promise.resolve() : reader.close());
+async function fileBody(
+  file: SyncFile,
+  plan: FilePlan,
+  name: string,
+  request: DownloadRequest,
+  deps: DownloadDeps,
+): Promise<{ sync: SyncInfo; body: AsyncIterable<Chunk> } | undefined> {
+  const opened = deps.openReader ? await deps.openReader() : undefined;
+  let reader: Store;
   try {
+    reader = await (opened ?? deps.store).snapshot();
+  } catch (err) {
+    await opened?.close();
+    throw err;
+  }
+  const release = async () => {
+    await reader.close();
+    await opened?.close();
+  };
+  try {
+    const sync = await reader.getSync(name);
+    if (sync === undefined) {
+      await release();
+      return undefined;
+    }
     if (file.changes) {
       const changes = reader.changes({ sync: sync.name, ...(plan.since !== undefined ? { since: plan.since } : {}) });
       const query = [...request.query].filter(([name]) => name !== KEY_PARAM);
       const self = request.origin === undefined ? undefined : `${request.origin}${request.path}${query.length > 0 ? `?${new URLSearchParams(query).toString()}` : ''}`;
       const feed = { id: changesFeedId(sync.name), title: `Changes of ${sync.name}`, updated: new Date(sync.lastChange), self };
-      return released(changesFeed(reader, changes, feed), release);
+      return { sync, body: released(changesFeed(reader, changes, feed), release) };
     }
     const options: FormatOptions = { header: true, headerStyle: 'path', excelSafe: false, color: false, reminders: plan.reminders };
     const rows = reader.select({ ...plan.selection, sync: sync.name });
     const formatter = await createFormatter(file.format, options);
     const first = await rows.next();
-    return released(
+    const body = released(
       (async function* () {
         try {
           if (!first.done) {
@@ -171,6 +194,7 @@ async function fileBody(file: SyncFile, plan: FilePlan, sync: SyncInfo, request:
       })(),
       release,
     );
+    return { sync, body };
   } catch (err) {
     await release();
     throw err;

@@ -71,29 +71,39 @@ export class RequestLimits {
   /** `store` bounded: each of its calls inside request() waits for the request's slot and keeps to its time. */
   bound(store: Store): Store {
     return leasedStore(store, async () => {
+      await this.turn();
       const turn = this.#turns.getStore();
-      if (turn) {
-        turn.slot ??= this.#acquire();
-        await turn.slot;
-        turn.deadline ??= performance.now() + this.queryTimeoutMs;
-        this.#check(turn);
-      }
-      return { store, check: () => turn && this.#check(turn), fail: (err) => this.#failure(err), done: () => undefined } satisfies Lease;
+      return { store, check: () => turn && this.#check(turn), fail: (err) => this.failure(err), done: () => undefined } satisfies Lease;
     });
   }
 
-  #check(turn: Turn): void {
-    if (turn.deadline !== undefined && performance.now() > turn.deadline) throw this.#timedOut();
+  /**
+   * Called before a read inside request(): waits for the request's slot (its first read takes
+   * it) and resolves to the ms its reads have left, or throws once none are left.
+   */
+  async turn(): Promise<number> {
+    const turn = this.#turns.getStore();
+    if (turn === undefined) return this.queryTimeoutMs;
+    turn.slot ??= this.#acquire();
+    await turn.slot;
+    turn.deadline ??= performance.now() + this.queryTimeoutMs;
+    this.#check(turn);
+    return turn.deadline - performance.now();
   }
 
-  #timedOut(): Unavailable {
+  #check(turn: Turn): void {
+    if (turn.deadline !== undefined && performance.now() > turn.deadline) throw this.timedOut();
+  }
+
+  /** The answer to a request whose reads ran out of time. */
+  timedOut(): Unavailable {
     return new Unavailable(`the query took longer than the server allows (${this.queryTimeoutMs} ms, --query-timeout): narrow it, or ask again`);
   }
 
   /** What a failed read is to the client: out of time and a copy that cannot be read are 503s; the rest as thrown. */
-  #failure(err: unknown): Error {
+  failure(err: unknown): Error {
     if (err instanceof Unavailable) return err;
-    if ((err as { code?: unknown }).code === QUERY_CANCELED) return this.#timedOut();
+    if ((err as { code?: unknown }).code === QUERY_CANCELED) return this.timedOut();
     // The store's RunErrors are the copy it cannot reach (PostgreSQL away, a file it cannot open); its
     // message stays on the server (it names the database), the client learns to come back.
     if (err instanceof RunError) return new Unavailable('the local copy cannot be read now', 5);

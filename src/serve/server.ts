@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CursorCodec } from '../contract/cursor.js';
 import { orgIdOf, searchOperation, tenderIdOf } from '../contract/paths.js';
 import { BadRequest, errorResponse, type ApiResponse } from '../contract/response.js';
 import { UsageError } from '../errors.js';
@@ -11,18 +10,16 @@ import type { Store } from '../store/store.js';
 import { accessFormat, type LogFormat } from './access-log.js';
 import { AnswerMemo, DEFAULT_CACHE_MB, DEFAULT_CACHE_TTL_MS, type MemoOptions } from './answer-memo.js';
 import { bearerMatches } from './auth.js';
-import { CHANGES_PATH, ChangesSearch } from './changes-search.js';
+import { AnswerPool } from './answer-pool.js';
+import { StoreAnswers } from './answers.js';
+import { CHANGES_PATH } from './changes-search.js';
 import { corsHeaders, preflightHeaders } from './cors.js';
 import { answerDownload, type DownloadResponse } from './downloads.js';
 import { requestOrigin } from './origin.js';
 import { sessionAdmits, signIn } from './page-session.js';
-import { KEY_PARAM, keyAdmits, keyParameter } from './subscription-keys.js';
-import { listSyncs } from './syncs-list.js';
+import { KEY_PARAM, keyAdmits } from './subscription-keys.js';
 import { answerClientError } from './client-errors.js';
-import { searchOrganisations } from './organisations.js';
 import { RequestLimits, Unavailable, type LimitOptions } from './request-limits.js';
-import { TenderSearch } from './tender-search.js';
-import { tenderStory } from './tender-story.js';
 
 /** Request bodies above this are refused (413): a search body is a few hundred bytes. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -56,6 +53,8 @@ export interface ServeOptions {
   limits?: LimitOptions;
   /** Answers kept until the copy changes (answer-memo.ts); 64 MiB for 60 s when absent. */
   memo?: MemoOptions;
+  /** A SQLite copy's answers made on `size` threads started from `file` (answer-pool.ts); else in this thread from `store`. */
+  threads?: { file: string; path: string; size: number };
 }
 
 export interface RunningServer {
@@ -132,27 +131,25 @@ async function writePage(res: ServerResponse, page: WebResponse | DownloadRespon
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const limits = new RequestLimits(options.limits);
   const store = limits.bound(options.store);
-  const codec = new CursorCodec(options.secret);
-  const tenders = new TenderSearch(store, codec, options.syncs);
-  const changes = new ChangesSearch(store, codec, options.syncs);
+  const context = { secret: options.secret, token: options.token, syncs: options.syncs };
+  const threads = options.threads;
+  const answers = threads ? new AnswerPool(threads.file, { path: threads.path, context }, threads.size, limits) : new StoreAnswers(store, context);
   const accessLine = accessFormat(options.logFormat);
   const memo = new AnswerMemo(options.memo ?? { maxBytes: DEFAULT_CACHE_MB * 1024 * 1024, ttlMs: DEFAULT_CACHE_TTL_MS });
   /** The answer kept for `key` while the copy stays as it is, else made (and kept when it is a 200). */
   const kept = async <T extends ApiResponse | WebResponse>(key: string, make: () => Promise<T>): Promise<T> =>
     memo.enabled ? memo.answer(await store.generation(), key, make) : make();
-  // The page's links to a sync's files carry their keys when a token protects the server (docs/web.md).
-  const fileKey = options.token === undefined ? undefined : keyParameter(options.token);
 
   const route = async (req: IncomingMessage, path: string): Promise<ApiResponse> => {
     if (path === '/healthz') return req.method === 'GET' ? { status: 200, body: '{"status":"ok"}' } : errorResponse(405, 'use GET', { allow: 'GET' });
-    if (path === '/readyz') return req.method === 'GET' ? ready(store, options.syncs) : errorResponse(405, 'use GET', { allow: 'GET' });
+    if (path === '/readyz') return req.method === 'GET' ? answers.ready() : errorResponse(405, 'use GET', { allow: 'GET' });
     if (path === '/api/v1/syncs') {
       const origin = requestOrigin(req.headers.host, req.headers['x-forwarded-proto']);
-      return req.method === 'GET' ? listSyncs(store, { origin, token: options.token, syncs: options.syncs }) : errorResponse(405, 'use GET', { allow: 'GET' });
+      return req.method === 'GET' ? answers.syncs(origin) : errorResponse(405, 'use GET', { allow: 'GET' });
     }
     const operation = searchOperation(path) ?? (path === CHANGES_PATH ? 'changes' : undefined);
     const tenderId = operation === undefined ? tenderIdOf(path) : undefined;
-    if (tenderId !== undefined) return req.method === 'GET' ? kept(`GET ${path}`, () => tenderStory(store, tenderId, options.syncs)) : errorResponse(405, 'use GET', { allow: 'GET' });
+    if (tenderId !== undefined) return req.method === 'GET' ? kept(`GET ${path}`, () => answers.story(tenderId)) : errorResponse(405, 'use GET', { allow: 'GET' });
     if (operation === undefined) return errorResponse(404, `not found: ${path}`);
     if (req.method !== 'POST') return errorResponse(405, 'use POST', { allow: 'POST' });
     if (!/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return errorResponse(415, 'the request body must be application/json');
@@ -166,9 +163,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return errorResponse(400, 'the request body must be JSON');
     }
     return kept(`POST ${path}\n${text}`, () => {
-      if (operation === 'organisations') return searchOrganisations(store, codec, body, options.syncs);
-      if (operation === 'changes') return changes.answer(body);
-      return tenders.answer(body, orgIdOf(path));
+      if (operation === 'organisations') return answers.organisations(body);
+      if (operation === 'changes') return answers.changes(body);
+      return answers.tenders(body, orgIdOf(path));
     });
   };
 
@@ -198,13 +195,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         );
         if (download !== undefined) return await writePage(res, { ...download, headers: { ...SAFE_HEADERS, ...download.headers } }, log(download.status));
         // The page (docs/web.md) answers its own paths; everything else is the API's.
-        if (isPagePath(path) || isStaticPath(path)) {
-          const request = { method: req.method ?? 'GET', path, query: url.searchParams, host: req.headers.host };
-          const make = async () => (await handleWebRequest(request, { store, syncs: options.syncs, now: () => new Date(), fileKey }))!;
-          // The page's links name the host it was asked by: a part of the key as much as the URL. Static files read no copy.
-          const page = isStaticPath(path) ? await make() : await kept(`${request.method} ${request.host ?? ''} ${req.url ?? ''}`, make);
-          return await writePage(res, page, log(page.status));
-        }
+        const request = { method: req.method ?? 'GET', path, query: url.searchParams, host: req.headers.host };
+        // The page's stylesheet and script read no copy: answered here, never kept.
+        const page = isStaticPath(path)
+          ? await handleWebRequest(request, { store, syncs: options.syncs, now: () => new Date() })
+          : isPagePath(path)
+            ? // The page's links name the host it was asked by: a part of the key as much as the URL.
+              await kept(`${request.method} ${request.host ?? ''} ${req.url ?? ''}`, async () => (await answers.page(request))!)
+            : undefined;
+        if (page !== undefined) return await writePage(res, page, log(page.status));
         r = await route(req, path);
       }
     } catch (err) {
@@ -248,21 +247,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const cut = setTimeout(() => server.closeAllConnections(), options.drainMs ?? 10_000);
         server.close(() => {
           clearTimeout(cut);
-          resolve();
+          void answers.close().then(resolve);
         });
         server.closeIdleConnections();
       }),
   };
-}
-
-/** Ready when the copy answers: its syncs and how old each is. */
-async function ready(store: Store, scope?: readonly string[]): Promise<ApiResponse> {
-  try {
-    const syncs = (await store.listSyncs()).filter((s) => scope === undefined || scope.includes(s.name));
-    const now = Date.now();
-    const ages = syncs.map((s) => ({ name: s.name, lastComplete: s.lastComplete, ageSeconds: Math.round((now - Date.parse(s.lastComplete)) / 1000) }));
-    return { status: 200, body: JSON.stringify({ status: 'ready', syncs: ages }) };
-  } catch {
-    return errorResponse(503, 'the local copy cannot be read', { 'retry-after': '5' });
-  }
 }

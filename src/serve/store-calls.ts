@@ -18,13 +18,15 @@ const STREAMS = new Set<PropertyKey>(['select', 'changes']);
  * A Store whose every call takes a Lease first (`lease()`, which may refuse
  * with its own error) and runs on the lease's store, batches included: one
  * place to put what must hold around each read (a time limit, a slot, the
- * copy's current file) without touching the engines. close() is not leased.
+ * copy's current file) without touching the engines. close() is not leased;
+ * a snapshot keeps its lease until it is closed, and its calls are checked.
  */
 export function leasedStore(base: Store, lease: () => Promise<Lease>): Store {
   return new Proxy(base, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target) as unknown;
       if (typeof value !== 'function' || prop === 'close') return value;
+      if (prop === 'snapshot') return () => held(lease);
       if (STREAMS.has(prop)) return (...args: unknown[]) => streamed(lease, prop, args);
       return async (...args: unknown[]) => {
         const l = await lease();
@@ -55,4 +57,20 @@ async function* streamed(lease: () => Promise<Lease>, prop: PropertyKey, args: u
   } finally {
     l.done();
   }
+}
+
+/** A snapshot of the lease's store, which holds the lease until it is closed (the copy it reads stays open meanwhile). */
+async function held(lease: () => Promise<Lease>): Promise<Store> {
+  const l = await lease();
+  let snapshot: Store;
+  try {
+    snapshot = await l.store.snapshot();
+  } catch (err) {
+    l.done();
+    throw l.fail(err);
+  }
+  const calls = leasedStore(snapshot, async () => ({ ...l, store: snapshot, done: () => undefined }));
+  let closed: Promise<void> | undefined;
+  const close = () => (closed ??= snapshot.close().finally(() => l.done()));
+  return new Proxy(calls, { get: (target, prop) => (prop === 'close' ? close : Reflect.get(target, prop, target)) });
 }

@@ -15,6 +15,9 @@ import type { Statement } from './sql/dialect.js';
 const BATCH = 256;
 
 export class PostgresReader {
+  /** Cursors declared in the held transaction so far: each its own name. */
+  #cursors = 0;
+
   constructor(
     private readonly connection: Connection,
     private readonly target: Target,
@@ -22,7 +25,29 @@ export class PostgresReader {
     private readonly signal: AbortSignal | undefined,
     /** Each statement of a snapshot ends after this (OpenOptions.statementTimeoutMs). */
     private readonly statementTimeoutMs?: number,
+    /** A client in a read-only snapshot (held()) that every statement of this reader runs in, until end(). */
+    private readonly client?: pg.PoolClient,
   ) {}
+
+  /** A reader whose statements all run in one read-only snapshot, on one client of the pool, until its end(). */
+  async held(): Promise<PostgresReader> {
+    const client = await this.connect();
+    try {
+      await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY${this.#bounded}`);
+    } catch (err) {
+      client.release(true);
+      throw this.queryError(err, undefined);
+    }
+    return new PostgresReader(this.connection, this.target, this.signal, this.statementTimeoutMs, client);
+  }
+
+  /** Ends a held reader's snapshot and gives its client back. */
+  async end(): Promise<void> {
+    const client = this.client!;
+    let broken = false;
+    await client.query('ROLLBACK').catch(() => (broken = true));
+    client.release(broken);
+  }
 
   /** The snapshot's statements bounded, when the store is (SET LOCAL: it ends with the transaction). */
   get #bounded(): string {
@@ -42,7 +67,7 @@ export class PostgresReader {
   async query<R extends pg.QueryResultRow>(sql: string, params: unknown[] = [], selection?: LocalSelection): Promise<pg.QueryResult<R>> {
     try {
       this.connection.check();
-      return await this.connection.pool.query<R>(sql, params);
+      return await (this.client ?? this.connection.pool).query<R>(sql, params);
     } catch (err) {
       throw this.queryError(err, selection);
     }
@@ -64,46 +89,41 @@ export class PostgresReader {
 
   /** `work`'s statements in one read-only snapshot; rows as arrays. */
   async snapshot<T>(work: (read: (s: Statement, selection?: LocalSelection) => Promise<unknown[][]>) => Promise<T>): Promise<T> {
-    const client = await this.connect();
-    let broken = false;
+    const reader = this.client ? this : await this.held();
     try {
-      await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY${this.#bounded}`).catch((err: unknown) => {
-        throw this.queryError(err, undefined);
-      });
       return await work(async (s, selection) => {
         try {
-          return (await client.query<unknown[]>({ text: s.sql, values: s.params, rowMode: 'array' })).rows;
+          return (await reader.client!.query<unknown[]>({ text: s.sql, values: s.params, rowMode: 'array' })).rows;
         } catch (err) {
           throw this.queryError(err, selection);
         }
       });
     } finally {
-      await client.query('ROLLBACK').catch(() => (broken = true));
-      client.release(broken);
+      if (reader !== this) await reader.end();
     }
   }
 
   /** Rows of `sql` in batches, in one read-only snapshot, through a cursor. */
   async *cursor<T>(sql: string, params: unknown[], selection: LocalSelection | undefined, map: (row: unknown[]) => T): AsyncGenerator<T[]> {
-    const client = await this.connect();
-    let broken = false;
+    const reader = this.client ? this : await this.held();
+    const client = reader.client!;
+    const name = `rows_${++reader.#cursors}`;
     try {
       const query = (text: string, values?: unknown[]) =>
         client.query<unknown[]>({ text, values, rowMode: 'array' }).catch((err: unknown) => {
           throw this.queryError(err, selection);
         });
-      await query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY${this.#bounded}`);
-      await query(`DECLARE rows NO SCROLL CURSOR FOR ${sql}`, params);
+      await query(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, params);
       for (;;) {
         this.connection.check();
-        const { rows } = await query(`FETCH ${BATCH} FROM rows`);
+        const { rows } = await query(`FETCH ${BATCH} FROM ${name}`);
         if (rows.length === 0) return;
         yield rows.map(map);
         if (rows.length < BATCH) return;
       }
     } finally {
-      await client.query('ROLLBACK').catch(() => (broken = true));
-      client.release(broken);
+      // A held snapshot goes on (its other reads); its cursors end with it (no round trip to close each).
+      if (reader !== this) await reader.end();
     }
   }
 

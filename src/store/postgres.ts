@@ -64,6 +64,8 @@ class PostgresStore implements Store {
   readonly #pool: pg.Pool;
   readonly #schema: string;
   readonly #reader: PostgresReader;
+  readonly #connection: Connection;
+  readonly #statementTimeoutMs: number | undefined;
   #run: PostgresRun | undefined;
 
   constructor(
@@ -75,10 +77,20 @@ class PostgresStore implements Store {
     /** Cancels a run's commit (OpenOptions.signal). */
     private readonly signal: AbortSignal | undefined,
     statementTimeoutMs: number | undefined,
+    /** A snapshot (snapshot()): its reads all run in this held reader, which close() ends (the pool stays). */
+    private readonly held?: PostgresReader,
   ) {
     this.#pool = connection.pool;
     this.#schema = connection.schema;
-    this.#reader = new PostgresReader(connection, target, signal, statementTimeoutMs);
+    this.#reader = held ?? new PostgresReader(connection, target, signal, statementTimeoutMs);
+    this.#connection = connection;
+    this.#statementTimeoutMs = statementTimeoutMs;
+  }
+
+  async snapshot(): Promise<Store> {
+    // A copy no sync has made holds nothing to read: its snapshot holds no connection either.
+    const held = this.unborn ? undefined : await this.#reader.held();
+    return new PostgresStore(this.#connection, this.target, this.busyTimeoutMs, this.unborn, this.signal, this.#statementTimeoutMs, held ?? this.#reader);
   }
 
   async beginRun(options: RunOptions): Promise<SyncRun> {
@@ -90,6 +102,7 @@ class PostgresStore implements Store {
     if (UNSTORABLE.test(stringifyExact(sync.query))) {
       throw new UsageError('the query holds a NUL character or an unpaired surrogate (\\u0000, \\ud800): a PostgreSQL copy cannot keep it');
     }
+    if (this.held) throw new Error('a snapshot only reads');
     if (this.#run) throw new Error('one sync run at a time per store');
     const saved = await this.getSync(sync.name);
     checkDefinition(sync, saved, options.reset);
@@ -201,6 +214,7 @@ class PostgresStore implements Store {
 
   async forget(name: string): Promise<{ tenders: number }> {
     checkSyncName(name);
+    if (this.held) throw new Error('a snapshot only reads');
     if (!(await this.getSync(name))) {
       const known = this.unborn ? [] : await this.#reader.snapshot((read) => syncNames(read));
       throw new UsageError(`no sync named '${name}' in ${this.target.location}${known.length ? ` (there are: ${known.join(', ')})` : ''}`);
@@ -239,6 +253,7 @@ class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (this.held) return this.unborn ? undefined : this.held.end();
     await this.#run?.abort();
     await this.#pool.end().catch(() => undefined);
   }

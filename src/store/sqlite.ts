@@ -50,21 +50,27 @@ export async function openSqliteStore(path: string, options: OpenOptions): Promi
   // A copy that does not exist yet is made by its first sync, whole (sqlite-new-copy.ts): until
   // then the store answers from an empty schema in memory, and nothing is written to disk.
   if (!born) return new SqliteStore(undefined, path, busyTimeoutMs, options.signal);
-  const db = openCopy(path, options.mode, busyTimeoutMs, options.definitionsOnly);
+  const db = options.mode === 'read' ? readConnection(path, busyTimeoutMs, options.definitionsOnly) : openCopy(path, 'write', busyTimeoutMs);
+  return new SqliteStore(db, path, busyTimeoutMs, options.signal);
+}
+
+/** A connection that reads the copy at `path`, and only reads. */
+function readConnection(path: string, busyTimeoutMs: number, olderToo?: boolean): Database.Database {
+  const db = openCopy(path, 'read', busyTimeoutMs, olderToo);
   // A query reads the copy where its matches lie, in a fresh process each time: mapped, those
   // pages are read from the OS cache without a system call each (a first full-text page over
   // 200 000 tenders in half the time). A sync does not map: its memory would grow with the copy.
-  if (options.mode === 'read') {
-    db.exec(`PRAGMA mmap_size = ${READ_MMAP_BYTES}`);
-    // A reader cannot write, whatever it is asked (tenders serve answers strangers' requests from it).
-    db.exec('PRAGMA query_only = ON');
-  }
-  return new SqliteStore(db, path, busyTimeoutMs, options.signal);
+  db.exec(`PRAGMA mmap_size = ${READ_MMAP_BYTES}`);
+  // A reader cannot write, whatever it is asked (tenders serve answers strangers' requests from it).
+  db.exec('PRAGMA query_only = ON');
+  return db;
 }
 
 class SqliteStore implements Store {
   #run: SqliteRunClient | undefined;
   #db: Database.Database | undefined;
+  /** Connections of snapshots that ended, for the next snapshot that finds #db in use. */
+  readonly #spare: Database.Database[] = [];
   /** No copy at `path` yet: nothing is stored, and a sync makes the copy. */
   private unborn: boolean;
 
@@ -74,9 +80,27 @@ class SqliteStore implements Store {
     private readonly busyTimeoutMs: number,
     /** Stops a run's commit waiting for another writer (OpenOptions.signal). */
     private readonly signal: AbortSignal | undefined,
+    /** A snapshot (snapshot()): close() ends its read transaction this way instead of closing the connection. */
+    private readonly end?: () => void,
   ) {
     this.#db = db;
     this.unborn = db === undefined;
+  }
+
+  async snapshot(): Promise<Store> {
+    if (this.unborn) return new SqliteStore(undefined, this.path, this.busyTimeoutMs, this.signal);
+    // Every read of the store joins a transaction open on its connection (#begin): while another
+    // snapshot holds it, this one reads on a connection of its own, kept for the next such one.
+    const own = !this.db.inTransaction;
+    const db = own ? this.db : (this.#spare.pop() ?? readConnection(this.path, this.busyTimeoutMs));
+    db.exec('BEGIN');
+    return new SqliteStore(db, this.path, this.busyTimeoutMs, this.signal, () => {
+      if (db.inTransaction) db.exec('COMMIT');
+      if (!own) {
+        if (this.#db?.open) this.#spare.push(db);
+        else db.close();
+      }
+    });
   }
 
   /** The copy; before it exists, an empty one in memory, made when first asked (a first sync asks nothing of it). */
@@ -87,6 +111,7 @@ class SqliteStore implements Store {
   async beginRun(options: RunOptions): Promise<SyncRun> {
     const { sync } = options;
     checkSyncName(sync.name);
+    if (this.end) throw new Error('a snapshot only reads');
     if (this.#run) throw new Error('one sync run at a time per store');
     const saved = await this.getSync(sync.name);
     checkDefinition(sync, saved, options.reset);
@@ -212,6 +237,7 @@ class SqliteStore implements Store {
 
   async forget(name: string): Promise<{ tenders: number }> {
     checkSyncName(name);
+    if (this.end) throw new Error('a snapshot only reads');
     if (!(await this.getSync(name))) {
       const known = await syncNames((s) => this.#read(s));
       throw new UsageError(`no sync named '${name}' in ${this.path}${known.length ? ` (there are: ${known.join(', ')})` : ''}`);
@@ -236,7 +262,9 @@ class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    if (this.end) return this.end();
     await this.#run?.abort();
+    for (const db of this.#spare.splice(0)) db.close();
     if (this.#db?.open) this.#db.close();
   }
 

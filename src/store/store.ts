@@ -278,6 +278,12 @@ export interface Store {
   /** Removes the sync, its membership, runs and changes, and the tenders no other sync holds; UsageError for an unknown name. */
   forget(name: string): Promise<{ tenders: number }>;
   status(sync?: string): Promise<StoreStatus>;
+  /**
+   * A view of the copy whose reads all see one snapshot of it (one read transaction on one
+   * connection), whatever a sync commits meanwhile, until its close() ends the transaction
+   * (the store stays open). A request of `tenders serve` reads through one. It writes nothing.
+   */
+  snapshot(): Promise<Store>;
   close(): Promise<void>;
 }
 

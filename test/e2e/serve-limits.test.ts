@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
+import { Store as Sandbox } from '../../src/sandbox/store.js';
 import { runCli } from '../support/cli.js';
+import { sandboxDocs, syncInto } from '../support/local-copy.js';
 import { postgres, POSTGRES_MISSING } from '../support/postgres.js';
 import { useSandbox } from '../support/sandbox.js';
 import { post, withReplica } from '../support/serve.js';
@@ -74,6 +76,29 @@ describe('tenders serve within its bounds, over a SQLite copy', () => {
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/^tenders: --query-timeout takes a time such as 500ms/)]);
     const late = await runCli(['serve', '--db', db, '--headers-timeout', '40s'], undefined);
     expect([late.code, late.stderr]).toEqual([2, expect.stringMatching(/^tenders: --headers-timeout cannot be longer than --request-timeout/)]);
+  });
+
+  it('a statement that runs long holds nothing: /healthz and other searches are answered meanwhile, and it is 503 at its time', async () => {
+    const db = join(testDir(), 'big.db');
+    await syncInto(db, 'all', sandboxDocs(new Sandbox(30_000, 5)));
+    // Seventeen prefixes: nearly every tender matches each, ranked and counted exactly (seconds, several times the limit).
+    const slowBody = { q: 'a* OR b* OR c* OR d* OR e* OR f* OR g* OR h* OR i* OR l* OR m* OR n* OR o* OR p* OR r* OR s* OR t*', exactTotal: true, limit: 100, sortBy: 'estimatedValue' };
+    await withReplica(['--db', db, '-q', '--query-timeout', '1s'], async (replica) => {
+      const answered: string[] = [];
+      const slow = post(replica.url, TENDERS, slowBody).then((r) => {
+        answered.push('slow');
+        return r;
+      });
+      expect((await fetch(`${replica.url}/healthz`)).status).toBe(200);
+      answered.push('healthz');
+      expect((await ids(replica.url, { limit: 5 })).tenders).toHaveLength(5);
+      answered.push('search');
+      expect503(await slow, /--query-timeout/);
+      expect(answered).toEqual(['healthz', 'search', 'slow']);
+      // Its thread was ended and another started: the server answers on while the statement finishes in the background.
+      expect((await ids(replica.url, { limit: 5, sortBy: 'deadline' })).tenders).toHaveLength(5);
+      expect((await fetch(`${replica.url}/healthz`)).status).toBe(200);
+    });
   });
 
   it('a copy deleted is 503 and /readyz 503; a first sync that makes a new copy is served without restart, a cursor of before paging on', async () => {

@@ -51,17 +51,24 @@ describe('the bounds of tenders serve', () => {
     let letGo!: () => void;
     const held = new Promise<void>((resolve) => (letGo = resolve));
     let holds = true;
-    const store = new Proxy(real, {
-      get: (target, prop) =>
-        prop === 'listSyncs' && holds
-          ? async () => {
-              holds = false;
-              entered();
-              await held;
-              return target.listSyncs();
-            }
-          : (Reflect.get(target, prop, target) as () => unknown).bind(target),
-    });
+    // A request reads through a snapshot of the store: the snapshot's listSyncs is the one held.
+    const holding = (s: Store): Store =>
+      new Proxy(s, {
+        get: (target, prop) =>
+          prop === 'listSyncs' && holds
+            ? async () => {
+                holds = false;
+                entered();
+                await held;
+                return target.listSyncs();
+              }
+            : prop === 'snapshot'
+              ? async () => holding(await target.snapshot())
+              : typeof Reflect.get(target, prop, target) === 'function'
+                ? (Reflect.get(target, prop, target) as () => unknown).bind(target)
+                : Reflect.get(target, prop, target),
+      });
+    const store = holding(real);
     await serving(store, { limits: { maxConcurrency: 1 } }, async (url) => {
       const slow = fetch(`${url}/readyz`);
       await inside;
