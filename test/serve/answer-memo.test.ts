@@ -73,20 +73,20 @@ describe('AnswerMemo', () => {
   });
 });
 
-/** The store, counting the searches that reach it. */
-function counted(store: Store): { store: Store; selects: () => number } {
-  let selects = 0;
+/** The store, counting the answers that read it (each takes one snapshot). */
+function counted(store: Store): { store: Store; reads: () => number } {
+  let reads = 0;
   const proxy = new Proxy(store, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target) as unknown;
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
-        if (prop === 'select') selects++;
+        if (prop === 'snapshot') reads++;
         return (value as (...a: unknown[]) => unknown).apply(target, args);
       };
     },
   });
-  return { store: proxy, selects: () => selects };
+  return { store: proxy, reads: () => reads };
 }
 
 describe('tenders serve keeps answers until the copy changes', () => {
@@ -94,23 +94,23 @@ describe('tenders serve keeps answers until the copy changes', () => {
     const { db, docs } = await filledCopy(40, 21);
     await syncInto(db, 'other', docs.slice(0, 5));
     const base = await openStore(db, { mode: 'read' });
-    const { store, selects } = counted(base);
+    const { store, reads } = counted(base);
     const server = await startServer({ store, host: '127.0.0.1', port: 0, secret: 's', fault: (err) => { throw err; } });
     try {
       const ask = async () => parseJson((await post(server.url, '/api/v1/tenders/search', { limit: 100 })).text) as { tenders: { id: string }[] };
       const first = await ask();
       expect(first.tenders).toHaveLength(40);
       expect(await ask()).toEqual(first);
-      expect(selects()).toBe(1);
+      expect(reads()).toBe(1);
       // The page shares the generation: its first view reads, its second is kept.
       const page = async () => (await fetch(`${server.url}/?q=`)).text();
       expect(await page()).toBe(await page());
-      const afterPage = selects();
+      const afterPage = reads();
 
       await syncInto(db, 'all', docs.slice(0, 30));
       const synced = await ask();
       expect(synced.tenders.map((t) => t.id).sort()).toEqual(docs.slice(0, 30).map((d) => d.id as string).sort());
-      expect(selects()).toBe(afterPage + 1);
+      expect(reads()).toBe(afterPage + 1);
 
       const writer = await openStore(db, { mode: 'write' });
       await writer.forget('all');
@@ -125,11 +125,11 @@ describe('tenders serve keeps answers until the copy changes', () => {
   it('--cache-mb 0 reads every answer from the copy', async () => {
     const { db } = await filledCopy(10, 22);
     const base = await openStore(db, { mode: 'read' });
-    const { store, selects } = counted(base);
+    const { store, reads } = counted(base);
     const server = await startServer({ store, host: '127.0.0.1', port: 0, secret: 's', fault: (err) => { throw err; }, memo: { maxBytes: 0, ttlMs: 60_000 } });
     try {
       for (let i = 0; i < 3; i++) expect((await post(server.url, '/api/v1/tenders/search', {})).status).toBe(200);
-      expect(selects()).toBe(3);
+      expect(reads()).toBe(3);
     } finally {
       await server.close();
       await base.close();
