@@ -92,11 +92,19 @@ export async function measureServe({ node, cli, sandboxUrl, copies, rounds, seco
   }
 }
 
+/** A process's resident memory now, in MB: anonymous (its own) and file-backed (mapped files, the node binary's text). */
+const resident = (pid) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mb = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)[1]) / 1024;
+  return { anon: mb('RssAnon'), file: mb('RssFile') };
+};
+
 /**
  * The download row: `{ served: false }` when the replica answers 404 (a build without the
  * route). Otherwise the download (curl to /dev/null) against the export of
  * the same sync, alternating `runs` times, and the server's peak RSS after one download from
- * a fresh server over the copy `db` and over a copy of `small` tenders made here.
+ * a fresh server over the copy `db` and over a copy of `small` tenders made here. Checked
+ * first: the download's bytes are the export's.
  */
 export async function measureDownload({ node, cli, db, sandboxBin, small, runs, rssRuns, dir, say }) {
   const path = '/syncs/bench/tenders.ndjson';
@@ -111,18 +119,23 @@ export async function measureDownload({ node, cli, db, sandboxBin, small, runs, 
     say(`bench: GET ${path} answers 404: the download row is "not served yet"`);
     return { served: false };
   }
-  const curl = (url) => ['curl', ['-sSf', '-o', '/dev/null', `${url}${path}`]];
+  const curl = (url, out = '/dev/null') => ['curl', ['-sSf', '-o', out, `${url}${path}`]];
   const exportArgs = [cli, 'export', '--local', '-f', 'ndjson', '--sync', 'bench'];
   const env = { TENDERS_DB: db };
   const seconds = { download: [], export: [] };
   let check;
   const server = await serve(node, cli, db);
   try {
-    const body = await (await fetch(`${server.url}${path}`)).text();
+    // Both to files, compared as bytes (a text comparison would pass bytes that are not UTF-8).
+    const downloaded = join(dir, 'download.ndjson');
     const exported = join(dir, 'download-export.ndjson');
+    await timed(...curl(server.url, downloaded), {});
     await timed(node, exportArgs, env, exported);
-    if (body !== readFileSync(exported, 'utf8')) throw new Error(`download: GET ${path} is not byte for byte export --local -f ndjson --sync bench`);
-    check = `${body.split('\n').filter(Boolean).length} lines, byte for byte the export's`;
+    const body = readFileSync(downloaded);
+    if (!body.equals(readFileSync(exported))) throw new Error(`download: GET ${path} is not byte for byte export --local -f ndjson --sync bench`);
+    let lines = 0;
+    for (let at = body.indexOf(10); at !== -1; at = body.indexOf(10, at + 1)) lines++;
+    check = `${lines} lines (${(body.length / 2 ** 20).toFixed(1)} MB), byte for byte the export's`;
     for (let i = 1; i <= runs; i++) {
       seconds.download.push(await timed(...curl(server.url), {}));
       seconds.export.push(await timed(node, exportArgs, env));
@@ -131,13 +144,16 @@ export async function measureDownload({ node, cli, db, sandboxBin, small, runs, 
   } finally {
     await server.stop();
   }
-  const peak = async (copy) => {
+  // The peak, and what the server holds once the download ended: its own memory and mapped files apart.
+  const after = {};
+  const peak = async (copy, size) => {
     const rss = [];
     for (let i = 0; i < rssRuns; i++) {
       const fresh = await serve(node, cli, copy);
       try {
         await timed(...curl(fresh.url), {});
         rss.push(processPeakMb(fresh.pid));
+        after[size] = resident(fresh.pid);
       } finally {
         await fresh.stop();
       }
@@ -151,6 +167,8 @@ export async function measureDownload({ node, cli, db, sandboxBin, small, runs, 
   } finally {
     await sandbox.stop();
   }
-  const rssMb = { big: await peak(db), small: await peak(smallDb) };
+  const rssMb = { big: await peak(db, 'big'), small: await peak(smallDb, 'small') };
+  const held = ({ anon, file }) => `${anon.toFixed(1)} MB anonymous + ${file.toFixed(1)} MB file-backed`;
+  check += `; the server after one download: ${held(after.big)} (the copy), ${held(after.small)} (the small copy)`;
   return { served: true, check, seconds, rssMb };
 }
