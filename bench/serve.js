@@ -34,8 +34,18 @@ const post = async (url, body) => {
 };
 const ids = (text) => JSON.parse(text).tenders.map((tender) => tender.id).join();
 
-/** `tenders serve` over `db`, quiet, on a free port. */
-const serve = (node, cli, db, more = []) => startServer(node, [cli, 'serve', '--db', db, '--listen', '127.0.0.1:0', '--quiet', ...more]);
+/** `tenders serve` over `db`, quiet, on a free port; `more`: its flags; `v8`: flags for node. */
+const serve = (node, cli, db, more = [], v8 = []) => startServer(node, [...v8, cli, 'serve', '--db', db, '--listen', '127.0.0.1:0', '--quiet', ...more]);
+
+/**
+ * V8's young generation as a server that has run a while has it: at its largest (16 MB
+ * semi-spaces, V8's default on 64 bits). A fresh process starts it at 1 MB and doubles it as
+ * objects survive, whatever allocates them: a fresh server's first download of 200 000 tenders
+ * found it grown, its first of 50 000 not yet (about 25 MB apart), which is V8 warming up, not
+ * memory that grows with the download. The peak RSS of the row is taken with it there from the
+ * start; the check tells a fresh server's with V8's defaults too.
+ */
+const SETTLED_V8 = ['--min-semi-space-size=16'];
 
 /**
  * The load rows. `copies`: `{ engine: db }` (sqlite first); `sandboxUrl`: the --cache sandbox
@@ -97,11 +107,19 @@ export async function measureServe({ node, cli, sandboxUrl, copies, rounds, seco
   }
 }
 
+/** A process's resident memory now, in MB: anonymous (its own) and file-backed (mapped files, the node binary's text). */
+const resident = (pid) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mb = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)[1]) / 1024;
+  return { anon: mb('RssAnon'), file: mb('RssFile') };
+};
+
 /**
  * The download row: `{ served: false }` when the replica answers 404 (a build without the
  * route). Otherwise the download (curl to /dev/null) against the export of
  * the same sync, alternating `runs` times, and the server's peak RSS after one download from
- * a fresh server over the copy `db` and over a copy of `small` tenders made here.
+ * a fresh server over the copy `db` and over a copy of `small` tenders made here. Checked
+ * first: the download's bytes are the export's.
  */
 export async function measureDownload({ node, cli, db, sandboxBin, small, runs, rssRuns, dir, say }) {
   const path = '/syncs/bench/tenders.ndjson';
@@ -116,18 +134,23 @@ export async function measureDownload({ node, cli, db, sandboxBin, small, runs, 
     say(`bench: GET ${path} answers 404: the download row is "not served yet"`);
     return { served: false };
   }
-  const curl = (url) => ['curl', ['-sSf', '-o', '/dev/null', `${url}${path}`]];
+  const curl = (url, out = '/dev/null') => ['curl', ['-sSf', '-o', out, `${url}${path}`]];
   const exportArgs = [cli, 'export', '--local', '-f', 'ndjson', '--sync', 'bench'];
   const env = { TENDERS_DB: db };
   const seconds = { download: [], export: [] };
   let check;
   const server = await serve(node, cli, db);
   try {
-    const body = await (await fetch(`${server.url}${path}`)).text();
+    // Both to files, compared as bytes (a text comparison would pass bytes that are not UTF-8).
+    const downloaded = join(dir, 'download.ndjson');
     const exported = join(dir, 'download-export.ndjson');
+    await timed(...curl(server.url, downloaded), {});
     await timed(node, exportArgs, env, exported);
-    if (body !== readFileSync(exported, 'utf8')) throw new Error(`download: GET ${path} is not byte for byte export --local -f ndjson --sync bench`);
-    check = `${body.split('\n').filter(Boolean).length} lines, byte for byte the export's`;
+    const body = readFileSync(downloaded);
+    if (!body.equals(readFileSync(exported))) throw new Error(`download: GET ${path} is not byte for byte export --local -f ndjson --sync bench`);
+    let lines = 0;
+    for (let at = body.indexOf(10); at !== -1; at = body.indexOf(10, at + 1)) lines++;
+    check = `${lines} lines (${(body.length / 2 ** 20).toFixed(1)} MB), byte for byte the export's`;
     for (let i = 1; i <= runs; i++) {
       seconds.download.push(await timed(...curl(server.url), {}));
       seconds.export.push(await timed(node, exportArgs, env));
@@ -136,13 +159,16 @@ export async function measureDownload({ node, cli, db, sandboxBin, small, runs, 
   } finally {
     await server.stop();
   }
-  const peak = async (copy) => {
+  // The peak, and what the server holds once the download ended: its own memory and mapped files apart.
+  const after = {};
+  const peak = async (copy, size, v8 = SETTLED_V8) => {
     const rss = [];
     for (let i = 0; i < rssRuns; i++) {
-      const fresh = await serve(node, cli, copy);
+      const fresh = await serve(node, cli, copy, [], v8);
       try {
         await timed(...curl(fresh.url), {});
         rss.push(processPeakMb(fresh.pid));
+        if (v8 === SETTLED_V8) after[size] = resident(fresh.pid);
       } finally {
         await fresh.stop();
       }
@@ -156,6 +182,10 @@ export async function measureDownload({ node, cli, db, sandboxBin, small, runs, 
   } finally {
     await sandbox.stop();
   }
-  const rssMb = { big: await peak(db), small: await peak(smallDb) };
+  const rssMb = { big: await peak(db, 'big'), small: await peak(smallDb, 'small') };
+  const fresh = { big: await peak(db, 'big', []), small: await peak(smallDb, 'small', []) };
+  const held = ({ anon, file }) => `${anon.toFixed(1)} MB anonymous + ${file.toFixed(1)} MB file-backed`;
+  check += `; the server after one download (${SETTLED_V8.join(' ')}): ${held(after.big)} (the copy), ${held(after.small)} (the small copy)`;
+  check += `; a fresh server's peak with V8's defaults: ${fresh.big.toFixed(1)} MB / ${fresh.small.toFixed(1)} MB`;
   return { served: true, check, seconds, rssMb };
 }

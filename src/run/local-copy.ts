@@ -13,8 +13,8 @@ export async function openLocalCopy(
   db: StoreTarget,
   sync: string | undefined,
   signal?: AbortSignal,
-  /** tenders serve's bounds of its PostgreSQL reads (OpenOptions). */
-  bounds: Pick<OpenOptions, 'connections' | 'statementTimeoutMs'> = {},
+  /** tenders serve's bounds of its PostgreSQL reads, a download's unmapped file (OpenOptions). */
+  bounds: Pick<OpenOptions, 'connections' | 'statementTimeoutMs' | 'unmapped'> = {},
 ): Promise<Store> {
   const { location } = db;
   // Ctrl-C ends a read waiting on the server (a table someone locked) at once.

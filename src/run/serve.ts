@@ -102,7 +102,8 @@ export async function runServe(plan: ServePlan, deps: { io: IO; signal: AbortSig
       token,
       // A download reads through a connection of its own: one snapshot, which no other request shares or ends.
       // It streams as fast as its client reads: --query-timeout's limit would cut it, so it has none.
-      openReader: () => openLocalCopy(plan.db, undefined, deps.signal),
+      // It reads the file rather than map it, so the server's memory does not grow with the copy.
+      openReader: () => openLocalCopy(plan.db, undefined, deps.signal, { unmapped: true }),
       limits: plan.limits,
       memo: plan.memo,
       // SQLite: each request's reads on a thread of its own, which a request past its time leaves (answer-pool.ts);

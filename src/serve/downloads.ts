@@ -56,9 +56,9 @@ export interface DownloadRequest {
 export interface DownloadDeps {
   store: Store;
   /**
-   * The copy opened once more for one download, closed when it ends: its snapshot (one read
-   * transaction, the sync's version and its rows) holds a connection of its own for as long as the
-   * client takes to read it. Without it the download reads a snapshot of `store`.
+   * The copy opened once more for one request of a sync's file, closed when its answer ends: its
+   * reads (the sync, then the file) are one snapshot on a connection of its own, held for as long
+   * as the client takes to read it. Without it the request reads a snapshot of `store`.
    */
   openReader?: () => Promise<Store>;
   /** Only these syncs are served (--sync); another is 404. */
@@ -92,21 +92,48 @@ export async function answerDownload(request: DownloadRequest, deps: DownloadDep
     if (err instanceof UsageError) return message(400, err.message);
     throw err;
   }
-  const sync = name === undefined || (deps.syncs !== undefined && !deps.syncs.includes(name)) ? undefined : await deps.store.getSync(name);
-  const gone = () => message(404, `no sync named ${JSON.stringify(name ?? match[1])}`);
-  if (sync === undefined) return gone();
-  const validators = (of: SyncInfo) => downloadValidators(of.lastChange, match[2]!, name!, request.query);
-  const headers = (of: SyncInfo) => ({
-    'content-type': file.type,
-    'content-disposition': `${file.disposition}; filename="${`${name}-${match[2]}`.replace(/[^\w.-]/g, '_')}"`,
-    ...validatorHeaders(validators(of)),
-  });
-  if (notModified(validators(sync), request.ifNoneMatch, request.ifModifiedSince)) return { status: 304, headers: validatorHeaders(validators(sync)), body: '' };
-  if (request.method === 'HEAD') return { status: 200, headers: headers(sync), body: '' };
-  // The validators are those of the snapshot the rows are read from (a sync may have committed since the look above).
-  const read = await fileBody(file, plan, name!, request, deps);
-  return read === undefined ? gone() : { status: 200, headers: headers(read.sync), body: read.body };
+  if (name === undefined || (deps.syncs !== undefined && !deps.syncs.includes(name))) return noSync(name ?? match[1]!);
+  // The sync is read through the download's reader too: its validators and its file are one snapshot,
+  // and the server's own connection (its file mapped) does not read the sync's every membership to count them.
+  const opened = deps.openReader ? await deps.openReader() : undefined;
+  let reader: Store;
+  try {
+    reader = await (opened ?? deps.store).snapshot();
+  } catch (err) {
+    await opened?.close();
+    throw err;
+  }
+  const release = async () => {
+    await reader.close();
+    await opened?.close();
+  };
+  try {
+    const sync = await reader.getSync(name);
+    if (sync === undefined) {
+      await release();
+      return noSync(name);
+    }
+    const validators = downloadValidators(sync.lastChange, match[2]!, name, request.query);
+    const headers = {
+      'content-type': file.type,
+      'content-disposition': `${file.disposition}; filename="${`${name}-${match[2]}`.replace(/[^\w.-]/g, '_')}"`,
+      ...validatorHeaders(validators),
+    };
+    let answer: DownloadResponse | undefined;
+    if (notModified(validators, request.ifNoneMatch, request.ifModifiedSince)) answer = { status: 304, headers: validatorHeaders(validators), body: '' };
+    else if (request.method === 'HEAD') answer = { status: 200, headers, body: '' };
+    if (answer !== undefined) {
+      await release();
+      return answer;
+    }
+    return { status: 200, headers, body: await fileBody(file, plan, sync, request, reader, release) };
+  } catch (err) {
+    await release();
+    throw err;
+  }
 }
+
+const noSync = (name: string) => message(404, `no sync named ${JSON.stringify(name)}`);
 
 /** What the query asks of a file, checked before anything is read. */
 interface FilePlan {
@@ -144,61 +171,32 @@ function named<T>(parse: () => T, flag: string, param: string): T {
  * the answer starts, so a selection the copy refuses (a full-text query FTS
  * cannot parse) is still a 400; the rest is read as the client takes it.
  */
-async function fileBody(
-  file: SyncFile,
-  plan: FilePlan,
-  name: string,
-  request: DownloadRequest,
-  deps: DownloadDeps,
-): Promise<{ sync: SyncInfo; body: AsyncIterable<Chunk> } | undefined> {
-  const opened = deps.openReader ? await deps.openReader() : undefined;
-  let reader: Store;
-  try {
-    reader = await (opened ?? deps.store).snapshot();
-  } catch (err) {
-    await opened?.close();
-    throw err;
+async function fileBody(file: SyncFile, plan: FilePlan, sync: SyncInfo, request: DownloadRequest, reader: Store, release: () => Promise<void>): Promise<AsyncIterable<Chunk>> {
+  if (file.changes) {
+    const changes = reader.changes({ sync: sync.name, ...(plan.since !== undefined ? { since: plan.since } : {}) });
+    const query = [...request.query].filter(([name]) => name !== KEY_PARAM);
+    const self = request.origin === undefined ? undefined : `${request.origin}${request.path}${query.length > 0 ? `?${new URLSearchParams(query).toString()}` : ''}`;
+    const feed = { id: changesFeedId(sync.name), title: `Changes of ${sync.name}`, updated: new Date(sync.lastChange), self };
+    return released(changesFeed(reader, changes, feed), release);
   }
-  const release = async () => {
-    await reader.close();
-    await opened?.close();
-  };
-  try {
-    const sync = await reader.getSync(name);
-    if (sync === undefined) {
-      await release();
-      return undefined;
-    }
-    if (file.changes) {
-      const changes = reader.changes({ sync: sync.name, ...(plan.since !== undefined ? { since: plan.since } : {}) });
-      const query = [...request.query].filter(([name]) => name !== KEY_PARAM);
-      const self = request.origin === undefined ? undefined : `${request.origin}${request.path}${query.length > 0 ? `?${new URLSearchParams(query).toString()}` : ''}`;
-      const feed = { id: changesFeedId(sync.name), title: `Changes of ${sync.name}`, updated: new Date(sync.lastChange), self };
-      return { sync, body: released(changesFeed(reader, changes, feed), release) };
-    }
-    const options: FormatOptions = { header: true, headerStyle: 'path', excelSafe: false, color: false, reminders: plan.reminders };
-    const rows = reader.select({ ...plan.selection, sync: sync.name });
-    const formatter = await createFormatter(file.format, options);
-    const first = await rows.next();
-    const body = released(
-      (async function* () {
-        try {
-          if (!first.done) {
-            yield formatter.page(first.value);
-            for await (const batch of rows) yield formatter.page(batch);
-          }
-          yield formatter.end();
-        } finally {
-          await rows.return(undefined);
+  const options: FormatOptions = { header: true, headerStyle: 'path', excelSafe: false, color: false, reminders: plan.reminders };
+  const rows = reader.select({ ...plan.selection, sync: sync.name });
+  const formatter = await createFormatter(file.format, options);
+  const first = await rows.next();
+  return released(
+    (async function* () {
+      try {
+        if (!first.done) {
+          yield formatter.page(first.value);
+          for await (const batch of rows) yield formatter.page(batch);
         }
-      })(),
-      release,
-    );
-    return { sync, body };
-  } catch (err) {
-    await release();
-    throw err;
-  }
+        yield formatter.end();
+      } finally {
+        await rows.return(undefined);
+      }
+    })(),
+    release,
+  );
 }
 
 /** The chunks of `body`, then the reader released, however the stream ends (the end, a client gone, a failure). */

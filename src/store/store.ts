@@ -308,6 +308,12 @@ export interface OpenOptions {
   schema?: string;
   /** PostgreSQL: the most connections this store opens at once (the command passes --parallel + 1; default 4). */
   connections?: number;
+  /**
+   * SQLite, `read`: the file is read, not mapped into memory. For a reader that reads what it selects
+   * once, whole (tenders serve's downloads): mapped, every page read stays in the process's resident
+   * memory until the reader closes, so a download's memory grew with the copy. Ignored by PostgreSQL.
+   */
+  unmapped?: boolean;
   /** PostgreSQL: each statement's time limit (statement_timeout, ms; tenders serve's --query-timeout); none by default. Ignored by SQLite. */
   statementTimeoutMs?: number;
   /**
