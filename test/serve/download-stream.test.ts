@@ -57,10 +57,9 @@ describe('a download and a client that does not read', () => {
     const store = await openStore(db, { mode: 'read' });
     // Tenders each download's reader has handed on, by the order the downloads opened them.
     const read: number[] = [];
-    const openReader = async (): Promise<Store> => {
-      const reader = await openStore(db, { mode: 'read', unmapped: true });
-      const n = read.push(0) - 1;
-      return new Proxy(reader, {
+    /** `store` counting the tenders its selects (its snapshots' included) hand on, in read[n]. */
+    const counting = (store: Store, n: number): Store =>
+      new Proxy(store, {
         get: (target, key) => {
           if (key === 'select')
             return async function* (selection: LocalSelection, options?: SelectOptions) {
@@ -69,11 +68,12 @@ describe('a download and a client that does not read', () => {
                 yield batch;
               }
             };
+          if (key === 'snapshot') return async () => counting(await target.snapshot(), n);
           const value = Reflect.get(target, key, target) as unknown;
           return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
         },
       });
-    };
+    const openReader = async (): Promise<Store> => counting(await openStore(db, { mode: 'read', unmapped: true }), read.push(0) - 1);
     const server = await startServer({ store, host: '127.0.0.1', port: 0, secret: 's', fault: failTest, openReader });
     const path = `${server.url}/syncs/all/tenders.ndjson`;
     let paused: IncomingMessage | undefined;
