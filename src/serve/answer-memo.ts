@@ -102,3 +102,34 @@ export class AnswerMemo {
     this.#generation = generation;
   }
 }
+
+/**
+ * `read` shared by the requests that ask at once, never older than the ask:
+ * a request that asks while a read is running waits for the next one, which
+ * starts when that ends and answers every request that asked meanwhile. At
+ * most two reads are under way whatever the number of requests (a PostgreSQL
+ * copy's generation is a round trip each), and a sync committed before a
+ * request asked is seen by its answer.
+ */
+export function coalescedReads<T>(read: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | undefined;
+  let next: Promise<T> | undefined;
+  const start = (): Promise<T> => {
+    const current = read().finally(() => {
+      if (running === current) running = undefined;
+    });
+    running = current;
+    return current;
+  };
+  return () => {
+    if (running === undefined) return start();
+    next ??= running.then(
+      () => undefined,
+      () => undefined,
+    ).then(() => {
+      next = undefined;
+      return start();
+    });
+    return next;
+  };
+}

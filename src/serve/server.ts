@@ -8,7 +8,7 @@ import { handleWebRequest, isPagePath, isStaticPath } from '../web/web-handler.j
 import type { WebResponse } from '../web/web-request.js';
 import type { Store } from '../store/store.js';
 import { accessFormat, type LogFormat } from './access-log.js';
-import { AnswerMemo, DEFAULT_CACHE_MB, DEFAULT_CACHE_TTL_MS, type MemoOptions } from './answer-memo.js';
+import { AnswerMemo, coalescedReads, DEFAULT_CACHE_MB, DEFAULT_CACHE_TTL_MS, type MemoOptions } from './answer-memo.js';
 import { bearerMatches } from './auth.js';
 import { AnswerPool } from './answer-pool.js';
 import { StoreAnswers } from './answers.js';
@@ -135,10 +135,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const threads = options.threads;
   const answers = threads ? new AnswerPool(threads.file, { path: threads.path, context }, threads.size, limits) : new StoreAnswers(store, context);
   const accessLine = accessFormat(options.logFormat);
+  const generation = coalescedReads(() => store.generation());
   const memo = new AnswerMemo(options.memo ?? { maxBytes: DEFAULT_CACHE_MB * 1024 * 1024, ttlMs: DEFAULT_CACHE_TTL_MS });
   /** The answer kept for `key` while the copy stays as it is, else made (and kept when it is a 200). */
   const kept = async <T extends ApiResponse | WebResponse>(key: string, make: () => Promise<T>): Promise<T> =>
-    memo.enabled ? memo.answer(await store.generation(), key, make) : make();
+    memo.enabled ? memo.answer(await generation(), key, make) : make();
 
   const route = async (req: IncomingMessage, path: string): Promise<ApiResponse> => {
     if (path === '/healthz') return req.method === 'GET' ? { status: 200, body: '{"status":"ok"}' } : errorResponse(405, 'use GET', { allow: 'GET' });

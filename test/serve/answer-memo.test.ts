@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../../src/model/json-parse.js';
-import { AnswerMemo } from '../../src/serve/answer-memo.js';
+import { AnswerMemo, coalescedReads } from '../../src/serve/answer-memo.js';
 import { startServer } from '../../src/serve/server.js';
 import { openStore } from '../../src/store/open.js';
 import type { Store } from '../../src/store/store.js';
@@ -70,6 +70,42 @@ describe('AnswerMemo', () => {
     release();
     expect((await Promise.all(asked)).map((a) => a.body)).toEqual(['once', 'once', 'once']);
     expect(made).toBe(1);
+  });
+});
+
+describe('coalescedReads', () => {
+  it('answers a request that asks during a read with the next read, shared by all who asked meanwhile', async () => {
+    const gates: (() => void)[] = [];
+    let reads = 0;
+    const read = coalescedReads(async () => {
+      const n = ++reads;
+      await new Promise<void>((resolve) => gates.push(resolve));
+      return n;
+    });
+    const first = read();
+    const during = [read(), read(), read()];
+    expect(reads).toBe(1);
+    gates.shift()!();
+    expect(await first).toBe(1);
+    // The next read began once the first ended: after every one of these asked.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(reads).toBe(2);
+    gates.shift()!();
+    expect(await Promise.all(during)).toEqual([2, 2, 2]);
+    const later = read();
+    gates.shift()!();
+    expect(await later).toBe(3);
+  });
+
+  it('a failed read fails the requests that shared it, and the next ask reads again', async () => {
+    let fail = true;
+    const read = coalescedReads(async () => {
+      if (fail) throw new Error('away');
+      return 'back';
+    });
+    await expect(read()).rejects.toThrow('away');
+    fail = false;
+    expect(await read()).toBe('back');
   });
 });
 
