@@ -58,6 +58,19 @@ async function refusal(path: string, mode: 'read' | 'write' = 'write'): Promise<
   return err!;
 }
 
+
+/** The ids of `tenders` having `by`, in the service's order of it (publication newest first, deadline soonest first; ties by id). */
+function serviceOrder<T extends { id: string; publicationDate: string; deadline: string | null }>(tenders: T[], by: 'publicationDate' | 'deadline'): string[] {
+  const sign = by === 'deadline' ? 1 : -1;
+  return tenders
+    .filter((t) => t[by] !== null)
+    .sort((a, b) => {
+      const [ka, kb] = [a[by]!, b[by]!];
+      return ka === kb ? sign * (a.id < b.id ? -1 : 1) : sign * (ka < kb ? -1 : 1);
+    })
+    .map((t) => t.id);
+}
+
 describe('opening a SQLite copy', () => {
   it('creates the file and its directory, in WAL mode, at the schema version', async () => {
     const path = join(dir, 'a', 'b', 'tenders.db');
@@ -394,15 +407,7 @@ describe('full-text queries over many matches', () => {
       buyer: { id: 'B', name: 'City', country: 'DEU' },
     }));
     await sync(store, 's', tenders);
-    const expected = (test: (t: (typeof tenders)[number]) => boolean, by: 'publicationDate' | 'deadline') =>
-      tenders
-        .filter((t) => test(t) && t[by] !== null)
-        .sort((a, b) => {
-          const [ka, kb] = [a[by]!, b[by]!];
-          const sign = by === 'deadline' ? 1 : -1;
-          return ka === kb ? sign * (a.id < b.id ? -1 : 1) : sign * (ka < kb ? -1 : 1);
-        })
-        .map((t) => t.id);
+    const expected = (test: (t: (typeof tenders)[number]) => boolean, by: 'publicationDate' | 'deadline') => serviceOrder(tenders.filter(test), by);
     const ids = async (words: string, sortBy: 'publicationDate' | 'deadline', limit?: number, after?: string) => {
       const out: unknown[] = [];
       for await (const batch of store.select({ words, sortBy }, { limit, after })) out.push(...batch.map((t) => t.id));
@@ -437,15 +442,7 @@ describe('CPV codes over many matches', () => {
     expect(selectPlans(raw, { cpv: ['03', '331'] })).toEqual({ codes: 'matches' });
     raw.close();
     const codes = (t: (typeof tenders)[number]) => t.cpvCodes.map((c) => c.slice(0, 8));
-    const expected = (test: (t: (typeof tenders)[number]) => boolean, by: 'publicationDate' | 'deadline') =>
-      tenders
-        .filter((t) => test(t) && t[by] !== null)
-        .sort((a, b) => {
-          const [ka, kb] = [a[by]!, b[by]!];
-          const sign = by === 'deadline' ? 1 : -1;
-          return ka === kb ? sign * (a.id < b.id ? -1 : 1) : sign * (ka < kb ? -1 : 1);
-        })
-        .map((t) => t.id);
+    const expected = (test: (t: (typeof tenders)[number]) => boolean, by: 'publicationDate' | 'deadline') => serviceOrder(tenders.filter(test), by);
     const ids = async (selection: LocalSelection, limit?: number, after?: string) => {
       const out: unknown[] = [];
       for await (const batch of store.select(selection, { limit, after })) out.push(...batch.map((t) => t.id));
