@@ -92,8 +92,16 @@ export async function runServe(plan: ServePlan, deps: { io: IO; signal: AbortSig
   const store = isPostgresLocation(plan.db.location) ? opened : followedCopy(plan.db.location, opened, open);
   try {
     const say = (line: string) => deps.io.stderr.write(`${line}\n`);
-    await checkScope(store, plan.syncs);
-    const secret = await cursorSecret(plan, store, say);
+    // What the server starts with is read once, outside any request: not under --query-timeout,
+    // which a tiny limit (or a busy database) would make the server's start fail on.
+    const setup = await openLocalCopy(plan.db, undefined, deps.signal);
+    let secret: string;
+    try {
+      await checkScope(setup, plan.syncs);
+      secret = await cursorSecret(plan, setup, say);
+    } finally {
+      await setup.close();
+    }
     const server = await startServer({
       store,
       host: plan.listen.host,
