@@ -29,6 +29,8 @@ const scripts = new Map();
 /** The code cache each file was run with, by file (the start-up test looks). */
 const cacheUsed = new Map();
 const vendored = new Map();
+/** The command a run names (loadCli): its own caches of cli.cjs and run.cjs are taken first where the build made them. */
+let command;
 /** The exports of cli.cjs and run.cjs, once run; the modules of each given to the other, by key. */
 const parts = new Map();
 const given = new Map();
@@ -52,6 +54,8 @@ function run(file, caches) {
     // Other built-ins, and better-sqlite3 from the package's node_modules, which this file finds as well.
     return require(id);
   };
+  // What a package asks Node to find (the addon of dist/vendor/better-sqlite3.cjs), found from here as its require finds it.
+  requireHere.resolve = require.resolve;
   const mod = { exports: {} };
   parts.set(file, mod.exports);
   script.runInThisContext().call(mod.exports, mod.exports, requireHere, mod, file, dirname(file));
@@ -63,7 +67,7 @@ function run(file, caches) {
 function moduleOf(part, key, cache) {
   const id = `${part}:${key}`;
   if (!given.has(id)) {
-    const exports = part === 'cli' ? parts.get(CLI).__core : (parts.get(RUN) ?? run(RUN, cache ? [`${RUN}.cache`] : []));
+    const exports = part === 'cli' ? parts.get(CLI).__core : (parts.get(RUN) ?? run(RUN, cache ? [...(command ? [`${RUN}.${command}.cache`] : []), `${RUN}.cache`] : []));
     const module = exports[key];
     if (module === undefined) throw new Error(`tenders: dist/${part}.cjs has no module ${key}: run npm run build`);
     given.set(id, module());
@@ -84,14 +88,22 @@ function codeCache(file, caches) {
   return undefined;
 }
 
+/** The vendor files with WebAssembly in them: undici's, whose HTTP parser is llhttp (baselineWasm). */
+const WASM = new Set(['undici.cjs']);
+/** Whether baselineWasm has set its flag in this process: each vendor file has a cache for either state. */
+let liftoffOnly = false;
+
 function vendor(name, cache) {
   if (!vendored.has(name)) {
-    if (vendored.size === 0) baselineWasm();
+    if (WASM.has(name)) baselineWasm();
     const file = join(DIST, 'vendor', name);
-    vendored.set(name, run(file, cache ? [`${file}.cache`] : []));
+    vendored.set(name, run(file, cache ? [vendorCache(file)] : []));
   }
   return vendored.get(name);
 }
+
+/** The code cache of vendor file `file` for this state of the flag (the build makes both, scripts/build.js). */
+const vendorCache = (file) => `${file}${liftoffOnly ? '.liftoff' : ''}.cache`;
 
 /**
  * undici parses HTTP with llhttp compiled to WebAssembly. V8 compiles it with its baseline
@@ -100,11 +112,15 @@ function vendor(name, cache) {
  * page costs otherwise, for a parser that is not measurably faster afterwards (an export of 50 000
  * tenders took as much CPU, and 20 MB less memory, without it; docs/performance.md). So WebAssembly
  * stays on the baseline compiler, where that compiler does all of WebAssembly (x64, arm64).
- * Set before the first vendor file compiles, here and in the build alike: V8 accepts a code cache
- * only under the flags it was made with (the CLI's own is made and used before this).
+ * Set before undici's file compiles, and only then: node:v8, which sets it, costs 2 ms to load,
+ * which a command that makes no request (show --local) does not pay. V8 accepts a code cache only
+ * under the flags it was made with: the CLI's files are compiled before it is set, and a vendor
+ * file takes the cache made for the state it finds (vendorCache).
  */
 function baselineWasm() {
-  if (process.arch === 'x64' || process.arch === 'arm64') require('node:v8').setFlagsFromString('--liftoff-only');
+  if (liftoffOnly || (process.arch !== 'x64' && process.arch !== 'arm64')) return;
+  require('node:v8').setFlagsFromString('--liftoff-only');
+  liftoffOnly = true;
 }
 
 /**
@@ -114,16 +130,17 @@ function baselineWasm() {
  * every command leave it (cli.cjs.cache). A run that names a command takes that command's, which
  * holds no code of the others and none of the help: less for V8 to read. Help, and any other run,
  * takes the whole one. The first word that is not a flag is taken for the command: a root flag's
- * value before it (--base-url URL search) costs the command's cache, nothing else.
+ * value before it (--base-url URL search) costs the command's cache, nothing else. run.cjs has a
+ * cache of its own for show (run.cjs.show.cache, a real show's), else the build's (run.cjs.cache).
  */
 function loadCli({ cache = true, args = [] } = {}) {
   const word = args.find((arg) => !arg.startsWith('-'));
   const help = args.includes('--help') || args.includes('-h');
-  const caches = [...(word !== undefined && !help && /^[a-z]+$/.test(word) ? [`${CLI}.${word}.cache`] : []), `${CLI}.cache`];
-  return run(CLI, cache ? caches : []);
+  command = word !== undefined && !help && /^[a-z]+$/.test(word) ? word : undefined;
+  return run(CLI, cache ? [...(command ? [`${CLI}.${command}.cache`] : []), `${CLI}.cache`] : []);
 }
 
-module.exports = { loadCli, scripts, cacheUsed, vendor, moduleOf, CLI, RUN };
+module.exports = { loadCli, scripts, cacheUsed, vendor, vendorCache, moduleOf, CLI, RUN };
 
 if (require.main === module) {
   const args = process.argv.slice(2);

@@ -14,7 +14,7 @@
 // these files, NAME.cjs.cache holds V8's compiled code of it, made here, which
 // bin/tenders.js hands to V8: a run then compiles almost nothing.
 import { build } from 'esbuild';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ import { buildCli } from './build-cli.js';
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 /** Packages loaded from dist/vendor/NAME.cjs, when a module that imports them is evaluated. */
-const VENDOR = ['undici', 'ora', 'cli-table3', 'string-width', 'hyparquet-writer', 'pg', 'pgpass', 'pg-copy-streams'];
+const VENDOR = ['undici', 'ora', 'cli-table3', 'string-width', 'hyparquet-writer', 'pg', 'pgpass', 'pg-copy-streams', 'better-sqlite3'];
 /**
  * What a vendor file holds, when not the whole package. undici's index.js loads all of undici
  * (fetch, WebSocket, the mock agents, caches, and with its cookies Node's own copy of undici):
@@ -36,7 +36,7 @@ const ENTRY = {
 Object.assign(Dispatcher.prototype, require('undici/lib/api'));
 module.exports = { Pool: require('undici/lib/dispatcher/pool'), EnvHttpProxyAgent: require('undici/lib/dispatcher/env-http-proxy-agent') };`,
 };
-/** A native addon finds its compiled .node file from its own package directory: required from node_modules. */
+/** A native addon finds its compiled .node file from its own package directory: the threads' bundles require it from node_modules. */
 const NATIVE = ['better-sqlite3'];
 
 const common = { bundle: true, platform: 'node', target: 'node20.18', logLevel: 'warning' };
@@ -95,10 +95,14 @@ const lazyBuiltins = {
 };
 
 /**
- * pg asks as it loads whether it runs in a Cloudflare Worker: on Node 20 its `typeof Response` loads and
- * compiles Node's own copy of undici and builds a Response, 30-40 ms of every PostgreSQL command's start
- * (a profile of count --local). tenders runs on Node alone: the bundle takes Node's sockets without asking.
+ * tenders runs on Node alone, and pg, as it loads, prepares for other runtimes:
+ * - it asks whether it runs in a Cloudflare Worker: on Node 20 its `typeof Response` loads and compiles
+ *   Node's own copy of undici and builds a Response, 30-40 ms of every PostgreSQL command's start (a
+ *   profile of count --local). The bundle takes Node's sockets without asking.
+ * - its SCRAM and MD5 logins use Web Crypto, loaded with node:crypto as pg loads. The bundle has
+ *   scripts/pg-node-crypto.cjs instead: the same functions with Node's crypto, loaded at a login.
  */
+const PG_EXPORTS = ['postgresMd5PasswordHash', 'randomBytes', 'deriveKey', 'sha256', 'hashByName', 'hmacSha256', 'md5'];
 const pgOnNode = {
   name: 'pg-on-node',
   setup(b) {
@@ -108,6 +112,40 @@ const pgOnNode = {
       if (contents === text) throw new Error(`build: ${args.path} no longer asks isCloudflareRuntime(): see pgOnNode in scripts/build.js`);
       return { contents, loader: 'js' };
     });
+    b.onLoad({ filter: /[\\/]pg[\\/]lib[\\/]crypto[\\/]utils\.js$/ }, (args) => {
+      const exported = /module\.exports = \{([^}]*)\}/.exec(readFileSync(args.path, 'utf8'))?.[1].split(',').map((name) => name.trim()).filter(Boolean);
+      if (exported?.join() !== PG_EXPORTS.join()) throw new Error(`build: ${args.path} exports ${exported}, not what scripts/pg-node-crypto.cjs does: see pgOnNode in scripts/build.js`);
+      return { contents: readFileSync(new URL('pg-node-crypto.cjs', import.meta.url), 'utf8'), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * better-sqlite3 finds its compiled addon with the `bindings` package, which reads a stack trace to
+ * find the package and then tries a dozen paths, each a failed require but the third: with Node
+ * resolving the package's dozen files one by one, 10 ms of every command that opens a SQLite copy
+ * (a profile of show --local). In dist/vendor/better-sqlite3.cjs its files are one, with its code
+ * cache, and the addon is required from where its install puts it (build/Release), found from the
+ * package; a build put elsewhere (a debug build) is still found by `bindings`, told the package.
+ */
+const sqliteAddon = {
+  name: 'sqlite-addon',
+  setup(b) {
+    b.onResolve({ filter: /^bindings$/ }, (args) => (args.namespace === 'sqlite-addon' ? { path: 'bindings', external: true } : { path: 'bindings', namespace: 'sqlite-addon' }));
+    b.onResolve({ filter: /^better-sqlite3\/package\.json$/ }, (args) => ({ path: args.path, external: true }));
+    b.onLoad({ filter: /.*/, namespace: 'sqlite-addon' }, () => ({
+      contents: `const { dirname, join } = require('node:path');
+module.exports = (name) => {
+  const root = dirname(require.resolve('better-sqlite3/package.json'));
+  try {
+    return require(join(root, 'build', 'Release', name));
+  } catch (err) {
+    if (err.code !== 'MODULE_NOT_FOUND') throw err;
+  }
+  return require(require.resolve('bindings', { paths: [root] }))({ bindings: name, module_root: root });
+};`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -128,7 +166,6 @@ await Promise.all([
     // start-up. A --verbose stack trace of an unexpected error is mapped back into src/ with them when printed.
     sourcemap: 'external',
     sourcesContent: false,
-    external: NATIVE,
     plugins: [vendored, lazyBuiltins.commander],
     // import() of a package or built-in becomes require(): every one is CommonJS here, and the
     // bundle runs as a vm.Script (bin/tenders.js), which has no ES module loader.
@@ -158,9 +195,9 @@ await Promise.all([
         loader: 'js',
       },
       outfile: out(`vendor/${name}.cjs`),
-      plugins: name === 'undici' ? [lazyBuiltins.undici] : name === 'pg' ? [pgOnNode] : [],
+      plugins: { undici: [lazyBuiltins.undici], pg: [pgOnNode], 'better-sqlite3': [sqliteAddon] }[name] ?? [],
       // pg requires pg-native only when asked for it, which tenders never does.
-      external: [...NATIVE, 'pg-native'],
+      external: ['pg-native'],
     }),
   ),
 ]);
@@ -180,41 +217,49 @@ const writeAtomic = (path, data) => {
 // The manual page, from the program just built: every command and flag is in it. Building it
 // and a few dry runs compile what a run compiles (the program, every command's flags, help,
 // the plans); V8's code of that is saved beside cli.cjs and run.cjs, for bin/tenders.js. Then each
-// vendor file is loaded (its top level run) and its code saved beside it: after the CLI's, since
-// loading the first one changes a V8 flag, under which V8 would not accept the CLI's caches.
-const { loadCli, scripts, vendor } = createRequire(import.meta.url)('../bin/tenders.js');
+// vendor file is loaded (its top level run) and its code saved beside it, for either state of the
+// V8 flag that loading undici sets (bin/tenders.js, baselineWasm): NAME.cjs.cache made before it,
+// for a run that loads the file before undici or without it (show --local), and NAME.cjs.liftoff.cache
+// after, for one that loads it after undici. V8 accepts a cache made under its flags only.
+const { loadCli, scripts, vendor, vendorCache } = createRequire(import.meta.url)('../bin/tenders.js');
 const cli = loadCli({ cache: false });
 writeAtomic(join(DIST, 'tenders.1'), await cli.manualPage());
 for (const argv of [['--dry-run', 'search', '-c', 'DEU'], ['--dry-run', 'export', '-s', 'open'], ['--dry-run', 'count']]) {
   if ((await cli.silentRun(argv)) !== 0) throw new Error(`build: tenders ${argv.join(' ')} failed`);
 }
-const saveCaches = () => {
-  for (const [file, script] of scripts) writeAtomic(`${file}.cache`, script.createCachedData());
-  scripts.clear();
+const saveCaches = (cacheOf) => {
+  for (const [file, script] of scripts) writeAtomic(cacheOf(file), script.createCachedData());
 };
-saveCaches();
-for (const name of VENDOR) vendor(`${name}.cjs`, false);
-saveCaches();
+saveCaches((file) => `${file}.cache`);
+scripts.clear();
+for (const name of VENDOR.filter((n) => n !== 'undici')) vendor(`${name}.cjs`, false);
+saveCaches(vendorCache);
+vendor('undici.cjs', false);
+saveCaches(vendorCache);
 
-// A cache per command, made by a dry run of it in a process of its own (scripts/command-cache.cjs): what a
+// A cache per command, made by a run of it in a process of its own (scripts/command-cache.cjs): what a
 // run naming the command compiles, without the other commands' code and the help's (bin/tenders.js). A
 // command without one (changes, completion) takes the whole cache. The runs keep their state to themselves.
-const COMMAND_RUNS = {
-  search: ['--dry-run', 'search', '-c', 'DEU'],
-  export: ['--dry-run', 'export', '-s', 'open'],
-  count: ['--dry-run', 'count'],
-  fields: ['--dry-run', 'fields'],
-  orgs: ['--dry-run', 'orgs', 'tenders', 'ORG-1'],
-  watch: ['--dry-run', 'watch', 'w', '-c', 'DEU'],
-  sync: ['--dry-run', 'sync', 's', '-c', 'DEU'],
-};
+// Each is a dry run, but show's, which has none: it shows a tender of a copy synced from a small sandbox,
+// and its run of run.cjs is kept too (run.cjs.show.cache): a show compiles what no dry run does (the
+// copy's reading side, the view), and it starts on every call.
 const home = mkdtempSync(join(tmpdir(), 'tenders-build-'));
+const shown = await sandboxCopy(home);
+const COMMAND_RUNS = {
+  search: { args: ['--dry-run', 'search', '-c', 'DEU'] },
+  export: { args: ['--dry-run', 'export', '-s', 'open'] },
+  count: { args: ['--dry-run', 'count'] },
+  fields: { args: ['--dry-run', 'fields'] },
+  orgs: { args: ['--dry-run', 'orgs', 'tenders', 'ORG-1'] },
+  watch: { args: ['--dry-run', 'watch', 'w', '-c', 'DEU'] },
+  sync: { args: ['--dry-run', 'sync', 's', '-c', 'DEU'] },
+  show: { args: ['show', shown.id, '--local', '--db', shown.db], run: true },
+};
 await Promise.all(
   Object.entries(COMMAND_RUNS).map(
-    ([name, args]) =>
+    ([name, { args, run = false }]) =>
       new Promise((resolve, reject) => {
-        const env = { ...process.env, HOME: home, TENDERS_STATE_DIR: join(home, 'state'), TENDERS_BASE_URL: 'http://127.0.0.1:9' };
-        const child = spawn(process.execPath, [new URL('command-cache.cjs', import.meta.url).pathname, name, ...args], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+        const child = spawn(process.execPath, [new URL('command-cache.cjs', import.meta.url).pathname, name, run ? 'cli+run' : 'cli', ...args], { env: commandEnv(home), stdio: ['ignore', 'ignore', 'inherit'] });
         child.on('error', reject);
         child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build: the code cache of ${name} failed (exit ${code})`))));
       }),
@@ -225,7 +270,41 @@ rmSync(home, { recursive: true, force: true });
 // An empty `made` means this build made dist/ whole (the first build of a clone): nothing there is old.
 if (made.size > 0) {
   for (const name of Object.keys(COMMAND_RUNS)) made.add(`cli.cjs.${name}.cache`);
+  made.add('run.cjs.show.cache');
   prune(DIST, made);
+}
+
+/** The environment of the build's runs of the CLI: their own home and state, no config file, a service that is not there. */
+function commandEnv(home) {
+  return { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), TENDERS_STATE_DIR: join(home, 'state'), TENDERS_BASE_URL: 'http://127.0.0.1:9' };
+}
+
+/** A copy in `home` synced by the CLI just built from a sandbox of a few tenders, and the id of one of them. */
+async function sandboxCopy(home) {
+  const sandbox = spawn(process.execPath, [join(ROOT, 'bin/tenders-sandbox.js'), '--size', '5', '--today', '2026-01-01'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      let err = '';
+      sandbox.stdout.on('data', (chunk) => {
+        out += chunk;
+        if (out.includes('\n')) resolve(out.split('\n')[0]);
+      });
+      sandbox.stderr.on('data', (chunk) => (err += chunk));
+      sandbox.on('error', reject);
+      sandbox.on('exit', (code) => reject(new Error(`build: the sandbox exited ${code}: ${err}`)));
+    });
+    const db = join(home, 'copy.db');
+    const cli = (args) => {
+      const r = spawnSync(process.execPath, [join(ROOT, 'bin/tenders.js'), ...args], { env: { ...commandEnv(home), TENDERS_BASE_URL: url }, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`build: tenders ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+      return r.stdout;
+    };
+    cli(['sync', 'build', '--db', db, '--quiet']);
+    return { db, id: JSON.parse(cli(['search', '--local', '--db', db, '-n', '1', '-f', 'ndjson'])).id };
+  } finally {
+    sandbox.kill();
+  }
 }
 
 /**

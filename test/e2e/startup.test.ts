@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, cliEnv, runCli } from '../support/cli.js';
@@ -43,7 +43,8 @@ async function loadedTalking(args: string[], baseUrl: string): Promise<Loaded> {
 }
 
 function probes(): { coverage: string; exit: string } {
-  const dir = testDir();
+  // A directory of its own for each run's coverage: a test may look at two runs.
+  const dir = mkdtempSync(join(testDir(), 'run-'));
   const exit = join(dir, 'builtins.cjs');
   // Straight to fd 2: making process.stderr here would load what the run did not.
   writeFileSync(exit, "process.on('exit', () => require('fs').writeSync(2, `BUILTINS ${process.moduleLoadList.join(',')}\\n`));\n");
@@ -145,40 +146,70 @@ describe.skipIf(POSTGRES_MISSING)('a run against PostgreSQL loads pg as Node run
     expect(synced.code, synced.stderr).toBe(0);
     const first = await runCli(['search', '--local', '--db', db, '-n', '1', '-f', 'ndjson'], sb.url);
     const id = (JSON.parse(first.stdout) as { id: string }).id;
-    const { builtins } = loaded(['show', id, '--local', '--db', db]);
+    const { builtins, evaluated, files } = loaded(['show', id, '--local', '--db', db]);
     expect(builtins.filter((m) => ['crypto', 'http', 'https', 'net', 'internal/deps/undici/undici', 'worker_threads'].includes(m))).toEqual([]);
+    // Nor what only a writer uses (the locks' files, with node:fs/promises; a sync's run), nor node:v8 (the flag for
+    // undici's WebAssembly: bin/tenders.js); better-sqlite3 is one file of dist/vendor/, not its package's dozen.
+    expect(builtins.filter((m) => ['v8', 'fs/promises'].includes(m))).toEqual([]);
+    expect(evaluated.filter((m) => /^src\/(files\/(lock|exclusive-file|fs)|store\/sqlite-(run|new-copy))/.test(m))).toEqual([]);
+    expect(files).toEqual(['cli.cjs', 'run.cjs', 'vendor/better-sqlite3.cjs']);
   });
 
-  it('sync loads the vendor files of pg, not Node\'s own copy of undici (pg\'s test for a Cloudflare Worker, scripts/build.js)', async () => {
+  it('sync loads the vendor files of pg, not Node\'s own copy of undici (pg\'s test for a Cloudflare Worker, scripts/build.js) nor Web Crypto', async () => {
     const db = await (await postgres()).createDatabase('startup');
     const { files, builtins } = await loadedTalking(['sync', 'x', '--db', db], sb.url);
     expect(files).toEqual(expect.arrayContaining(['vendor/pg.cjs', 'vendor/pg-copy-streams.cjs', 'vendor/undici.cjs']));
     expect(builtins).toContain('net'); // it did talk to the server
     expect(builtins).not.toContain('internal/deps/undici/undici');
+    // A show of it logs in by SCRAM with Node's crypto, not pg's Web Crypto (scripts/pg-node-crypto.cjs).
+    const id = (JSON.parse((await runCli(['search', '--local', '--db', db, '-n', '1', '-f', 'ndjson'], sb.url)).stdout) as { id: string }).id;
+    const show = loaded(['show', id, '--local', '--db', db]);
+    expect(show.files).toEqual(['cli.cjs', 'run.cjs', 'vendor/pg.cjs']);
+    expect(show.builtins).toContain('crypto');
+    expect(show.builtins).not.toContain('internal/crypto/webcrypto');
   });
 });
 
 describe('the code caches the build saves', () => {
-  it('are accepted by V8 where bin/tenders.js uses them: the CLI\'s before any vendor file, the vendor files\' after', () => {
+  it('are accepted by V8 where bin/tenders.js uses them: the CLI\'s before any vendor file, each vendor file\'s for the state undici leaves the V8 flag in', () => {
     const dist = join(BIN, '../../dist');
     const commands = readdirSync(dist).flatMap((f) => /^cli\.cjs\.([a-z]+)\.cache$/.exec(f)?.[1] ?? []);
-    expect(commands).toEqual(expect.arrayContaining(['search', 'export', 'count']));
+    expect(commands).toEqual(expect.arrayContaining(['search', 'export', 'count', 'show']));
     const vendors = readdirSync(join(dist, 'vendor')).filter((f) => f.endsWith('.cjs'));
-    // One process per cache of the CLI (V8 compiles a script once a process); in the last, run.cjs (as a walk asks
-    // for it), then the vendor files.
-    const rejected = [...commands.map((name) => [name]), ['--help']].map((args, i, all) => {
-      const last = i === all.length - 1;
+    const others = vendors.filter((f) => f !== 'undici.cjs');
+    // One process per cache of the CLI (V8 compiles a script once a process). In the last two, run.cjs (as a walk
+    // asks for it), then the vendor files: the others before undici (its flag not set yet) and after it.
+    const probes: [string[], string[] | undefined][] = [...commands.map((name): [string[], undefined] => [[name], undefined]), [['--help'], [...others, 'undici.cjs']], [['search'], ['undici.cjs', ...others]]];
+    const rejected = probes.map(([args, order]) => {
       const probe = `const L = require(${JSON.stringify(BIN)}); const cli = L.loadCli({ args: ${JSON.stringify(args)} });
-${last ? `L.moduleOf('run', 'src/run/walk.ts', true); for (const f of ${JSON.stringify(vendors)}) L.vendor(f, true);` : ''}
+${order ? `L.moduleOf('run', 'src/run/walk.ts', true); for (const f of ${JSON.stringify(order)}) L.vendor(f, true);` : ''}
 process.stdout.write(JSON.stringify([...L.scripts].map(([file, s]) => [file.split('/dist/')[1], L.cacheUsed.get(file)?.split('/dist/')[1], s.cachedDataRejected])));`;
       const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: cliEnv(undefined) });
       expect(r.status, r.stderr).toBe(0);
       const runs = JSON.parse(r.stdout) as [string, string, boolean][];
       // Each command's own cache, the whole one for help, and run.cjs's and each vendor file's.
       expect(runs[0]).toEqual(['cli.cjs', args[0] === '--help' ? 'cli.cjs.cache' : `cli.cjs.${args[0]}.cache`, false]);
-      if (last) expect(runs.map(([file]) => file)).toEqual(['cli.cjs', 'run.cjs', ...vendors.map((f) => `vendor/${f}`)]);
-      return runs.filter(([file, cache, no]) => no || cache !== `${file}.cache` && file !== 'cli.cjs');
+      if (order) {
+        expect(runs.map(([file]) => file)).toEqual(['cli.cjs', 'run.cjs', ...order.map((f) => `vendor/${f}`)]);
+        // The build's cache made before undici's flag for a file loaded before undici, the one made after for the rest.
+        const after = order.indexOf('undici.cjs');
+        const wanted = order.map((f, i) => `vendor/${f}${i >= after ? '.liftoff' : ''}.cache`);
+        expect(runs.slice(2).map(([, cache]) => cache)).toEqual(wanted);
+      }
+      return runs.filter(([, cache, no]) => no || cache === undefined);
     });
     expect(rejected.flat()).toEqual([]);
+  });
+
+  it('show takes caches of its own of cli.cjs and run.cjs, made by a real show in the build, and V8 accepts them', () => {
+    const probe = `const L = require(${JSON.stringify(BIN)}); L.loadCli({ args: ['show', 'T-1', '--local'] }); L.moduleOf('run', 'src/run/show.ts', true); L.vendor('better-sqlite3.cjs', true);
+process.stdout.write(JSON.stringify([...L.scripts].map(([file, s]) => [file.split('/dist/')[1], L.cacheUsed.get(file)?.split('/dist/')[1], s.cachedDataRejected])));`;
+    const r = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: cliEnv(undefined) });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      ['cli.cjs', 'cli.cjs.show.cache', false],
+      ['run.cjs', 'run.cjs.show.cache', false],
+      ['vendor/better-sqlite3.cjs', 'vendor/better-sqlite3.cjs.cache', false],
+    ]);
   });
 });
