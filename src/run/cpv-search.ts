@@ -12,7 +12,7 @@ import type { OutputPlan } from './plan.js';
  */
 export async function runCpvSearch(words: readonly string[], output: OutputPlan, io: IO, signal: AbortSignal, say: Reporter, fs: FileSystem = nodeFs): Promise<void> {
   const terms = words.flatMap((word) => word.split(/\s+/)).filter((word) => word !== '');
-  const entries = (await cpvVocabulary()).find(terms);
+  const entries = cpvVocabulary().find(terms);
   if (entries.length === 0) {
     say.hint(`No CPV code matches '${terms.join(' ')}': try fewer or shorter words (clean, road), or a code (45).`);
     return;

@@ -41,7 +41,7 @@ export async function runLocalCount(plan: LocalCountPlan, { io, signal }: { io: 
   if (plan.by === undefined) return printTo(io.stdout, signal, `${format.total!({ count: counts.total, capped: false })}\n`);
   const table = { width: io.stdoutWidth() ?? 80, bars: io.stdoutIsTTY, color: io.colorStdout(), grouped: io.stdoutIsTTY, terminal: io.stdoutIsTTY };
   // A table of CPV codes shows each code's name beside it (the records keep the code alone).
-  const vocabulary = plan.by === BY_CPV && (plan.format === 'text' || plan.format === 'table') ? await cpvVocabulary() : undefined;
+  const vocabulary = plan.by === BY_CPV && (plan.format === 'text' || plan.format === 'table') ? cpvVocabulary() : undefined;
   // On a terminal a long name is cut to leave the counts and their bars in view.
   const room = io.stdoutIsTTY ? Math.max(20, table.width - 20) : Infinity;
   const rows = counts.rows.map((row) => countRow(row, vocabulary, room));

@@ -185,8 +185,8 @@ export class Session {
     // A table asked for a CPV column shows the codes' names: the vocabulary is read then only.
     const named = cpvPaths.filter((path) => columns?.includes(path));
     if (format !== 'table' || named.length === 0) return formatter;
-    const [{ withCpvNames }, vocabulary] = await Promise.all([import('../output/terminal/cpv-names.js'), cpvVocabulary()]);
-    return withCpvNames(formatter, vocabulary, named);
+    const { withCpvNames } = await import('../output/terminal/cpv-names.js');
+    return withCpvNames(formatter, cpvVocabulary(), named);
   }
 
   /**

@@ -2,7 +2,7 @@ import { RunError } from '../errors.js';
 import type { IO } from '../io.js';
 import { stringifyExact } from '../model/exact-json.js';
 import { withoutPasswords } from '../model/redact.js';
-import { cpvVocabulary } from '../files/cpv-file.js';
+import { cpvNameFile } from '../files/cpv-file.js';
 import { neutralizeForTerminal } from '../output/terminal/sanitize.js';
 import { printTo } from '../files/sink.js';
 import { renderTenderView, type TenderHistory } from '../output/terminal/tender-view.js';
@@ -43,12 +43,18 @@ export async function runShow(plan: ShowPlan, { io, signal, now }: { io: IO; sig
     const text = `${stringifyExact({ tender: found.tender, history: found.history })}\n`;
     return printTo(io.stdout, signal, io.stdoutIsTTY ? neutralizeForTerminal(text, true) : text);
   }
-  const vocabulary = await cpvVocabulary();
-  const view = renderTenderView(found.tender, found.history, {
-    width: io.stdoutWidth(),
-    now,
-    cpvPaths: found.cpvPaths,
-    cpvName: (code) => vocabulary.name(code),
-  });
+  // A tender's few codes are named from the vocabulary's file without reading it whole.
+  const names = cpvNameFile();
+  let view: string;
+  try {
+    view = renderTenderView(found.tender, found.history, {
+      width: io.stdoutWidth(),
+      now,
+      cpvPaths: found.cpvPaths,
+      cpvName: (code) => names.name(code),
+    });
+  } finally {
+    names.close();
+  }
   await printTo(io.stdout, signal, view);
 }

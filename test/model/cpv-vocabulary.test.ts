@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cpvVocabulary } from '../../src/files/cpv-file.js';
+import { CPV_LINE_BYTES_MAX, cpvNameFile, cpvVocabulary } from '../../src/files/cpv-file.js';
 import { CPV_DIVISIONS, normalizeCpvCode } from '../../src/model/cpv.js';
 import { CpvVocabulary } from '../../src/model/cpv-vocabulary.js';
 import { CPV, CPV_RELATED } from '../../src/sandbox/catalogue.js';
@@ -9,7 +9,7 @@ import { TenderGenerator } from '../../src/sandbox/data.js';
 /** The CPV 2008 vocabulary shipped in data/cpv-2008.tsv (docs/local-filters.md says where it came from). */
 describe('the CPV 2008 vocabulary', () => {
   it('holds the 9 454 codes of Regulation (EC) No 213/2008, each once, eight digits, in code order, with known names', async () => {
-    const vocabulary = await cpvVocabulary();
+    const vocabulary = cpvVocabulary();
     const codes = vocabulary.entries.map((entry) => entry.code);
     expect(codes).toHaveLength(9454);
     expect(new Set(codes).size).toBe(9454);
@@ -28,7 +28,7 @@ describe('the CPV 2008 vocabulary', () => {
   });
 
   it('names every code as its line does, found in the text without the list, and no code it lacks', async () => {
-    const vocabulary = await cpvVocabulary();
+    const vocabulary = cpvVocabulary();
     const text = readFileSync(new URL('../../data/cpv-2008.tsv', import.meta.url), 'utf8');
     const lines = text.split('\n').filter((line) => line !== '');
     const fresh = new CpvVocabulary(text);
@@ -47,14 +47,31 @@ describe('the CPV 2008 vocabulary', () => {
     expect(vocabulary.entries).toHaveLength(lines.length);
   });
 
+  it('names every code from its file as from its text (show\'s few codes, without reading the file whole), and no code it lacks', () => {
+    const text = readFileSync(new URL('../../data/cpv-2008.tsv', import.meta.url), 'utf8');
+    const lines = text.split('\n').filter((line) => line !== '');
+    const names = cpvNameFile();
+    try {
+      // The first, the last and every line between: names with a character of two bytes (Pâté) and the longest.
+      for (const line of lines) expect(names.name(line.slice(0, 8)), line).toBe(line.slice(9));
+      for (const code of ['00000000', '02999999', '03000001', '45233143', '98999999', '99999999', '4523314', '45233140-2', '', 'abcdefgh']) {
+        expect(names.name(code), code).toBeUndefined();
+      }
+    } finally {
+      names.close();
+    }
+  });
+
   it('is the file as committed, read once', async () => {
     const text = readFileSync(new URL('../../data/cpv-2008.tsv', import.meta.url), 'utf8');
     expect(text.endsWith('\n') && text.split('\n').length - 1).toBe(9454);
-    expect(await cpvVocabulary()).toBe(await cpvVocabulary());
+    // cpvNameFile finds a line within this many bytes of any offset in it.
+    expect(Math.max(...text.split('\n').map((line) => Buffer.byteLength(line)))).toBeLessThan(CPV_LINE_BYTES_MAX);
+    expect(cpvVocabulary()).toBe(cpvVocabulary());
   });
 
   it('finds entries whose names hold every word in any case, and a code with the codes below it', async () => {
-    const vocabulary = await cpvVocabulary();
+    const vocabulary = cpvVocabulary();
     const road = vocabulary.find(['ROAD']);
     expect(road).toContainEqual({ code: '45233140', name: 'Roadworks' });
     expect(road.every((entry) => entry.name.toLowerCase().includes('road'))).toBe(true);
@@ -80,7 +97,7 @@ describe('the CPV 2008 vocabulary', () => {
   });
 
   it("gives the sandbox real codes: every code of its catalogue, several per tender, the same for a seed", async () => {
-    const vocabulary = await cpvVocabulary();
+    const vocabulary = cpvVocabulary();
     for (const code of [...CPV, ...Object.values(CPV_RELATED).flat()]) expect(vocabulary.name(code), code).toBeDefined();
     const tenders = new TenderGenerator(5).initial(300);
     expect(tenders.every((t) => t.cpvCodes[0] === t.cpv && t.cpvCodes.length >= 2 && new Set(t.cpvCodes).size === t.cpvCodes.length)).toBe(true);
