@@ -6,7 +6,6 @@
 
 import Database from 'better-sqlite3';
 import { NoCopyError, RunError, UsageError } from '../errors.js';
-import { acquireLock } from '../files/lock.js';
 import { waited } from './rules.js';
 import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from './sqlite-schema.js';
 
@@ -23,6 +22,13 @@ export function connect(path: string, busyTimeoutMs: number): Database.Database 
     db.close();
     throw err;
   }
+}
+
+/** An empty copy in memory: what a store answers from before its copy exists. */
+export function emptyCopy(): Database.Database {
+  const db = new Database(':memory:');
+  migrate(db, 0);
+  return db;
 }
 
 /**
@@ -154,6 +160,8 @@ export function busyError(path: string, timeoutMs: number): RunError {
 
 /** The per-sync writer lock: a file beside the database, naming its holder. */
 export async function syncLock(path: string, name: string): Promise<() => Promise<void>> {
+  // Loaded by a writer only: a read (show --local) does not load the locks' files and node:fs/promises.
+  const { acquireLock } = await import('../files/lock.js');
   try {
     return await acquireLock(`${path}.sync-${name}`);
   } catch (err) {

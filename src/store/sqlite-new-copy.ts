@@ -65,13 +65,6 @@ function elsewhere(err: unknown): undefined {
   throw err;
 }
 
-/** An empty copy in memory: what a store answers from before its copy exists. */
-export function newCopySchema(): Database.Database {
-  const db = new Database(':memory:');
-  migrate(db, 0);
-  return db;
-}
-
 /** Rows a replay (see #replay) reads from the partial copy at a time. */
 const REPLAY_ROWS = 500;
 

@@ -13,10 +13,9 @@ import { checkDefinition, checkSyncName, ftsError, ftsWords } from './rules.js';
 import { sqliteDialect, statement, type Statement } from './sql/dialect.js';
 import { changeRecord, changesStatement, countTenders, forgetStatements, readCopyCpvPaths, readCursorSecret, readGeneration, readStatus, readSyncs, readTender, searchChanges, syncNames } from './sql/reads.js';
 import { afterCondition, fromWhere, hasWords, orderBy, orderOf } from './sql/selection.js';
-import { openCopy, syncLock, writeTransaction } from './sqlite-connection.js';
+import { emptyCopy, openCopy, syncLock, writeTransaction } from './sqlite-connection.js';
 import { checkDatabaseFile } from './sqlite-file.js';
-import { newCopySchema, partialCopyLock } from './sqlite-new-copy.js';
-import { SqliteRunClient } from './sqlite-run-client.js';
+import type { SqliteRunClient } from './sqlite-run-client.js';
 import { SCHEMA_VERSION } from './sqlite-schema.js';
 import { selectPlans } from './sqlite-select.js';
 import {
@@ -106,7 +105,7 @@ class SqliteStore implements Store {
 
   /** The copy; before it exists, an empty one in memory, made when first asked (a first sync asks nothing of it). */
   private get db(): Database.Database {
-    return (this.#db ??= newCopySchema());
+    return (this.#db ??= emptyCopy());
   }
 
   async beginRun(options: RunOptions): Promise<SyncRun> {
@@ -116,6 +115,8 @@ class SqliteStore implements Store {
     if (this.#run) throw new Error('one sync run at a time per store');
     const saved = await this.getSync(sync.name);
     checkDefinition(sync, saved, options.reset);
+    // The writing side, loaded by a sync only: a read of the copy does not load it.
+    const [{ partialCopyLock }, { SqliteRunClient }] = await Promise.all([import('./sqlite-new-copy.js'), import('./sqlite-run-client.js')]);
     const release = await syncLock(this.path, sync.name);
     let building: (() => Promise<void>) | undefined;
     try {
