@@ -161,14 +161,19 @@ const TRANSIENT = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNRE
 const LOGIN_TIMEOUT_MS = 15_000;
 
 /**
- * pg's Client with a time limit on its login. Not the pool's option of the same name, which
- * would also limit a wait for a free connection (a busy tenders serve), which has none.
+ * pg's Client for a pool: a time limit on its login (not the pool's option of that name, which would
+ * also limit a wait for a free connection, which has none), and the search_path `schema()` gives
+ * once it is known, so that every connection of the pool reads and writes the same schema.
  */
-class TimedClient extends pg.Client {
-  constructor(config?: pg.ClientConfig) {
-    // The pool hides the password it is given (not enumerable): taken by its name.
-    super({ ...config, password: config?.password, connectionTimeoutMillis: LOGIN_TIMEOUT_MS });
-  }
+function poolClient(schema: () => string | undefined): typeof pg.Client {
+  return class extends pg.Client {
+    constructor(config?: pg.ClientConfig) {
+      const pinned = schema();
+      const searchPath = pinned === undefined ? {} : { options: `-c search_path=${ident(pinned).replace(/\\/g, '\\\\').replace(/ /g, '\\ ')}` };
+      // The pool hides the password it is given (not enumerable): taken by its name.
+      super({ ...config, password: config?.password, connectionTimeoutMillis: LOGIN_TIMEOUT_MS, ...searchPath });
+    }
+  };
 }
 
 /**
@@ -185,64 +190,42 @@ export async function connect(target: Target, max: number, create: boolean, env:
   // Keepalives: a run's lock connection idles through the walk, and a NAT or firewall must not drop it meanwhile
   // (the first probe after a minute: the system's default waits two hours, past any firewall's patience).
   const base = { ...clientConfig(target.connectionString, env), types, application_name: 'tenders', keepAlive: true, keepAliveInitialDelayMillis: 60_000 };
-  const poolOf = (schema: string): Connection => {
-    const pool = new pg.Pool({ ...base, Client: TimedClient, max, options: `-c search_path=${ident(schema).replace(/\\/g, '\\\\').replace(/ /g, '\\ ')}` });
-    // An idle connection the server drops is not this process's failure.
-    pool.on('error', () => undefined);
-    if (signal) cancelOnAbort(pool, base, signal);
-    return {
-      pool,
-      schema,
-      scrub,
-      identity: `${base.user}@${base.host}:${base.port}/${base.database}/${schema}`,
-      interrupted: (err) => (signal?.aborted ? signal.reason : err),
-      check: () => signal?.throwIfAborted(),
-    };
-  };
-  if (target.schema !== undefined) {
-    // The schema is named: the pool's first connection is the one checked, and is kept for what follows
-    // (one login, where two took 12 ms more of every command over PostgreSQL).
-    const connection = poolOf(target.schema);
+  // The schema: the one named, else the server's current_schema() for the first login, which every later connection is set to.
+  let schema = target.schema;
+  const pool = new pg.Pool({ ...base, Client: poolClient(() => schema), max });
+  // An idle connection the server drops is not this process's failure.
+  pool.on('error', () => undefined);
+  if (signal) cancelOnAbort(pool, base, signal);
+  try {
+    // The pool's first connection is the one checked, and is kept for what follows: one login, where two took 12 ms more.
+    const first = await firstLogin(() => pool.connect(), target, scrub);
     try {
-      const first = await firstLogin(() => connection.pool.connect(), target, scrub);
-      try {
+      if (schema === undefined) {
+        const row = (await first.query<{ s: string | null }>('SELECT current_schema() AS s')).rows[0];
+        if (!row?.s) throw new UsageError(`${target.location}: no schema to keep the tables in (the search_path names none that exists): add ?schema=NAME`);
+        schema = row.s;
+        await first.query(`SET search_path TO ${ident(schema)}`);
+      } else if (create && !(await schemaExists(first, schema))) {
         // Only when missing: CREATE SCHEMA IF NOT EXISTS needs the CREATE privilege on the database even
         // for a schema that exists, which a team's writer, owning only its schema, does not have.
-        if (create && !(await schemaExists(first, target.schema))) await first.query(`CREATE SCHEMA IF NOT EXISTS ${ident(target.schema)}`);
-      } finally {
-        first.release();
+        await first.query(`CREATE SCHEMA IF NOT EXISTS ${ident(schema)}`);
       }
-      signal?.throwIfAborted();
-      return connection;
-    } catch (err) {
-      await connection.pool.end().catch(() => undefined);
-      throw failure(err, target, scrub);
+    } finally {
+      first.release();
     }
-  }
-  // No schema named: the server's current_schema() for this login, asked once, and every connection of the pool set to it.
-  const first = await firstLogin(async () => {
-    const client = new TimedClient(base);
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      return client;
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      throw err;
-    }
-  }, target, scrub);
-  let schema: string;
-  try {
-    const row = (await first.query<{ s: string | null }>('SELECT current_schema() AS s')).rows[0];
-    if (!row?.s) throw new UsageError(`${target.location}: no schema to keep the tables in (the search_path names none that exists): add ?schema=NAME`);
-    schema = row.s;
+    signal?.throwIfAborted();
   } catch (err) {
+    await pool.end().catch(() => undefined);
     throw failure(err, target, scrub);
-  } finally {
-    await first.end().catch(() => undefined);
   }
-  signal?.throwIfAborted();
-  return poolOf(schema);
+  return {
+    pool,
+    schema,
+    scrub,
+    identity: `${base.user}@${base.host}:${base.port}/${base.database}/${schema}`,
+    interrupted: (err) => (signal?.aborted ? signal.reason : err),
+    check: () => signal?.throwIfAborted(),
+  };
 }
 
 /**

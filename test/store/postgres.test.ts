@@ -83,6 +83,34 @@ describe.skipIf(POSTGRES_MISSING)('the PostgreSQL store', () => {
       expect(unparsed.message).toMatch(/^postgres:\/\/u@127\.0\.0\.1:badport\/db is not a PostgreSQL URL/);
     });
 
+    it('without ?schema=, the copy is in the schema the first login finds, and every later connection uses it though the search_path would now find another', async () => {
+      const url = await server.createDatabase('pinned');
+      const tenders = docs(20, 8);
+      const writer = await open(url);
+      try {
+        await sync(writer, 'all', tenders);
+      } finally {
+        await writer.close();
+      }
+      expect(psql(url, 'SELECT count(*) FROM public.tenders')).toBe('20');
+      const store = await open(url, 'read', { connections: 4 });
+      try {
+        // A schema named as the user comes first in the default search_path ("$user", public): made now, with an empty
+        // tenders table, a new login that went by the search_path would read that one.
+        psql(url, `CREATE SCHEMA "${server.user}"; CREATE TABLE "${server.user}".tenders (LIKE public.tenders)`);
+        // Four snapshots hold four connections at once: three of them logged in after the schema was made.
+        const views = await Promise.all([0, 1, 2, 3].map(() => store.snapshot()));
+        try {
+          const found = await Promise.all(views.map((view, i) => view.getTender(tenders[i]!.id as string)));
+          expect(found.map((f) => f?.tender.id)).toEqual(tenders.slice(0, 4).map((t) => t.id));
+        } finally {
+          await Promise.all(views.map((view) => view.close()));
+        }
+      } finally {
+        await store.close();
+      }
+    });
+
     it('a writer that owns its schema and may not create schemas in the database syncs into it', async () => {
       const url = await server.createDatabase('owner');
       const role = `writer_${process.pid}`;
