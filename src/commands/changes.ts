@@ -44,7 +44,8 @@ export function registerChanges(program: Command, ctx: CommandContext): void {
     .addOption(new Option('--since <date>', 'changes recorded at or after DATE (2026-03-01, a timestamp with its zone, or back from now: 30m, 12h, 7d, 2w)'))
     .addOption(new Option('--id <tender>', "one tender's history"))
     .addOption(dbOption());
-  addOutputFlags(cmd, 'table on a terminal, else ndjson', { max: false });
+  // atom: the changes as a feed, as tenders serve publishes a sync's (run/changes.ts).
+  addOutputFlags(cmd, 'table on a terminal, else ndjson', { max: false, also: ['atom'] });
   cmd.addHelpText(
     'after',
     examples([
@@ -53,13 +54,18 @@ export function registerChanges(program: Command, ctx: CommandContext): void {
       'tenders changes --id T-0001234                   # one tender\'s history',
       "tenders changes --since 1d -f ndjson | jq -r 'select(.field == \"deadline\") | .id'",
       'tenders changes deu-open -o changes.csv          # atomic, for cron',
+      'tenders changes deu-open --since 30d -o deu.atom # a feed file, as tenders serve publishes it',
     ]),
   );
   cmd.action(async (name: string | undefined, flags: ChangesFlags, command: Command) => {
     const globals = command.optsWithGlobals<GlobalFlags>();
     const db = storeTarget(flags.db, ctx.io.env);
     const output = outputPlan(flags, interactiveFormat(ctx.io, outputFile(flags)));
-    if (!traitsOf(output.format).anyRecords) throw new UsageError(`changes --format ${output.format} writes tenders only: choose ${recordFormats().join(', ')}`);
+    // A file's name can still name a format of tenders (-o x.ics).
+    if (!traitsOf(output.format).anyRecords && output.format !== 'atom') {
+      throw new UsageError(`changes --format ${output.format} writes tenders only: choose ${[...recordFormats(), 'atom'].join(', ')}`);
+    }
+    if (output.format === 'atom' && output.columns !== undefined) throw new UsageError('changes --format atom writes whole entries: --columns goes with the other formats');
     for (const column of output.columns ?? []) checkChangeColumn(column);
     const filter = {
       ...(name !== undefined ? { sync: parseSavedName('sync', name) } : {}),

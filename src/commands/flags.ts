@@ -109,10 +109,10 @@ export interface OutputFlags {
  * The output flags; `max: false` for a command that always walks to the end
  * (watch); `tenders` adds the flags of the formats made for tenders (ics, ocds).
  */
-export function addOutputFlags(cmd: Command, defaultFormat: string, { max = true, tenders = false } = {}): void {
+export function addOutputFlags(cmd: Command, defaultFormat: string, { max = true, tenders = false, also = [] as readonly string[] } = {}): void {
   cmd
-    // The formats made for tenders (ics, atom, ocds, parquet) are offered only where the records are tenders.
-    .addOption(described(new Option('-f, --format <format>', 'output format').choices(tenders ? FORMATS : recordFormats()), defaultFormat))
+    // The formats made for tenders (ics, atom, ocds, parquet) are offered only where the records are tenders, or `also` where a command writes one its own way.
+    .addOption(described(new Option('-f, --format <format>', 'output format').choices(tenders ? FORMATS : [...recordFormats(), ...also]), defaultFormat))
     .option('--columns <paths>', 'fields to print, as dot paths (e.g. id,buyer.name,estimatedValue.amountEur)')
     .option('--no-header', 'CSV without its header row')
     .addOption(

@@ -1,5 +1,6 @@
+import { changesFeed, changesFeedId } from '../serve/changes-feed.js';
 import type { StoreTarget } from '../store/location.js';
-import type { ChangeFilter, ChangeRecord } from '../store/store.js';
+import type { ChangeFilter, ChangeRecord, Store } from '../store/store.js';
 import { withLocalCopy } from './local-copy.js';
 import { NO_CLIENT } from './local-source.js';
 import type { ConnectionPlan, OutputPlan, RunDeps } from './plan.js';
@@ -24,6 +25,11 @@ export function runChanges(plan: ChangesPlan, deps: Omit<RunDeps, 'client'>): Pr
   return runSession(session, { ...deps, client: NO_CLIENT }, (run) =>
     withLocalCopy(plan.db, plan.filter.sync, run.signal, async (store) => {
       const out = await run.openOutput();
+      if (plan.output.format === 'atom') {
+        for await (const text of changesFeed(store, store.changes(plan.filter), await feedOf(store, plan.filter.sync))) await out.write(text);
+        await run.commit();
+        return;
+      }
       const formatter = await run.createFormatter();
       let rows = 0;
       for await (const batch of store.changes(plan.filter)) {
@@ -47,4 +53,15 @@ function changeRecord(change: ChangeRecord): Record<string, unknown> {
   if (change.old !== undefined) record.old = change.old;
   if (change.new !== undefined) record.new = change.new;
   return record;
+}
+
+/**
+ * The feed of the changes (-f atom): a sync's as `tenders serve` publishes it at
+ * /syncs/NAME/changes.atom (its id, title and entries' ids), updated at its last
+ * change; every sync's, `urn:tenders:changes`, at the latest of theirs.
+ */
+async function feedOf(store: Store, sync: string | undefined) {
+  const syncs = (await store.listSyncs()).filter((s) => sync === undefined || s.name === sync);
+  const updated = new Date(syncs.map((s) => s.lastChange).reduce((a, b) => (a > b ? a : b), new Date(0).toISOString()));
+  return sync === undefined ? { id: 'urn:tenders:changes', title: 'Changes of the local copy', updated } : { id: changesFeedId(sync), title: `Changes of ${sync}`, updated };
 }

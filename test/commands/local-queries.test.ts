@@ -308,10 +308,10 @@ describe('changes', () => {
     expect(ok.stdout.split('\n')[0]).toBe('id,kind,new');
   });
 
-  it('offers only the formats that write any record (its help, its refusal): not those made for tenders', async () => {
+  it('offers only the formats that write any record, and atom (its feed): not those made for tenders (its help, its refusal)', async () => {
     const refused = await run(['changes', '-f', 'ics']);
     expect(refused).toMatchObject({ code: 2, stdout: '' });
-    expect(refused.stderr).toBe("tenders: --format takes one of table, csv, ndjson, json, tsv, not 'ics' (see 'tenders changes --help')\n");
+    expect(refused.stderr).toBe("tenders: --format takes one of table, csv, ndjson, json, tsv, atom, not 'ics' (see 'tenders changes --help')\n");
   });
 
   it('a table shows every column of a change whatever the first changes hold: only new ones first, a value that is an object', async () => {
