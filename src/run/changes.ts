@@ -1,3 +1,4 @@
+import { neutralizeForTerminal } from '../output/terminal/sanitize.js';
 import { changesFeed, changesFeedId } from '../serve/changes-feed.js';
 import type { StoreTarget } from '../store/location.js';
 import type { ChangeFilter, ChangeRecord, Store } from '../store/store.js';
@@ -26,7 +27,9 @@ export function runChanges(plan: ChangesPlan, deps: Omit<RunDeps, 'client'>): Pr
     withLocalCopy(plan.db, plan.filter.sync, run.signal, async (store) => {
       const out = await run.openOutput();
       if (plan.output.format === 'atom') {
-        for await (const text of changesFeed(store, store.changes(plan.filter), await feedOf(store, plan.filter.sync))) await out.write(text);
+        // On a terminal the feed is cleaned as a formatter's text is (createFormatter): a bidi override of the service's is spelled out.
+        const clean = run.formatOptions().terminal ? (text: string) => neutralizeForTerminal(text, false) : (text: string) => text;
+        for await (const text of changesFeed(store, store.changes(plan.filter), await feedOf(store, plan.filter.sync))) await out.write(clean(text));
         await run.commit();
         return;
       }

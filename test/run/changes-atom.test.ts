@@ -39,6 +39,17 @@ describe('tenders changes -f atom', () => {
     expect(readAtomWithPython(every.stdout).entries).toHaveLength(5);
   });
 
+  it('on a terminal, spells out what could drive or deceive it, as every format does there', async () => {
+    const { db, docs } = await filledCopy(5, 4);
+    await syncInto(db, 'all', docs.map((d, i) => (i === 0 ? { ...d, title: 'Roads \u202egnp.exe' } : d)));
+    const tty = await runInProcess(['changes', '--db', db, '-f', 'atom'], pagedTenders(0), { stdoutTTY: true });
+    expect(tty.code, tty.stderr).toBe(0);
+    expect(tty.stdout).toContain('Roads \\u202egnp.exe');
+    expect(tty.stdout).not.toContain('\u202e');
+    const pipe = await runInProcess(['changes', '--db', db, '-f', 'atom'], pagedTenders(0));
+    expect(pipe.stdout).toContain('Roads \u202egnp.exe');
+  });
+
   it('takes no --columns, and a file named for a format of tenders only is refused', async () => {
     const { db } = await filledCopy(5, 2);
     const columns = await runInProcess(['changes', '--db', db, '-f', 'atom', '--columns', 'id'], pagedTenders(0));
